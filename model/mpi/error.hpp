@@ -1,0 +1,28 @@
+#pragma once
+// MpiError: an erroneous MPI call, diagnosed. It carries the error class, the
+// argument at fault, what was expected and the rule of the standard (with its
+// section). Arguments are validated once, at the rank API boundary; the rank and
+// call are attached by whoever catches it with that knowledge.
+#include <stdexcept>
+#include <string>
+
+#include "model/mpi/constants.hpp"
+
+namespace mpisim::mpi {
+
+class MpiError : public std::runtime_error {
+ public:
+  MpiError(ErrorClass cls, std::string argument, const std::string& message, std::string rule)
+      : std::runtime_error(message), cls_(cls), argument_(std::move(argument)), rule_(std::move(rule)) {}
+
+  ErrorClass error_class() const { return cls_; }
+  const std::string& argument() const { return argument_; }
+  const std::string& rule() const { return rule_; }
+
+ private:
+  ErrorClass cls_;
+  std::string argument_;
+  std::string rule_;
+};
+
+}  // namespace mpisim::mpi

@@ -1,0 +1,157 @@
+#include "model/mpi/memory.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "model/mpi/error.hpp"
+
+namespace mpisim::mpi {
+
+Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode) {
+  std::int64_t bytes = type->extent() * count;
+  Address base = (next_ + 63) / 64 * 64;
+  Allocation a{name, base, bytes, std::move(type), count, nullptr};
+  if (mode == PayloadMode::data && bytes > 0) a.data = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes));
+  allocs_.push_back(std::move(a));
+  next_ = base + std::max<std::int64_t>(bytes, 1) + kGuard;
+  total_ += bytes;
+  return base;
+}
+
+const Allocation* Memory::find(Address addr, std::int64_t len) const {
+  auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
+                             [](Address a, const Allocation& al) { return a < al.base; });
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  if (addr < it->base || addr + len > it->base + it->bytes) return nullptr;
+  return &*it;
+}
+
+Allocation* Memory::find(Address addr, std::int64_t len) {
+  return const_cast<Allocation*>(static_cast<const Memory*>(this)->find(addr, len));
+}
+
+const Allocation* Memory::by_name(const std::string& name) const {
+  for (const auto& a : allocs_)
+    if (*a.name == name) return &a;
+  return nullptr;
+}
+
+namespace {
+
+// Yields the byte runs of the first `limit` bytes of a typed buffer, in type-map
+// order, merging runs that touch.
+class RunCursor {
+ public:
+  RunCursor(const TypedBuffer& b, std::int64_t limit) : b_(b), remaining_(limit) {
+    if (b_.type->dense()) {
+      addr_ = b_.addr + b_.type->lb();
+      left_ = std::min(limit, b_.type->extent() * b_.count);
+      elem_ = b_.count;
+    } else {
+      load();
+    }
+  }
+  bool done() const { return left_ == 0; }
+  Address addr() const { return addr_; }
+  std::int64_t left() const { return left_; }
+  void advance(std::int64_t n) {
+    addr_ += n;
+    left_ -= n;
+    remaining_ -= n;
+    if (left_ == 0 && remaining_ > 0 && !b_.type->dense()) load();
+  }
+
+ private:
+  void load() {
+    const auto& segs = b_.type->segments();
+    while (remaining_ > 0 && elem_ < b_.count && !segs.empty()) {
+      const Segment& s = segs[seg_];
+      Address a = b_.addr + elem_ * b_.type->extent() + s.offset;
+      if (++seg_ == segs.size()) seg_ = 0, ++elem_;
+      if (s.length == 0) continue;
+      addr_ = a;
+      left_ = std::min(s.length, remaining_);
+      // Merge the following runs while they continue this one.
+      while (left_ < remaining_ && elem_ < b_.count) {
+        const Segment& n = segs[seg_];
+        Address na = b_.addr + elem_ * b_.type->extent() + n.offset;
+        if (na != addr_ + left_) break;
+        left_ = std::min(left_ + n.length, remaining_);
+        if (++seg_ == segs.size()) seg_ = 0, ++elem_;
+      }
+      return;
+    }
+    left_ = 0;
+  }
+  TypedBuffer b_;
+  std::int64_t remaining_;
+  Address addr_ = 0;
+  std::int64_t left_ = 0;
+  std::int64_t elem_ = 0;
+  std::size_t seg_ = 0;
+};
+
+// Host pointer of a checked run, caching the last allocation found.
+class HostMap {
+ public:
+  explicit HostMap(Memory* m) : m_(m) {}
+  std::byte* ptr(Address a, std::int64_t len) {
+    if (m_ == nullptr) return reinterpret_cast<std::byte*>(a);
+    if (last_ == nullptr || a < last_->base || a + len > last_->base + last_->bytes) last_ = m_->find(a, len);
+    return last_->data.get() + (a - last_->base);
+  }
+
+ private:
+  Memory* m_;
+  Allocation* last_ = nullptr;
+};
+
+}  // namespace
+
+void check_access(const TypedBuffer& b, std::int64_t bytes, const char* argument) {
+  if (bytes == 0) return;
+  // Fast path: the whole span of the type map inside one allocation.
+  std::int64_t lo = b.addr + b.type->true_lb();
+  std::int64_t hi = b.addr + (b.count - 1) * b.type->extent() + b.type->true_ub();
+  if (b.count > 0 && b.memory->find(lo, hi - lo) != nullptr) return;
+  for (RunCursor c(b, bytes); !c.done(); c.advance(c.left())) {
+    if (b.memory->find(c.addr(), c.left()) == nullptr) {
+      const Allocation* near = b.memory->find(c.addr(), 1);
+      std::string what = "the data of " + std::string(argument) + " (" + std::to_string(b.count) + " x " +
+                         b.type->name() + ") reaches bytes [" + std::to_string(c.addr()) + ", " +
+                         std::to_string(c.addr() + c.left()) + ") of the rank's memory, ";
+      if (near)
+        what += "past the end of buffer '" + *near->name + "' (" + std::to_string(near->bytes) + " bytes at " +
+                std::to_string(near->base) + ")";
+      else
+        what += "which lie in no buffer";
+      throw MpiError(ErrorClass::buffer, argument, what,
+                     "MPI-4.1 §3.2.2: the buffer must hold count elements of datatype (its type map must lie in "
+                     "the process's memory)");
+    }
+  }
+}
+
+void copy_typed(const TypedBuffer& src, const TypedBuffer& dst, std::int64_t bytes) {
+  RunCursor s(src, bytes), d(dst, bytes);
+  HostMap sm(src.memory), dm(dst.memory);
+  while (!s.done() && !d.done()) {
+    std::int64_t n = std::min(s.left(), d.left());
+    std::memmove(dm.ptr(d.addr(), n), sm.ptr(s.addr(), n), static_cast<std::size_t>(n));
+    s.advance(n);
+    d.advance(n);
+  }
+}
+
+void pack(const TypedBuffer& src, std::int64_t bytes, std::byte* out) {
+  static const TypeRef byte_type = predefined_type("MPI_BYTE");
+  copy_typed(src, TypedBuffer{nullptr, reinterpret_cast<Address>(out), bytes, byte_type.get()}, bytes);
+}
+
+void unpack(const std::byte* in, std::int64_t bytes, const TypedBuffer& dst) {
+  static const TypeRef byte_type = predefined_type("MPI_BYTE");
+  copy_typed(TypedBuffer{nullptr, reinterpret_cast<Address>(in), bytes, byte_type.get()}, dst, bytes);
+}
+
+}  // namespace mpisim::mpi

@@ -1,0 +1,78 @@
+#pragma once
+// Simulated memory: each rank has its own address space of named allocations.
+//
+// Addresses are simulated integers (so MPI_Get_address and MPI_BOTTOM work as in
+// C): allocations are laid out upwards from kFirstAddress with a guard gap between
+// them, so an access running off one allocation lands in no allocation and is
+// diagnosed instead of silently touching a neighbour. Address 0 is MPI_BOTTOM.
+//
+// Payload modes: in `data` mode every allocation holds its bytes; in `sizes` mode
+// none does and only byte counts move — the checks that need no data still run.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/mpi/datatype.hpp"
+
+namespace mpisim::mpi {
+
+using Address = std::int64_t;
+
+enum class PayloadMode { data, sizes };
+
+struct Allocation {
+  const std::string* name;        // interned, outlives the memory
+  Address base;
+  std::int64_t bytes;
+  TypeRef type;                   // the element type it was declared with
+  std::int64_t count;
+  std::unique_ptr<std::byte[]> data;  // null in sizes mode
+  std::int32_t origin_rank = -1;      // unused by the core; kept for snapshots
+};
+
+class Memory {
+ public:
+  static constexpr Address kFirstAddress = 0x10000;
+  static constexpr std::int64_t kGuard = 64;
+
+  Address allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode);
+  // The allocation holding [addr, addr + len), or null.
+  const Allocation* find(Address addr, std::int64_t len) const;
+  Allocation* find(Address addr, std::int64_t len);
+  const Allocation* by_name(const std::string& name) const;
+  const std::vector<Allocation>& allocations() const { return allocs_; }
+  std::int64_t bytes_allocated() const { return total_; }
+
+ private:
+  std::vector<Allocation> allocs_;  // sorted by base (allocated upwards)
+  Address next_ = kFirstAddress;
+  std::int64_t total_ = 0;
+};
+
+// A buffer argument as the data path sees it: count elements of type at addr.
+struct TypedBuffer {
+  Memory* memory;
+  Address addr;
+  std::int64_t count;
+  const Datatype* type;
+};
+
+// Checks that every byte the type map of `b` touches lies inside an allocation;
+// throws MpiError(MPI_ERR_BUFFER) naming `argument` otherwise. `bytes` limits the
+// check to the first `bytes` bytes of the type map (a partial receive).
+void check_access(const TypedBuffer& b, std::int64_t bytes, const char* argument);
+
+// Copies the first `bytes` bytes of data described by src into the locations
+// described by dst, following both type maps (a pack and an unpack in one pass,
+// contiguous runs moved with memcpy). Both sides must have been checked. Either
+// side may be a packed byte array (type MPI_BYTE, memory null, addr a pointer).
+void copy_typed(const TypedBuffer& src, const TypedBuffer& dst, std::int64_t bytes);
+
+// Packs the first `bytes` bytes of src into out (contiguous).
+void pack(const TypedBuffer& src, std::int64_t bytes, std::byte* out);
+// Unpacks `bytes` contiguous bytes into dst.
+void unpack(const std::byte* in, std::int64_t bytes, const TypedBuffer& dst);
+
+}  // namespace mpisim::mpi

@@ -1,0 +1,580 @@
+#include "model/mpi/runtime.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace mpisim::mpi {
+namespace {
+
+constexpr const char* kRuleRank = "MPI-4.1 §3.2.3: dest/source must be a rank of the communicator's group, or MPI_PROC_NULL";
+constexpr const char* kRuleTag = "MPI-4.1 §3.2.3: tags range from 0 to MPI_TAG_UB; only receives may use MPI_ANY_TAG";
+constexpr const char* kRuleCount = "MPI-4.1 §3.2.2: count is a non-negative integer";
+constexpr const char* kRuleCommit = "MPI-4.1 §5.1.9: a datatype must be committed before it is used in communication";
+constexpr const char* kRuleTruncate =
+    "MPI-4.1 §3.2.4: a message longer than the receive buffer is an overflow; the receive fails with MPI_ERR_TRUNCATE";
+constexpr const char* kRuleMatch =
+    "MPI-4.1 §3.3.1: the type signature of the send must match (be a prefix of) that of the receive";
+
+bool matches(int want_source, int want_tag, std::uint32_t want_ctx, const Message& m) {
+  return m.context == want_ctx && (want_source == ANY_SOURCE || want_source == m.src) &&
+         (want_tag == ANY_TAG || want_tag == m.tag);
+}
+
+std::string rank_text(int r) {
+  if (r == ANY_SOURCE) return "MPI_ANY_SOURCE";
+  if (r == PROC_NULL) return "MPI_PROC_NULL";
+  return std::to_string(r);
+}
+
+std::string tag_text(int t) { return t == ANY_TAG ? "MPI_ANY_TAG" : std::to_string(t); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Waiting
+
+struct Rank::WaitAwaiter {
+  Rank& rank;
+  std::span<Request*> reqs;
+  bool any;
+  std::uint32_t incomplete = 0;
+  SimTime latest{};
+
+  bool await_ready() {
+    SimTime now = rank.now();
+    SimTime earliest = SimTime::never();
+    bool some_complete = false;
+    for (Request* r : reqs) {
+      if (r == nullptr) continue;
+      if (r->complete) {
+        some_complete = true;
+        latest = max(latest, r->done_at);
+        earliest = std::min(earliest, r->done_at);
+      } else {
+        ++incomplete;
+      }
+    }
+    if (any && some_complete) {
+      incomplete = 0;
+      latest = earliest;
+    }
+    if (incomplete > 0) return false;
+    latest = max(latest, max(now, rank.world_->model_.cpu_free(rank.id_)));
+    return latest == now;
+  }
+
+  void await_suspend(std::coroutine_handle<> h) {
+    if (incomplete == 0) {
+      rank.world_->engine_.resume_at(latest, h);
+      return;
+    }
+    for (Request* r : reqs)
+      if (r != nullptr && !r->complete) r->awaited = true;
+    rank.waiter_ = h;
+    rank.wait_needed_ = any ? 1 : incomplete;
+    rank.wait_latest_ = any ? SimTime{} : latest;
+    rank.waiting_on_ = reqs;
+  }
+
+  void await_resume() {
+    for (Request* r : reqs)
+      if (r != nullptr) r->awaited = false;
+    rank.waiting_on_ = {};
+  }
+};
+
+void Rank::on_complete(Request* r) {
+  if (!r->awaited || waiter_ == nullptr || probe_) return;
+  wait_latest_ = max(wait_latest_, r->done_at);
+  if (--wait_needed_ > 0) return;
+  auto h = waiter_;
+  waiter_ = nullptr;
+  SimTime at = max(wait_latest_, max(now(), world_->model_.cpu_free(id_)));
+  world_->engine_.resume_at(at, h);
+}
+
+void Rank::finish(Request* r, Status* status) {
+  if (status) *status = r->status;
+  bool failed = r->status.error != ErrorClass::success;
+  ErrorClass cls = r->status.error;
+  std::string text = std::move(r->error_text), arg = std::move(r->error_argument), rule = std::move(r->error_rule);
+  world_->requests_.release(r);
+  if (failed) throw MpiError(cls, arg, text, rule);
+}
+
+Task<Status> Rank::wait(Request*& req) {
+  Status st;
+  if (req == nullptr) co_return st;  // MPI_REQUEST_NULL: an empty status (MPI-4.1 §3.7.3)
+  co_await WaitAwaiter{*this, std::span<Request*>(&req, 1), false};
+  Request* r = std::exchange(req, nullptr);
+  finish(r, &st);
+  co_return st;
+}
+
+Task<void> Rank::wait_all(std::span<Request*> reqs, std::vector<Status>* statuses) {
+  co_await WaitAwaiter{*this, reqs, false};
+  if (statuses) statuses->assign(reqs.size(), Status{});
+  // Free every request before reporting the first error, so none leaks.
+  std::optional<MpiError> first;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    Request* r = std::exchange(reqs[i], nullptr);
+    if (r == nullptr) continue;
+    try {
+      finish(r, statuses ? &(*statuses)[i] : nullptr);
+    } catch (const MpiError& e) {
+      if (!first) first = e;
+    }
+  }
+  if (first) throw *first;
+}
+
+Task<int> Rank::wait_any(std::span<Request*> reqs, Status* status) {
+  if (std::all_of(reqs.begin(), reqs.end(), [](Request* r) { return r == nullptr; })) {
+    if (status) *status = Status{};
+    co_return UNDEFINED;
+  }
+  co_await WaitAwaiter{*this, reqs, true};
+  // The one completed earliest; ties go to the lowest index.
+  int best = -1;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    Request* r = reqs[i];
+    if (r && r->complete && (best < 0 || r->done_at < reqs[static_cast<std::size_t>(best)]->done_at))
+      best = static_cast<int>(i);
+  }
+  assert(best >= 0);
+  Request* r = std::exchange(reqs[static_cast<std::size_t>(best)], nullptr);
+  finish(r, status);
+  co_return best;
+}
+
+bool Rank::test(Request*& req, Status* status) {
+  if (req == nullptr) {
+    if (status) *status = Status{};
+    return true;
+  }
+  if (!req->complete || req->done_at > now()) return false;
+  finish(std::exchange(req, nullptr), status);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Posting
+
+Rank::Rank(World& w, std::uint32_t id) : world_(&w), id_(id) {}
+
+SimTime Rank::now() const { return world_->engine_.now(); }
+
+void Rank::validate_peer(int peer, const Communicator& comm, bool receive, const char* argument) const {
+  if (peer == PROC_NULL) return;
+  if (receive && peer == ANY_SOURCE) return;
+  if (peer < 0 || peer >= comm.size()) {
+    std::string what = std::string(argument) + " = " + rank_text(peer) + " is not a rank of " + comm.name() +
+                       " (size " + std::to_string(comm.size()) + ")";
+    if (!receive && peer == ANY_SOURCE) what += "; MPI_ANY_SOURCE is only for receives";
+    throw MpiError(ErrorClass::rank, argument, what, kRuleRank);
+  }
+}
+
+void Rank::validate_tag(int tag, bool receive) const {
+  if (receive && tag == ANY_TAG) return;
+  if (tag < 0 || tag > TAG_UB)
+    throw MpiError(ErrorClass::tag, "tag", "tag = " + tag_text(tag) + " is outside 0.." + std::to_string(TAG_UB),
+                   kRuleTag);
+}
+
+void Rank::validate_buffer(const TypedBuffer& buf, const char* argument) const {
+  if (buf.count < 0)
+    throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(buf.count) + " is negative", kRuleCount);
+  if (!buf.type->committed())
+    throw MpiError(ErrorClass::type, "datatype", "datatype " + buf.type->name() + " is not committed", kRuleCommit);
+  check_access(buf, buf.count * buf.type->size(), argument);
+}
+
+Request* Rank::new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
+                           const Communicator& comm, Context ctx) {
+  Request* r = world_->requests_.make();
+  r->kind = kind;
+  r->owner = id_;
+  r->peer = peer;
+  r->tag = tag;
+  r->context = comm.context(ctx);
+  r->collective = ctx == Context::collective;
+  r->comm = &comm;
+  r->buffer = buf;
+  r->type_ref = std::move(type);
+  return r;
+}
+
+Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
+                     std::int64_t collective) {
+  validate_peer(dest, comm, false, "dest");
+  validate_tag(tag, false);
+  validate_buffer(buf, "buf");
+  Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
+  if (dest == PROC_NULL) {
+    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+    world_->complete(r, now());
+    return r;
+  }
+  Message* m = world_->new_message(*this, r, comm.world_rank(dest, id_));
+  m->collective = collective;
+  m->channel = comm.channel(ctx);
+  world_->post(m, r);
+  return r;
+}
+
+Request* Rank::isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
+                            const Communicator& comm) {
+  validate_peer(dest, comm, false, "dest");
+  validate_tag(tag, false);
+  TypedBuffer none{&memory_, 0, count, type.get()};
+  Request* r = new_request(Request::Kind::send, none, std::move(type), dest, tag, comm, Context::p2p);
+  if (dest == PROC_NULL) {
+    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+    world_->complete(r, now());
+    return r;
+  }
+  Message* m = world_->new_message(*this, r, comm.world_rank(dest, id_));
+  m->collective = -1;
+  m->channel = comm.channel(Context::p2p);
+  if (world_->mode_ == PayloadMode::data) {
+    m->payload = std::move(packed);
+    m->has_payload = true;
+  }
+  world_->post(m, r);
+  return r;
+}
+
+Message* Rank::take_unexpected(int source, int tag, std::uint32_t context, bool remove) {
+  Message* best = nullptr;
+  Message* best_prev = nullptr;
+  Message* prev = nullptr;
+  for (Message* m = unexpected_head_; m != nullptr; prev = m, m = m->next) {
+    if (best && m->arrived > best->arrived) break;  // the queue is in arrival order
+    if (!matches(source, tag, context, *m)) continue;
+    if (best == nullptr || m->src < best->src) {
+      best = m;
+      best_prev = prev;
+    }
+  }
+  if (best && remove) {
+    (best_prev ? best_prev->next : unexpected_head_) = best->next;
+    if (unexpected_tail_ == best) unexpected_tail_ = best_prev;
+    best->next = nullptr;
+  }
+  return best;
+}
+
+Request* Rank::irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm, Context ctx) {
+  validate_peer(source, comm, true, "source");
+  validate_tag(tag, true);
+  validate_buffer(buf, "buf");
+  Request* r = new_request(Request::Kind::recv, buf, std::move(type), source, tag, comm, ctx);
+  if (source == PROC_NULL) {
+    // A receive from MPI_PROC_NULL completes at once with an empty status (MPI-4.1 §3.11).
+    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+    world_->complete(r, now());
+    return r;
+  }
+  if (Message* m = take_unexpected(source, tag, r->context, true)) {
+    world_->deliver(m, r, max(now(), m->ready));
+    return r;
+  }
+  (posted_tail_ ? posted_tail_->next : posted_head_) = r;
+  posted_tail_ = r;
+  return r;
+}
+
+Task<void> Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
+                      std::int64_t collective) {
+  Request* r = isend(buf, std::move(type), dest, tag, comm, ctx, collective);
+  co_await wait(r);
+}
+
+Task<Status> Rank::recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
+                        Context ctx) {
+  Request* r = irecv(buf, std::move(type), source, tag, comm, ctx);
+  co_return co_await wait(r);
+}
+
+// ---------------------------------------------------------------------------
+// Probe and compute
+
+struct Rank::ProbeAwaiter {
+  Rank& rank;
+  ProbeState want;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    rank.probe_ = want;
+    rank.waiter_ = h;
+    rank.wait_needed_ = 1;
+  }
+  void await_resume() noexcept {}
+};
+
+std::optional<Status> Rank::iprobe(int source, int tag, const Communicator& comm) {
+  validate_peer(source, comm, true, "source");
+  validate_tag(tag, true);
+  if (source == PROC_NULL) return Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+  Message* m = take_unexpected(source, tag, comm.context(Context::p2p), false);
+  if (m == nullptr || m->ready > now()) return std::nullopt;
+  return Status{m->src, m->tag, ErrorClass::success, static_cast<std::int64_t>(m->bytes)};
+}
+
+Task<Status> Rank::probe(int source, int tag, const Communicator& comm) {
+  validate_peer(source, comm, true, "source");
+  validate_tag(tag, true);
+  if (source == PROC_NULL) co_return Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+  std::uint32_t ctx = comm.context(Context::p2p);
+  Message* m = take_unexpected(source, tag, ctx, false);
+  if (m == nullptr) {
+    co_await ProbeAwaiter{*this, ProbeState{source, tag, ctx}};
+    m = take_unexpected(source, tag, ctx, false);
+    assert(m != nullptr);
+  } else if (m->ready > now()) {
+    co_await world_->engine_.sleep_until(m->ready);
+  }
+  co_return Status{m->src, m->tag, ErrorClass::success, static_cast<std::int64_t>(m->bytes)};
+}
+
+Task<void> Rank::compute(SimTime duration) {
+  struct ComputeAwaiter {
+    Rank& rank;
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h) {
+      rank.waiter_ = h;
+      rank.world_->engine_.at(rank.now(), rank.world_->compute_stage_, rank.id_);
+    }
+    void await_resume() noexcept {}
+  };
+  compute_duration_ = duration;
+  co_await ComputeAwaiter{*this};
+}
+
+void World::ComputeStage::on_event(std::uint64_t arg, std::uint64_t seq) {
+  auto id = static_cast<std::uint32_t>(arg);
+  Rank& r = w->rank(id);
+  SimTime t = w->engine_.now();
+  SimTime ready = w->model_.compute_ready(id, t);
+  if (ready > t) {
+    w->engine_.at_keeping_seq(ready, seq, *this, arg);
+    return;
+  }
+  SimTime end = w->model_.start_compute(id, r.compute_duration_, t);
+  auto h = std::exchange(r.waiter_, nullptr);
+  w->engine_.resume_at(end, h);
+}
+
+// ---------------------------------------------------------------------------
+// Deadlock description
+
+std::string Rank::blocked_on(std::vector<std::uint32_t>* waits_for) const {
+  std::string out;
+  auto add_peer = [&](const Communicator& comm, int peer) {
+    if (!waits_for) return;
+    if (peer >= 0) {
+      waits_for->push_back(comm.world_rank(peer, id_));
+    } else if (peer == ANY_SOURCE && comm.size() <= 4096) {
+      for (int p = 0; p < comm.size(); ++p)
+        if (comm.world_rank(p, id_) != id_) waits_for->push_back(comm.world_rank(p, id_));
+    }
+  };
+  if (probe_) {
+    out = "a message from " + rank_text(probe_->source) + " with tag " + tag_text(probe_->tag) + " to probe";
+    return out;
+  }
+  for (Request* r : waiting_on_) {
+    if (r == nullptr || r->complete) continue;
+    if (!out.empty()) out += "; ";
+    std::string where = r->comm->name() + (r->collective ? " (collective context)" : "");
+    if (r->kind == Request::Kind::recv) {
+      out += "a message from rank " + rank_text(r->peer) + " with tag " + tag_text(r->tag) + " on " + where;
+    } else {
+      out += "rank " + rank_text(r->peer) + " to receive its " + std::to_string(r->buffer.count * r->buffer.type->size()) +
+             "-byte message (tag " + tag_text(r->tag) + ", rendezvous) on " + where;
+    }
+    add_peer(*r->comm, r->peer);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The world: message stages
+
+World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std::uint32_t ranks, PayloadMode mode)
+    : engine_(engine),
+      model_(model),
+      trace_(trace),
+      mode_(mode),
+      world_(Communicator::world(ranks, 0)),
+      self_(Communicator::self(2)) {
+  // One statement per channel: argument evaluation order must not decide the numbering.
+  std::uint32_t world_p2p = trace_.channel("MPI_COMM_WORLD");
+  std::uint32_t world_coll = trace_.channel("MPI_COMM_WORLD/collective");
+  std::uint32_t self_p2p = trace_.channel("MPI_COMM_SELF");
+  std::uint32_t self_coll = trace_.channel("MPI_COMM_SELF/collective");
+  world_.set_channels(world_p2p, world_coll);
+  self_.set_channels(self_p2p, self_coll);
+  trace_.set_process_count(ranks);
+  model_.reset(ranks);
+  ranks_.reserve(ranks);
+  for (std::uint32_t r = 0; r < ranks; ++r) ranks_.emplace_back(*this, r);
+  send_stage_.w = this;
+  arrive_stage_.w = this;
+  compute_stage_.w = this;
+}
+
+World::~World() {
+  // Release what a stopped or deadlocked run left behind.
+  for (Rank& r : ranks_) {
+    for (Message* m = r.unexpected_head_; m;) {
+      Message* n = m->next;
+      messages_.release(m);
+      m = n;
+    }
+    r.unexpected_head_ = r.unexpected_tail_ = nullptr;
+  }
+}
+
+SimTime World::finish_time(std::uint32_t r) const {
+  SimTime end = engine_.process_count() > r ? engine_.process_end(r) : SimTime{};
+  return max(end, model_.cpu_free(r));
+}
+
+Message* World::new_message(Rank& from, const Request* send, std::uint32_t dst_world) {
+  Message* m = messages_.make();
+  m->id = next_message_id_++;
+  m->src_world = from.id_;
+  m->dst_world = dst_world;
+  m->src = send->comm->rank_of(from.id_, from.id_);
+  m->tag = send->tag;
+  m->context = send->context;
+  m->bytes = static_cast<std::uint64_t>(send->buffer.count * send->buffer.type->size());
+  m->eager = m->bytes <= model_.eager_limit();
+  m->type = send->type_ref;
+  m->count = send->buffer.count;
+  return m;
+}
+
+void World::post(Message* m, Request* send) {
+  send->message = m;
+  m->send_request = send;
+  engine_.at(engine_.now(), send_stage_, reinterpret_cast<std::uint64_t>(m));
+}
+
+void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
+  auto* m = reinterpret_cast<Message*>(arg);
+  SimTime t = w->engine_.now();
+  SimTime ready = w->model_.send_ready(m->src_world, t);
+  if (ready > t) {
+    w->engine_.at_keeping_seq(ready, seq, *this, arg);
+    return;
+  }
+  w->serve_send(m);
+}
+
+void World::serve_send(Message* m) {
+  SimTime t = engine_.now();
+  SimTime arrival = model_.start_send(m->src_world, m->dst_world, m->bytes, t);
+  m->sent = t;
+  if (m->eager) {
+    Request* s = m->send_request;
+    if (mode_ == PayloadMode::data && !m->has_payload) {
+      m->payload.resize(m->bytes);
+      pack(s->buffer, static_cast<std::int64_t>(m->bytes), m->payload.data());
+      m->has_payload = true;
+    }
+    // An eager send is complete once its data has left the send buffer.
+    s->message = nullptr;
+    m->send_request = nullptr;
+    complete(s, t);
+  }
+  engine_.at(arrival, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
+}
+
+void World::ArriveStage::on_event(std::uint64_t arg, std::uint64_t seq) {
+  auto* m = reinterpret_cast<Message*>(arg);
+  SimTime t = w->engine_.now();
+  SimTime ready = w->model_.receive_ready(m->dst_world, t);
+  if (ready > t) {
+    w->engine_.at_keeping_seq(ready, seq, *this, arg);
+    return;
+  }
+  w->absorb(m);
+}
+
+void World::absorb(Message* m) {
+  SimTime t = engine_.now();
+  SimTime done = model_.start_receive(m->src_world, m->dst_world, m->bytes, t);
+  m->arrived = t;
+  m->ready = done;
+  trace_.record_message(sim::MessageRecord{m->id, m->src_world, m->dst_world, m->tag, m->channel, m->bytes, m->sent,
+                                           t, m->collective});
+  Rank& r = rank(m->dst_world);
+  Request* prev = nullptr;
+  for (Request* q = r.posted_head_; q != nullptr; prev = q, q = q->next) {
+    if (!matches(q->peer, q->tag, q->context, *m)) continue;
+    (prev ? prev->next : r.posted_head_) = q->next;
+    if (r.posted_tail_ == q) r.posted_tail_ = prev;
+    q->next = nullptr;
+    deliver(m, q, done);
+    return;
+  }
+  (r.unexpected_tail_ ? r.unexpected_tail_->next : r.unexpected_head_) = m;
+  r.unexpected_tail_ = m;
+  if (r.probe_ && matches(r.probe_->source, r.probe_->tag, r.probe_->context, *m)) {
+    r.probe_.reset();
+    auto h = std::exchange(r.waiter_, nullptr);
+    engine_.resume_at(max(done, model_.cpu_free(r.id_)), h);
+  }
+}
+
+void World::deliver(Message* m, Request* recv, SimTime done) {
+  recv->status = Status{m->src, m->tag, ErrorClass::success, static_cast<std::int64_t>(m->bytes)};
+  MatchResult mr = match_signatures(*m->type, m->count, *recv->buffer.type, recv->buffer.count);
+  if (mr.kind == MatchResult::truncated) {
+    recv->status.error = ErrorClass::truncate;
+    recv->error_argument = "count";
+    recv->error_text = "the message from rank " + std::to_string(m->src) + " (tag " + std::to_string(m->tag) + ", " +
+                       std::to_string(m->count) + " x " + m->type->name() + " = " + std::to_string(m->bytes) +
+                       " bytes) is longer than the receive buffer (" + std::to_string(recv->buffer.count) + " x " +
+                       recv->buffer.type->name() + " = " +
+                       std::to_string(recv->buffer.count * recv->buffer.type->size()) + " bytes)";
+    recv->error_rule = kRuleTruncate;
+  } else if (mr.kind == MatchResult::mismatch) {
+    recv->status.error = ErrorClass::type;
+    recv->error_argument = "datatype";
+    recv->error_text = "the message from rank " + std::to_string(m->src) + " (tag " + std::to_string(m->tag) +
+                       ") carries " + std::string(basic_type(mr.send_basic).name) + " at basic element " +
+                       std::to_string(mr.element) + " where the receive's datatype " + recv->buffer.type->name() +
+                       " expects " + std::string(basic_type(mr.recv_basic).name);
+    recv->error_rule = kRuleMatch;
+  } else if (mode_ == PayloadMode::data && m->bytes > 0) {
+    auto n = static_cast<std::int64_t>(m->bytes);
+    if (m->has_payload)
+      unpack(m->payload.data(), n, recv->buffer);
+    else
+      copy_typed(m->send_request->buffer, recv->buffer, n);
+  }
+  complete(recv, done);
+  if (Request* s = m->send_request) {
+    // Rendezvous: the send completes when the receiver has matched it.
+    s->message = nullptr;
+    m->send_request = nullptr;
+    complete(s, engine_.now());
+  }
+  release(m);
+}
+
+void World::complete(Request* r, SimTime at) {
+  r->complete = true;
+  r->done_at = at;
+  rank(r->owner).on_complete(r);
+}
+
+void World::release(Message* m) {
+  m->payload.clear();
+  messages_.release(m);
+}
+
+}  // namespace mpisim::mpi

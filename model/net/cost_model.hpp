@@ -1,0 +1,60 @@
+#pragma once
+// The interface every network/cost model implements.
+//
+// A model sees only (source, destination, bytes, time): ranks are plain indices
+// and it never meets an MPI object. It owns each rank's resources (CPU, NIC
+// ports) and answers two kinds of question for each of the three things a rank
+// does — send, absorb a message, compute:
+//   *_ready(rank, t): the earliest time >= t at which the resources are free;
+//   start_*(..., t):  occupy them from t (a time *_ready returned) and say what follows.
+// The runtime queues an item that is not ready at its ready time, keeping its
+// sequence number, so an item that became ready first is served first.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sim/time.hpp"
+
+namespace mpisim::net {
+
+using sim::SimTime;
+using Rank = std::uint32_t;
+
+class CostModel {
+ public:
+  virtual ~CostModel() = default;
+
+  virtual std::string_view kind() const = 0;  // "hockney", "loggops", ...
+  // Parameters for the trace and summary, as (name, human-readable value).
+  virtual std::vector<std::pair<std::string, std::string>> parameters() const = 0;
+
+  // Sizes the per-rank state for `ranks` ranks and clears it.
+  virtual void reset(Rank ranks) = 0;
+
+  // Messages of at most this many bytes are sent eagerly; larger ones use the
+  // rendezvous protocol (the send completes only when the receiver matches it).
+  virtual std::uint64_t eager_limit() const = 0;
+
+  virtual SimTime send_ready(Rank src, SimTime t) const = 0;
+  // Returns when the message reaches `dst` and asks to be absorbed there.
+  virtual SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t) = 0;
+
+  virtual SimTime receive_ready(Rank dst, SimTime t) const = 0;
+  // Returns when `dst` is done absorbing the message (the receive's completion).
+  virtual SimTime start_receive(Rank src, Rank dst, std::uint64_t bytes, SimTime t) = 0;
+
+  virtual SimTime compute_ready(Rank r, SimTime t) const = 0;
+  // Returns when the computation ends.
+  virtual SimTime start_compute(Rank r, SimTime duration, SimTime t) = 0;
+
+  // When the rank's CPU is next free (a rank's finish time is when its CPU is last free).
+  virtual SimTime cpu_free(Rank r) const = 0;
+
+  // Time to reduce `bytes` of data locally (γ per byte) and to copy them locally.
+  virtual SimTime reduce_time(std::uint64_t bytes) const = 0;
+  virtual SimTime copy_time(std::uint64_t bytes) const = 0;
+};
+
+}  // namespace mpisim::net

@@ -1,0 +1,53 @@
+#include "model/net/hockney.hpp"
+
+#include <cmath>
+
+#include "model/net/units.hpp"
+
+namespace mpisim::net {
+namespace {
+SimTime round_ps(double ps) { return SimTime::from_ps(std::llround(ps)); }
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> Hockney::parameters() const {
+  std::vector<std::pair<std::string, std::string>> out{
+      {"alpha", format_time(std::llround(p_.alpha_ps))},
+      {"beta", per_byte_text(p_.beta_ps_per_byte)},
+      {"gamma", per_byte_text(p_.gamma_ps_per_byte)},
+      {"copy", per_byte_text(p_.copy_ps_per_byte)},
+  };
+  out.emplace_back("eager_limit", p_.eager_limit == std::numeric_limits<std::uint64_t>::max()
+                                       ? std::string("unlimited")
+                                       : format_bytes(p_.eager_limit));
+  return out;
+}
+
+void Hockney::reset(Rank ranks) {
+  port_free_.assign(ranks, SimTime::zero());
+  cpu_free_.assign(ranks, SimTime::zero());
+}
+
+SimTime Hockney::message_time(std::uint64_t bytes) const {
+  return round_ps(p_.alpha_ps) + round_ps(static_cast<double>(bytes) * p_.beta_ps_per_byte);
+}
+
+SimTime Hockney::start_send(Rank src, Rank, std::uint64_t bytes, SimTime t) {
+  SimTime wire = round_ps(static_cast<double>(bytes) * p_.beta_ps_per_byte);
+  port_free_[src] = t + wire;
+  return t + round_ps(p_.alpha_ps) + wire;
+}
+
+SimTime Hockney::start_compute(Rank r, SimTime duration, SimTime t) {
+  cpu_free_[r] = t + duration;
+  return cpu_free_[r];
+}
+
+SimTime Hockney::reduce_time(std::uint64_t bytes) const {
+  return round_ps(static_cast<double>(bytes) * p_.gamma_ps_per_byte);
+}
+
+SimTime Hockney::copy_time(std::uint64_t bytes) const {
+  return round_ps(static_cast<double>(bytes) * p_.copy_ps_per_byte);
+}
+
+}  // namespace mpisim::net

@@ -1,0 +1,55 @@
+#pragma once
+// Hockney: a message of n bytes costs α + nβ.
+//
+// Rules (docs/cost-models.md): each rank has one outgoing port; a send starts when
+// the port is free and holds it for nβ, so a rank injects one message at a time;
+// the message arrives (is complete at the receiver) α + nβ after it starts.
+// Receiving costs the receiver nothing beyond that: there is no receive port
+// contention (topologies model that). Computation occupies the CPU, which sends
+// and receives do not use. Because a rank's sends leave in order and each holds the
+// port for its whole nβ, messages from one rank arrive in the order they were sent.
+#include <limits>
+#include <vector>
+
+#include "model/net/cost_model.hpp"
+
+namespace mpisim::net {
+
+struct HockneyParams {
+  double alpha_ps = 0;            // latency
+  double beta_ps_per_byte = 0;    // inverse bandwidth
+  double gamma_ps_per_byte = 0;   // local reduction cost
+  double copy_ps_per_byte = 0;    // local memory copy cost
+  std::uint64_t eager_limit = std::numeric_limits<std::uint64_t>::max();
+};
+
+class Hockney final : public CostModel {
+ public:
+  explicit Hockney(HockneyParams p) : p_(p) {}
+
+  std::string_view kind() const override { return "hockney"; }
+  std::vector<std::pair<std::string, std::string>> parameters() const override;
+  void reset(Rank ranks) override;
+  std::uint64_t eager_limit() const override { return p_.eager_limit; }
+
+  SimTime send_ready(Rank src, SimTime t) const override { return max(t, port_free_[src]); }
+  SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t) override;
+  SimTime receive_ready(Rank, SimTime t) const override { return t; }
+  SimTime start_receive(Rank, Rank, std::uint64_t, SimTime t) override { return t; }
+  SimTime compute_ready(Rank r, SimTime t) const override { return max(t, cpu_free_[r]); }
+  SimTime start_compute(Rank r, SimTime duration, SimTime t) override;
+  SimTime cpu_free(Rank r) const override { return cpu_free_[r]; }
+  SimTime reduce_time(std::uint64_t bytes) const override;
+  SimTime copy_time(std::uint64_t bytes) const override;
+
+  const HockneyParams& params() const { return p_; }
+  // The cost of one message of `bytes` on an idle network: α + nβ.
+  SimTime message_time(std::uint64_t bytes) const;
+
+ private:
+  HockneyParams p_;
+  std::vector<SimTime> port_free_;
+  std::vector<SimTime> cpu_free_;
+};
+
+}  // namespace mpisim::net

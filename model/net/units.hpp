@@ -1,0 +1,25 @@
+#pragma once
+// Quantities with units, as written in network files and on the command line:
+// times ("1.5us", "800 ps"), times per byte ("0.8ns"), byte counts ("64KiB"),
+// bandwidths ("10 Gbit/s", "1.25 GB/s").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mpisim::net {
+
+// Picoseconds, or nullopt when `text` is not a number followed by one of
+// ps, ns, us, ms, s.
+std::optional<double> parse_time_ps(std::string_view text);
+// Bytes, or nullopt: a non-negative integer with an optional B, KB, KiB, MB, MiB,
+// GB, GiB, TB, TiB suffix.
+std::optional<std::uint64_t> parse_bytes(std::string_view text);
+// Picoseconds per byte for a bandwidth ("10 Gbit/s", "1.25 GB/s", "800 MB/s").
+std::optional<double> parse_bandwidth_ps_per_byte(std::string_view text);
+
+std::string format_time(std::int64_t ps);   // human-readable, e.g. "12.345 us"
+std::string format_bytes(std::uint64_t b);  // e.g. "64 KiB"
+std::string per_byte_text(double ps_per_byte);  // e.g. "800 ps/B"
+
+}  // namespace mpisim::net

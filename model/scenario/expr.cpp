@@ -1,0 +1,371 @@
+#include "model/scenario/expr.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <set>
+
+namespace mpisim::scenario {
+
+struct Expr::Node {
+  enum Kind { number, name, unary, binary, ternary, call, array, generator, index } kind;
+  std::string op;            // operator, name or function
+  std::int64_t value = 0;
+  std::vector<int> kids;     // child node indices
+  int column = 0;
+};
+
+std::string Value::to_string() const {
+  if (!is_array) return std::to_string(scalar);
+  std::string s = "[";
+  for (std::size_t i = 0; i < array.size(); ++i) s += (i ? ", " : "") + std::to_string(array[i]);
+  return s + "]";
+}
+
+namespace {
+
+using Node = Expr::Node;
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::vector<Node>& nodes) : s_(text), nodes_(nodes) {}
+
+  int parse_all() {
+    int root = expr();
+    skip();
+    if (pos_ < s_.size()) fail("unexpected '" + std::string(1, s_[pos_]) + "'");
+    return root;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const { throw ExprError(what, static_cast<int>(pos_) + 1); }
+
+  void skip() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool eat(std::string_view tok) {
+    skip();
+    if (s_.substr(pos_, tok.size()) != tok) return false;
+    // Do not split "<=" into "<" "=", nor a word into a shorter word.
+    if (tok.size() == 1 && (tok == "<" || tok == ">" || tok == "!" || tok == "=") && pos_ + 1 < s_.size() &&
+        s_[pos_ + 1] == '=')
+      return false;
+    if (std::isalpha(static_cast<unsigned char>(tok[0])) && pos_ + tok.size() < s_.size() &&
+        (std::isalnum(static_cast<unsigned char>(s_[pos_ + tok.size()])) || s_[pos_ + tok.size()] == '_'))
+      return false;
+    pos_ += tok.size();
+    return true;
+  }
+  void expect(std::string_view tok) {
+    if (!eat(tok)) fail("expected '" + std::string(tok) + "'");
+  }
+  int add(Node n) {
+    nodes_.push_back(std::move(n));
+    return static_cast<int>(nodes_.size() - 1);
+  }
+  int col() const { return static_cast<int>(pos_) + 1; }
+
+  int expr() {
+    int c = col();
+    int cond = logical_or();
+    if (eat("?")) {
+      int a = expr();
+      expect(":");
+      int b = expr();
+      return add(Node{Node::ternary, "?", 0, {cond, a, b}, c});
+    }
+    return cond;
+  }
+  int logical_or() {
+    int l = logical_and();
+    for (int c = col(); eat("||"); c = col()) l = add(Node{Node::binary, "||", 0, {l, logical_and()}, c});
+    return l;
+  }
+  int logical_and() {
+    int l = comparison();
+    for (int c = col(); eat("&&"); c = col()) l = add(Node{Node::binary, "&&", 0, {l, comparison()}, c});
+    return l;
+  }
+  int comparison() {
+    int l = additive();
+    for (const char* op : {"==", "!=", "<=", ">=", "<", ">"}) {
+      int c = col();
+      if (eat(op)) return add(Node{Node::binary, op, 0, {l, additive()}, c});
+    }
+    return l;
+  }
+  int additive() {
+    int l = multiplicative();
+    for (;;) {
+      int c = col();
+      if (eat("+")) l = add(Node{Node::binary, "+", 0, {l, multiplicative()}, c});
+      else if (eat("-")) l = add(Node{Node::binary, "-", 0, {l, multiplicative()}, c});
+      else return l;
+    }
+  }
+  int multiplicative() {
+    int l = unary();
+    for (;;) {
+      int c = col();
+      if (eat("*")) l = add(Node{Node::binary, "*", 0, {l, unary()}, c});
+      else if (eat("/")) l = add(Node{Node::binary, "/", 0, {l, unary()}, c});
+      else if (eat("%")) l = add(Node{Node::binary, "%", 0, {l, unary()}, c});
+      else return l;
+    }
+  }
+  int unary() {
+    int c = col();
+    if (eat("-")) return add(Node{Node::unary, "-", 0, {unary()}, c});
+    if (eat("!")) return add(Node{Node::unary, "!", 0, {unary()}, c});
+    return postfix();
+  }
+  int postfix() {
+    int e = primary();
+    for (int c = col(); eat("["); c = col()) {
+      int i = expr();
+      expect("]");
+      e = add(Node{Node::index, "[]", 0, {e, i}, c});
+    }
+    return e;
+  }
+  std::string word() {
+    skip();
+    std::size_t b = pos_;
+    // A '.' belongs to a name only between two word characters ("st.MPI_TAG"),
+    // so "j..n" is j, .., n.
+    auto word_char = [&](std::size_t i) {
+      return i < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i])) || s_[i] == '_');
+    };
+    while (word_char(pos_) || (pos_ > b && s_[pos_ - 1] != '.' && pos_ < s_.size() && s_[pos_] == '.' &&
+                               word_char(pos_ + 1) && !std::isdigit(static_cast<unsigned char>(s_[pos_ + 1]))))
+      ++pos_;
+    return std::string(s_.substr(b, pos_ - b));
+  }
+  int primary() {
+    skip();
+    int c = col();
+    if (pos_ >= s_.size()) fail("unexpected end of expression");
+    char ch = s_[pos_];
+    if (std::isdigit(static_cast<unsigned char>(ch))) {
+      std::int64_t v = 0;
+      auto r = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), v);
+      if (r.ec != std::errc()) fail("number out of range");
+      pos_ = static_cast<std::size_t>(r.ptr - s_.data());
+      if (pos_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
+        fail("a name cannot start with a digit");
+      return add(Node{Node::number, "", v, {}, c});
+    }
+    if (std::isalpha(static_cast<unsigned char>(ch)) || ch == '_') {
+      std::string w = word();
+      if (eat("(")) {
+        Node n{Node::call, w, 0, {}, c};
+        if (!eat(")")) {
+          do n.kids.push_back(expr());
+          while (eat(","));
+          expect(")");
+        }
+        static const std::set<std::string> known = {"min", "max", "abs", "len"};
+        if (!known.count(w)) {
+          pos_ = static_cast<std::size_t>(c - 1);
+          fail("unknown function '" + w + "' (known: abs, len, max, min)");
+        }
+        return add(std::move(n));
+      }
+      return add(Node{Node::name, w, 0, {}, c});
+    }
+    if (eat("(")) {
+      int e = expr();
+      expect(")");
+      return e;
+    }
+    if (eat("[")) {
+      if (eat("]")) return add(Node{Node::array, "", 0, {}, c});
+      int first = expr();
+      if (eat("for")) {
+        std::string var = word();
+        if (var.empty()) fail("expected the generator's variable name after 'for'");
+        expect("in");
+        int lo = additive();
+        expect("..");
+        int hi = additive();
+        expect("]");
+        return add(Node{Node::generator, var, 0, {first, lo, hi}, c});
+      }
+      Node n{Node::array, "", 0, {first}, c};
+      while (eat(",")) n.kids.push_back(expr());
+      expect("]");
+      return add(std::move(n));
+    }
+    fail("unexpected '" + std::string(1, ch) + "'");
+  }
+
+  std::string_view s_;
+  std::size_t pos_ = 0;
+  std::vector<Node>& nodes_;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const std::vector<Node>& nodes, const Lookup& lookup) : nodes_(nodes), lookup_(lookup) {}
+
+  Value eval(int i) {
+    const Node& n = nodes_[static_cast<std::size_t>(i)];
+    switch (n.kind) {
+      case Node::number: return Value::of(n.value);
+      case Node::name: {
+        for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
+          if (it->first == n.op) return Value::of(it->second);
+        auto v = lookup_(n.op);
+        if (!v) throw ExprError("unknown name '" + n.op + "'", n.column);
+        return *v;
+      }
+      case Node::unary: {
+        std::int64_t v = scalar(n.kids[0], "operand of " + n.op);
+        if (n.op == "!") return Value::of(v == 0 ? 1 : 0);
+        if (v == INT64_MIN) throw ExprError("integer overflow", n.column);
+        return Value::of(-v);
+      }
+      case Node::binary: return binary(n);
+      case Node::ternary:
+        return scalar(n.kids[0], "condition") != 0 ? eval(n.kids[1]) : eval(n.kids[2]);
+      case Node::call: return call(n);
+      case Node::array: {
+        std::vector<std::int64_t> a;
+        for (int k : n.kids) a.push_back(scalar(k, "array element"));
+        return Value::of(std::move(a));
+      }
+      case Node::generator: {
+        std::int64_t lo = scalar(n.kids[1], "range start"), hi = scalar(n.kids[2], "range end");
+        if (hi - lo > 100'000'000) throw ExprError("generator range too long (over 10^8 elements)", n.column);
+        std::vector<std::int64_t> a;
+        if (hi > lo) a.reserve(static_cast<std::size_t>(hi - lo));
+        locals_.emplace_back(n.op, 0);
+        for (std::int64_t j = lo; j < hi; ++j) {
+          locals_.back().second = j;
+          a.push_back(scalar(n.kids[0], "generated element"));
+        }
+        locals_.pop_back();
+        return Value::of(std::move(a));
+      }
+      case Node::index: {
+        Value a = eval(n.kids[0]);
+        if (!a.is_array) throw ExprError("indexing a number, not an array", n.column);
+        std::int64_t k = scalar(n.kids[1], "index");
+        if (k < 0 || k >= static_cast<std::int64_t>(a.array.size()))
+          throw ExprError("index " + std::to_string(k) + " is outside the array (length " +
+                              std::to_string(a.array.size()) + ")",
+                          n.column);
+        return Value::of(a.array[static_cast<std::size_t>(k)]);
+      }
+    }
+    throw ExprError("bad expression node", n.column);
+  }
+
+  std::int64_t scalar(int i, const std::string& what) {
+    Value v = eval(i);
+    if (v.is_array)
+      throw ExprError(what + " is an array where a number is expected", nodes_[static_cast<std::size_t>(i)].column);
+    return v.scalar;
+  }
+
+ private:
+  Value binary(const Node& n) {
+    if (n.op == "&&") return Value::of(scalar(n.kids[0], "operand") != 0 && scalar(n.kids[1], "operand") != 0);
+    if (n.op == "||") return Value::of(scalar(n.kids[0], "operand") != 0 || scalar(n.kids[1], "operand") != 0);
+    if (n.op == "==" || n.op == "!=") {
+      Value a = eval(n.kids[0]), b = eval(n.kids[1]);
+      bool eq = a == b;
+      return Value::of((n.op == "==") == eq ? 1 : 0);
+    }
+    std::int64_t a = scalar(n.kids[0], "left operand of " + n.op);
+    std::int64_t b = scalar(n.kids[1], "right operand of " + n.op);
+    std::int64_t r = 0;
+    bool overflow = false;
+    if (n.op == "+") overflow = __builtin_add_overflow(a, b, &r);
+    else if (n.op == "-") overflow = __builtin_sub_overflow(a, b, &r);
+    else if (n.op == "*") overflow = __builtin_mul_overflow(a, b, &r);
+    else if (n.op == "/" || n.op == "%") {
+      if (b == 0) throw ExprError("division by zero", n.column);
+      if (a == INT64_MIN && b == -1) overflow = true;
+      else r = n.op == "/" ? a / b : a % b;
+    } else if (n.op == "<") r = a < b;
+    else if (n.op == "<=") r = a <= b;
+    else if (n.op == ">") r = a > b;
+    else if (n.op == ">=") r = a >= b;
+    if (overflow) throw ExprError("integer overflow in " + std::to_string(a) + " " + n.op + " " + std::to_string(b), n.column);
+    return Value::of(r);
+  }
+
+  Value call(const Node& n) {
+    auto need = [&](std::size_t k) {
+      if (n.kids.size() != k)
+        throw ExprError(n.op + "() takes " + std::to_string(k) + " argument" + (k == 1 ? "" : "s"), n.column);
+    };
+    if (n.op == "len") {
+      need(1);
+      Value v = eval(n.kids[0]);
+      if (!v.is_array) throw ExprError("len() of a number", n.column);
+      return Value::of(static_cast<std::int64_t>(v.array.size()));
+    }
+    if (n.op == "abs") {
+      need(1);
+      std::int64_t v = scalar(n.kids[0], "argument of abs");
+      if (v == INT64_MIN) throw ExprError("integer overflow", n.column);
+      return Value::of(v < 0 ? -v : v);
+    }
+    // min/max: of several numbers, or of one array.
+    if (n.kids.empty()) throw ExprError(n.op + "() needs arguments", n.column);
+    std::vector<std::int64_t> xs;
+    if (n.kids.size() == 1) {
+      Value v = eval(n.kids[0]);
+      if (!v.is_array) xs.push_back(v.scalar);
+      else xs = std::move(v.array);
+    } else {
+      for (int k : n.kids) xs.push_back(scalar(k, "argument of " + n.op));
+    }
+    if (xs.empty()) throw ExprError(n.op + "() of an empty array", n.column);
+    return Value::of(n.op == "min" ? *std::min_element(xs.begin(), xs.end()) : *std::max_element(xs.begin(), xs.end()));
+  }
+
+  const std::vector<Node>& nodes_;
+  const Lookup& lookup_;
+  std::vector<std::pair<std::string, std::int64_t>> locals_;
+};
+
+}  // namespace
+
+Expr Expr::parse(std::string_view text) {
+  auto nodes = std::make_shared<std::vector<Node>>();
+  Parser p(text, *nodes);
+  Expr e;
+  e.root_ = p.parse_all();
+  e.text_ = std::string(text);
+  e.nodes_ = std::move(nodes);
+  return e;
+}
+
+Expr Expr::constant(std::int64_t v) {
+  Expr e;
+  e.nodes_ = std::make_shared<std::vector<Node>>(std::vector<Node>{Node{Node::number, "", v, {}, 1}});
+  e.text_ = std::to_string(v);
+  return e;
+}
+
+Value Expr::eval(const Lookup& lookup) const {
+  Evaluator ev(*nodes_, lookup);
+  return ev.eval(root_);
+}
+
+std::int64_t Expr::eval_int(const Lookup& lookup) const {
+  Evaluator ev(*nodes_, lookup);
+  return ev.scalar(root_, "the value");
+}
+
+std::vector<std::string> Expr::free_names() const {
+  std::set<std::string> names;
+  for (const auto& n : *nodes_)
+    if (n.kind == Node::name) names.insert(n.op);
+  return {names.begin(), names.end()};
+}
+
+}  // namespace mpisim::scenario

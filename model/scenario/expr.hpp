@@ -1,0 +1,65 @@
+#pragma once
+// The scenario expression language (docs/scenario-format.md, "Expressions").
+//
+// Integer arithmetic with C precedence (+ - * / % , comparisons, && || !, ?:),
+// names bound by `let`, by output arguments or by the runtime (rank, size),
+// functions (min, max, abs, len), arrays: literals [1, 2, 3], generators
+// [expr for j in a..b] (b exclusive) and indexing a[i]. Values are 64-bit integers
+// or arrays of them; overflow, division by zero and out-of-range indices are
+// errors, never undefined behaviour. An expression is parsed once (errors carry the
+// column) and evaluated per rank.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mpisim::scenario {
+
+struct Value {
+  bool is_array = false;
+  std::int64_t scalar = 0;
+  std::vector<std::int64_t> array;
+
+  static Value of(std::int64_t v) { return Value{false, v, {}}; }
+  static Value of(std::vector<std::int64_t> a) { return Value{true, 0, std::move(a)}; }
+  std::string to_string() const;
+  friend bool operator==(const Value&, const Value&) = default;
+};
+
+class ExprError : public std::runtime_error {
+ public:
+  ExprError(const std::string& what, int column) : std::runtime_error(what), column_(column) {}
+  int column() const { return column_; }  // 1-based; 0 when not tied to a position
+
+ private:
+  int column_;
+};
+
+// Resolves a name to its value for the rank evaluating; nullopt if unbound.
+using Lookup = std::function<std::optional<Value>(std::string_view)>;
+
+class Expr {
+ public:
+  // Throws ExprError with the column of the problem.
+  static Expr parse(std::string_view text);
+  static Expr constant(std::int64_t v);
+
+  Value eval(const Lookup& lookup) const;
+  std::int64_t eval_int(const Lookup& lookup) const;
+  const std::string& text() const { return text_; }
+  // Names the expression reads (not counting generator variables).
+  std::vector<std::string> free_names() const;
+
+  struct Node;
+
+ private:
+  std::string text_;
+  std::shared_ptr<const std::vector<Node>> nodes_;
+  int root_ = 0;
+};
+
+}  // namespace mpisim::scenario

@@ -1,0 +1,407 @@
+// Scenario parsing: JSON in, typed steps out, every error with its JSON path.
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "model/scenario/scenario.hpp"
+#include "sim/input_error.hpp"
+
+namespace mpisim::scenario {
+
+NameId Names::intern(const std::string& s) {
+  auto it = ids_.find(s);
+  if (it != ids_.end()) return it->second;
+  auto id = static_cast<NameId>(names_.size());
+  names_.push_back(std::make_unique<std::string>(s));
+  ids_.emplace(s, id);
+  return id;
+}
+
+std::optional<NameId> Names::find(std::string_view s) const {
+  auto it = ids_.find(s);
+  if (it == ids_.end()) return std::nullopt;
+  return it->second;
+}
+
+const Program& Scenario::program_for(std::int64_t rank) const {
+  if (!mpmd) return program;
+  auto it = per_rank.find(rank);
+  if (it != per_rank.end()) return it->second;
+  auto all = per_rank.find(-1);
+  static const Program empty;
+  return all != per_rank.end() ? all->second : empty;
+}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string escape_pointer(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+class ScenarioParser {
+ public:
+  ScenarioParser(std::string file, Scenario& sc) : file_(std::move(file)), sc_(sc), names_(*sc.names) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw sim::InputError(file_ + ": " + (path.empty() ? "/" : path), what);
+  }
+
+  void top(const Json& j) {
+    if (!j.is_object()) fail("", "expected a JSON object (a scenario), got " + std::string(j.type_name()));
+    static const std::set<std::string> known = {"mpisim", "name", "about", "ranks", "network",
+                                                "payload", "algorithms", "program"};
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (!known.count(it.key()))
+        fail("/" + escape_pointer(it.key()),
+             "unknown field; a scenario has: mpisim, name, about, ranks, network, payload, algorithms, program");
+    if (!j.contains("mpisim") || j["mpisim"] != 1)
+      fail("/mpisim", "expected \"mpisim\": 1 (the scenario format version)");
+    sc_.name = string_field(j, "name", "/name");
+    sc_.about = string_field(j, "about", "/about");
+    if (j.contains("ranks")) {
+      const Json& r = j["ranks"];
+      if (!r.is_number_integer() || r.get<std::int64_t>() < 1)
+        fail("/ranks", "expected a positive integer number of ranks, got " + r.dump());
+      sc_.ranks = r.get<std::int64_t>();
+    }
+    sc_.network = string_field(j, "network", "/network");
+    if (j.contains("payload")) {
+      std::string p = string_field(j, "payload", "/payload");
+      if (p == "data") sc_.payload = mpi::PayloadMode::data;
+      else if (p == "sizes") sc_.payload = mpi::PayloadMode::sizes;
+      else fail("/payload", "expected \"data\" or \"sizes\", got \"" + p + "\"");
+    }
+    if (j.contains("algorithms")) {
+      const Json& a = j["algorithms"];
+      if (!a.is_object()) fail("/algorithms", "expected an object such as {\"MPI_Scatter\": \"linear\"}");
+      for (auto it = a.begin(); it != a.end(); ++it) {
+        if (!it.value().is_string())
+          fail("/algorithms/" + escape_pointer(it.key()), "expected an algorithm name (a string)");
+        sc_.algorithms[it.key()] = it.value().get<std::string>();
+      }
+    }
+    if (!j.contains("program")) fail("/program", "missing: the program, a list of steps");
+    const Json& p = j["program"];
+    if (p.is_array()) {
+      sc_.program = program(p, "/program");
+    } else if (p.is_object()) {
+      sc_.mpmd = true;
+      for (auto it = p.begin(); it != p.end(); ++it) {
+        std::string path = "/program/" + escape_pointer(it.key());
+        std::int64_t rank = -1;
+        if (it.key() != "*") {
+          try {
+            std::size_t used = 0;
+            rank = std::stoll(it.key(), &used);
+            if (used != it.key().size() || rank < 0) throw std::invalid_argument("");
+          } catch (const std::exception&) {
+            fail(path, "expected a rank number or \"*\" (every other rank) as the key of a per-rank program");
+          }
+        }
+        if (!it.value().is_array()) fail(path, "expected a list of steps");
+        sc_.per_rank[rank] = program(it.value(), path);
+      }
+    } else {
+      fail("/program", "expected a list of steps (SPMD) or an object of per-rank step lists (MPMD)");
+    }
+  }
+
+ private:
+  std::string string_field(const Json& j, const char* key, const std::string& path) const {
+    if (!j.contains(key)) return {};
+    if (!j[key].is_string()) fail(path, "expected a string, got " + j[key].dump());
+    return j[key].get<std::string>();
+  }
+
+  Expr expr(const Json& v, const std::string& path) const {
+    if (v.is_number_integer()) return Expr::constant(v.get<std::int64_t>());
+    if (v.is_boolean()) return Expr::constant(v.get<bool>() ? 1 : 0);
+    if (v.is_string()) {
+      try {
+        return Expr::parse(v.get<std::string>());
+      } catch (const ExprError& e) {
+        fail(path, "in the expression \"" + v.get<std::string>() + "\" at column " + std::to_string(e.column()) +
+                       ": " + e.what());
+      }
+    }
+    if (v.is_array()) {
+      // A JSON array of numbers/expressions: parse as an array literal.
+      std::string text = "[";
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const Json& e = v[i];
+        if (!(e.is_number_integer() || e.is_string()))
+          fail(path + "/" + std::to_string(i), "expected an integer or an expression, got " + e.dump());
+        expr(e, path + "/" + std::to_string(i));  // validates the element, with its own path
+        text += (i ? ", " : "") + (e.is_string() ? "(" + e.get<std::string>() + ")" : e.dump());
+      }
+      return Expr::parse(text + "]");
+    }
+    fail(path, "expected an integer or an expression (a string), got " + v.dump());
+  }
+
+  NameId name(const Json& v, const std::string& path, const char* what) {
+    if (!v.is_string() || !is_identifier(v.get<std::string>()))
+      fail(path, std::string("expected ") + what + ": a name of letters, digits and _, got " + v.dump());
+    return names_.intern(v.get<std::string>());
+  }
+
+  Program program(const Json& steps, const std::string& path) {
+    Program prog;
+    for (std::size_t i = 0; i < steps.size(); ++i) prog.push_back(step(steps[i], path + "/" + std::to_string(i)));
+    return prog;
+  }
+
+  void only(const Json& j, const std::string& path, const std::set<std::string>& allowed, const std::string& kind) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (allowed.count(it.key())) continue;
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(path + "/" + escape_pointer(it.key()), "unknown field of a " + kind + " step; it has: " + list);
+    }
+  }
+
+  Step step(const Json& j, const std::string& path) {
+    if (!j.is_object()) fail(path, "expected a step (a JSON object), got " + j.dump());
+    Step s;
+    s.path = path;
+    if (j.contains("ranks")) s.ranks = expr(j["ranks"], path + "/ranks");
+    static const std::vector<std::string> kinds = {"let", "buffer", "call", "show", "expect", "compute", "repeat"};
+    int found = 0;
+    for (const auto& k : kinds) found += j.contains(k) ? 1 : 0;
+    if (found != 1)
+      fail(path, found == 0 ? "a step needs one of: call, let, buffer, show, expect, compute, repeat"
+                            : "a step has exactly one of: call, let, buffer, show, expect, compute, repeat");
+    if (j.contains("let")) {
+      s.kind = Step::let;
+      only(j, path, {"let", "ranks"}, "let");
+      const Json& l = j["let"];
+      if (!l.is_object()) fail(path + "/let", "expected an object of name: value pairs");
+      for (auto it = l.begin(); it != l.end(); ++it) {
+        std::string p = path + "/let/" + escape_pointer(it.key());
+        if (!is_identifier(it.key())) fail(p, "expected a name of letters, digits and _");
+        s.lets.emplace_back(names_.intern(it.key()), expr(it.value(), p));
+      }
+    } else if (j.contains("buffer")) {
+      buffer_step(j, path, s);
+    } else if (j.contains("call")) {
+      call_step(j, path, s);
+    } else if (j.contains("show")) {
+      s.kind = Step::show;
+      only(j, path, {"show", "ranks"}, "show");
+      const Json& v = j["show"];
+      if (v.is_string()) s.shown.push_back(name(v, path + "/show", "a buffer or value name"));
+      else if (v.is_array())
+        for (std::size_t i = 0; i < v.size(); ++i)
+          s.shown.push_back(name(v[i], path + "/show/" + std::to_string(i), "a buffer or value name"));
+      else fail(path + "/show", "expected a name or a list of names");
+    } else if (j.contains("expect")) {
+      s.kind = Step::expect;
+      only(j, path, {"expect", "ranks", "message"}, "expect");
+      s.message = string_field(j, "message", path + "/message");
+      const Json& e = j["expect"];
+      if (e.is_string()) {
+        s.expect_true = expr(e, path + "/expect");
+      } else if (e.is_object()) {
+        for (auto it = e.begin(); it != e.end(); ++it) {
+          std::string p = path + "/expect/" + escape_pointer(it.key());
+          if (!is_identifier(it.key()) && it.key().find('.') == std::string::npos)
+            fail(p, "expected the name of a buffer or a value");
+          s.expect_values.emplace_back(names_.intern(it.key()), expr(it.value(), p));
+        }
+      } else {
+        fail(path + "/expect", "expected a condition (an expression) or an object of name: expected value");
+      }
+    } else if (j.contains("compute")) {
+      s.kind = Step::compute;
+      only(j, path, {"compute", "ranks"}, "compute");
+      const Json& c = j["compute"];
+      static const std::vector<std::pair<std::string, std::int64_t>> units = {
+          {"ps", 1}, {"ns", 1000}, {"us", 1000000}, {"ms", 1000000000}};
+      if (!c.is_object() || c.size() != 1)
+        fail(path + "/compute", "expected one duration, e.g. {\"ns\": 2500} (units: ps, ns, us, ms)");
+      auto it = c.begin();
+      auto u = std::find_if(units.begin(), units.end(), [&](const auto& x) { return x.first == it.key(); });
+      if (u == units.end()) fail(path + "/compute/" + escape_pointer(it.key()), "unknown unit; use ps, ns, us or ms");
+      if (!it.value().is_number_integer() || it.value().get<std::int64_t>() < 0)
+        fail(path + "/compute/" + it.key(), "expected a non-negative integer duration");
+      std::int64_t v = it.value().get<std::int64_t>();
+      if (v > INT64_MAX / u->second) fail(path + "/compute/" + it.key(), "duration too long");
+      s.compute_ps = v * u->second;
+    } else {
+      s.kind = Step::repeat;
+      only(j, path, {"repeat", "as", "program", "ranks"}, "repeat");
+      s.times = expr(j["repeat"], path + "/repeat");
+      if (j.contains("as")) s.loop_var = name(j["as"], path + "/as", "the loop variable's name");
+      if (!j.contains("program") || !j["program"].is_array())
+        fail(path + "/program", "expected the list of steps to repeat");
+      s.body = std::make_shared<Program>(program(j["program"], path + "/program"));
+    }
+    return s;
+  }
+
+  void buffer_step(const Json& j, const std::string& path, Step& s) {
+    s.kind = Step::buffer;
+    only(j, path, {"buffer", "type", "count", "init", "ranks"}, "buffer");
+    s.name = name(j["buffer"], path + "/buffer", "the buffer's name");
+    if (!j.contains("type") || !j["type"].is_string())
+      fail(path + "/type", "expected the element datatype, e.g. \"MPI_INT\"");
+    s.type_name = j["type"].get<std::string>();
+    s.type = mpi::predefined_type(s.type_name);
+    if (!s.type || s.type->basic()->id == 29)
+      fail(path + "/type", "expected a predefined element datatype such as MPI_INT or MPI_DOUBLE, got \"" +
+                               s.type_name + "\"");
+    if (!j.contains("count")) fail(path + "/count", "missing: the number of elements");
+    s.count = expr(j["count"], path + "/count");
+    if (j.contains("init")) s.init = expr(j["init"], path + "/init");
+  }
+
+  void call_step(const Json& j, const std::string& path, Step& s) {
+    s.kind = Step::call;
+    if (!j["call"].is_string()) fail(path + "/call", "expected the MPI function's name, e.g. \"MPI_Send\"");
+    std::string fn = j["call"].get<std::string>();
+    s.spec = find_call(fn);
+    if (!s.spec) fail(path + "/call", "unknown or unsupported MPI call \"" + fn + "\" (mpisim --list-calls lists them)");
+    s.args.resize(s.spec->params.size());
+    std::set<std::string> allowed = {"call", "ranks", "algorithm"};
+    for (const auto& p : s.spec->params) allowed.insert(p.name);
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (allowed.count(it.key())) continue;
+      std::string list;
+      for (const auto& p : s.spec->params) list += (list.empty() ? "" : ", ") + std::string(p.name);
+      fail(path + "/" + escape_pointer(it.key()), "unknown parameter of " + fn + "; its parameters are: " + list);
+    }
+    if (j.contains("algorithm")) s.algorithm = string_field(j, "algorithm", path + "/algorithm");
+    for (std::size_t i = 0; i < s.spec->params.size(); ++i) {
+      const ParamSpec& p = s.spec->params[i];
+      std::string ap = path + "/" + p.name;
+      Arg& a = s.args[i];
+      a.kind = p.kind;
+      if (!j.contains(p.name)) {
+        if (p.required) fail(ap, "missing: parameter " + std::string(p.name) + " of " + fn);
+        continue;
+      }
+      a.present = true;
+      const Json& v = j[p.name];
+      a.text = v.is_string() ? v.get<std::string>() : v.dump();
+      switch (p.kind) {
+        case ParamKind::integer: a.expr = expr(v, ap); break;
+        case ParamKind::int_array: a.expr = expr(v, ap); break;
+        case ParamKind::buffer: a.buffer = buffer_ref(v, ap); break;
+        case ParamKind::datatype:
+        case ParamKind::comm:
+          if (!v.is_string()) fail(ap, std::string("expected a ") + (p.kind == ParamKind::comm ? "communicator" : "datatype") +
+                                           " handle name, e.g. \"" +
+                                           (p.kind == ParamKind::comm ? "MPI_COMM_WORLD" : "MPI_INT") + "\"");
+          a.handle = v.get<std::string>();
+          if (p.kind == ParamKind::datatype && !mpi::predefined_type(a.handle) && !is_identifier(a.handle))
+            fail(ap, "expected a datatype: a predefined one (MPI_INT, ...) or the name of one the program made");
+          if (p.kind == ParamKind::comm && a.handle != "MPI_COMM_WORLD" && a.handle != "MPI_COMM_SELF")
+            fail(ap, "unknown communicator \"" + a.handle + "\"; known: MPI_COMM_WORLD, MPI_COMM_SELF");
+          break;
+        case ParamKind::status_out:
+        case ParamKind::statuses_out:
+          if (v.is_string() && (v == "MPI_STATUS_IGNORE" || v == "MPI_STATUSES_IGNORE")) {
+            a.ignore = true;
+            break;
+          }
+          a.name = name(v, ap, "a name for the status (or MPI_STATUS_IGNORE)");
+          for (const char* f : {".MPI_SOURCE", ".MPI_TAG", ".MPI_ERROR"}) names_.intern(names_.str(a.name) + f);
+          break;
+        case ParamKind::out_int:
+        case ParamKind::request_out:
+        case ParamKind::request_in:
+        case ParamKind::status_in: a.name = name(v, ap, "a name"); break;
+        case ParamKind::request_array:
+          if (!v.is_array()) fail(ap, "expected a list of request names");
+          for (std::size_t k = 0; k < v.size(); ++k) a.names.push_back(name(v[k], ap + "/" + std::to_string(k), "a request name"));
+          break;
+      }
+    }
+  }
+
+  BufferRef buffer_ref(const Json& v, const std::string& path) {
+    BufferRef b;
+    if (!v.is_string()) fail(path, "expected a buffer: \"name\", \"name+offset\", \"MPI_IN_PLACE\" or \"MPI_BOTTOM\"");
+    b.text = v.get<std::string>();
+    std::string t = b.text;
+    auto plus = t.find('+');
+    std::string base = t.substr(0, plus);
+    while (!base.empty() && base.back() == ' ') base.pop_back();
+    while (!base.empty() && base.front() == ' ') base.erase(base.begin());
+    if (base == "MPI_IN_PLACE") {
+      if (plus != std::string::npos) fail(path, "MPI_IN_PLACE takes no offset");
+      b.kind = BufferRef::in_place;
+      return b;
+    }
+    if (base == "MPI_BOTTOM") b.kind = BufferRef::bottom;
+    else if (!is_identifier(base)) fail(path, "expected a buffer name before the offset, got \"" + base + "\"");
+    else b.name = names_.intern(base);
+    if (plus != std::string::npos) {
+      try {
+        b.offset = Expr::parse(t.substr(plus + 1));
+      } catch (const ExprError& e) {
+        fail(path, "in the offset \"" + t.substr(plus + 1) + "\" at column " + std::to_string(e.column()) + ": " + e.what());
+      }
+    }
+    return b;
+  }
+
+  std::string file_;
+  Scenario& sc_;
+  Names& names_;
+};
+
+std::string line_col(const std::string& text, std::size_t byte) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, col = 1;
+    else ++col;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& text, const std::string& file) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    std::string what = e.what();
+    auto pos = what.find("parse error");
+    auto colon = what.find(": ", pos == std::string::npos ? 0 : pos);
+    std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    throw sim::InputError(file, "not valid JSON at " + line_col(text, e.byte) + ": " + reason);
+  }
+  Scenario sc;
+  sc.file = file;
+  sc.source_json = j.dump();
+  ScenarioParser(file, sc).top(j);
+  return sc;
+}
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw sim::InputError(path, "cannot open the scenario file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_scenario(ss.str(), path);
+}
+
+}  // namespace mpisim::scenario

@@ -1,0 +1,850 @@
+// Executing a scenario: each rank runs the same typed steps (or its own, MPMD)
+// as a coroutine; MPI calls go through the rank API, which validates them.
+#include "model/scenario/run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "model/coll/registry.hpp"
+#include "model/mpi/runtime.hpp"
+#include "sim/engine.hpp"
+#include "sim/wait_for_graph.hpp"
+
+namespace mpisim::scenario {
+namespace {
+
+using mpi::Address;
+using mpi::MpiError;
+using mpi::Request;
+using mpi::Status;
+using sim::SimTime;
+using sim::Task;
+
+// A problem with the scenario found while running it on a rank (an unknown name,
+// an array where a number was needed, ...): a user error, reported with the step.
+class StepError : public std::runtime_error {
+ public:
+  explicit StepError(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Thrown by an `expect` step is not needed: expectations record and go on.
+
+template <typename T>
+T* find_in(std::vector<std::pair<NameId, T>>& v, NameId id) {
+  for (auto& [k, x] : v)
+    if (k == id) return &x;
+  return nullptr;
+}
+
+template <typename T>
+void bind(std::vector<std::pair<NameId, T>>& v, NameId id, T x) {
+  if (T* p = find_in(v, id)) *p = std::move(x);
+  else v.emplace_back(id, std::move(x));
+}
+
+struct RankEnv {
+  std::uint32_t rank = 0;
+  std::vector<std::pair<NameId, Value>> values;
+  std::vector<std::pair<NameId, Request*>> requests;
+  std::vector<std::pair<NameId, Status>> statuses;
+  const Step* step = nullptr;  // the step running now
+};
+
+std::int64_t element_as_int(const mpi::Allocation& a, std::int64_t i, bool* integral) {
+  const mpi::BasicType& b = *a.type->basic();
+  const std::byte* p = a.data.get() + i * b.size;
+  *integral = true;
+  switch (b.kind) {
+    case mpi::ElementKind::floating: {
+      double d = 0;
+      if (b.size == 4) { float f; std::memcpy(&f, p, 4); d = f; }
+      else if (b.size == 8) std::memcpy(&d, p, 8);
+      else { long double ld; std::memcpy(&ld, p, sizeof ld); d = static_cast<double>(ld); }
+      *integral = d == std::floor(d) && std::fabs(d) < 9e18;
+      return *integral ? static_cast<std::int64_t>(d) : 0;
+    }
+    case mpi::ElementKind::unsigned_int:
+    case mpi::ElementKind::byte:
+    case mpi::ElementKind::boolean: {
+      std::uint64_t u = 0;
+      std::memcpy(&u, p, static_cast<std::size_t>(b.size));
+      return static_cast<std::int64_t>(u);
+    }
+    case mpi::ElementKind::signed_int: {
+      if (b.size == 1) { std::int8_t v; std::memcpy(&v, p, 1); return v; }
+      if (b.size == 2) { std::int16_t v; std::memcpy(&v, p, 2); return v; }
+      if (b.size == 4) { std::int32_t v; std::memcpy(&v, p, 4); return v; }
+      std::int64_t v; std::memcpy(&v, p, 8); return v;
+    }
+  }
+  return 0;
+}
+
+void store_element(mpi::Allocation& a, std::int64_t i, std::int64_t v) {
+  const mpi::BasicType& b = *a.type->basic();
+  std::byte* p = a.data.get() + i * b.size;
+  if (b.kind == mpi::ElementKind::floating) {
+    if (b.size == 4) { float f = static_cast<float>(v); std::memcpy(p, &f, 4); }
+    else if (b.size == 8) { double d = static_cast<double>(v); std::memcpy(p, &d, 8); }
+    else { long double ld = static_cast<long double>(v); std::memcpy(p, &ld, sizeof ld); }
+    return;
+  }
+  std::memcpy(p, &v, static_cast<std::size_t>(b.size));  // little-endian: the low bytes
+}
+
+void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64_t i) {
+  const mpi::BasicType& b = *a.type->basic();
+  if (b.kind == mpi::ElementKind::floating) {
+    const std::byte* p = a.data.get() + i * b.size;
+    double d = 0;
+    if (b.size == 4) { float f; std::memcpy(&f, p, 4); d = f; }
+    else if (b.size == 8) std::memcpy(&d, p, 8);
+    else { long double ld; std::memcpy(&ld, p, sizeof ld); d = static_cast<double>(ld); }
+    w.value(d);
+    return;
+  }
+  bool integral = true;
+  w.value(element_as_int(a, i, &integral));
+}
+
+class Executor {
+ public:
+  Executor(const Scenario& sc, mpi::World& world, const RunConfig& cfg, RunResult& result)
+      : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size()) {
+    for (std::uint32_t r = 0; r < world.size(); ++r) envs_[r].rank = r;
+  }
+
+  Task<void> run_rank(std::uint32_t r) { co_await run_program(envs_[r], sc_.program_for(r)); }
+
+  const RankEnv& env(std::uint32_t r) const { return envs_[r]; }
+
+ private:
+  // ---- name lookup for expressions
+  Lookup lookup_for(RankEnv& env) {
+    return [this, &env](std::string_view n) -> std::optional<Value> {
+      if (n == "rank") return Value::of(env.rank);
+      if (n == "size") return Value::of(static_cast<std::int64_t>(world_.size()));
+      if (n == "MPI_ANY_SOURCE") return Value::of(mpi::ANY_SOURCE);
+      if (n == "MPI_ANY_TAG") return Value::of(mpi::ANY_TAG);
+      if (n == "MPI_PROC_NULL") return Value::of(mpi::PROC_NULL);
+      if (n == "MPI_ROOT") return Value::of(mpi::ROOT);
+      if (n == "MPI_UNDEFINED") return Value::of(mpi::UNDEFINED);
+      if (n == "MPI_TAG_UB") return Value::of(mpi::TAG_UB);
+      auto id = names_.find(n);
+      if (!id) return std::nullopt;
+      if (Value* v = find_in(env.values, *id)) return *v;
+      if (const mpi::Allocation* a = allocation(env, *id)) {
+        if (!a->data)
+          throw StepError("buffer '" + std::string(n) + "' has no contents in --payload sizes mode");
+        std::vector<std::int64_t> xs(static_cast<std::size_t>(a->count));
+        for (std::int64_t i = 0; i < a->count; ++i) {
+          bool integral = true;
+          xs[static_cast<std::size_t>(i)] = element_as_int(*a, i, &integral);
+          if (!integral)
+            throw StepError("buffer '" + std::string(n) + "' element " + std::to_string(i) +
+                            " is not an integer; expressions compare integers only");
+        }
+        return Value::of(std::move(xs));
+      }
+      return std::nullopt;
+    };
+  }
+
+  const mpi::Allocation* allocation(RankEnv& env, NameId id) {
+    const std::string* key = &names_.str(id);
+    for (const auto& a : world_.rank(env.rank).memory().allocations())
+      if (a.name == key) return &a;
+    return nullptr;
+  }
+
+  Value eval(RankEnv& env, const Expr& e) {
+    try {
+      return e.eval(lookup_for(env));
+    } catch (const ExprError& x) {
+      throw StepError("in the expression \"" + e.text() + "\": " + x.what());
+    }
+  }
+  std::int64_t eval_int(RankEnv& env, const Expr& e) {
+    Value v = eval(env, e);
+    if (v.is_array) throw StepError("the expression \"" + e.text() + "\" gives an array where a number is expected");
+    return v.scalar;
+  }
+
+  // ---- arguments
+  const Arg& arg(const Step& s, const char* name) {
+    for (std::size_t i = 0; i < s.spec->params.size(); ++i)
+      if (std::strcmp(s.spec->params[i].name, name) == 0) return s.args[i];
+    throw std::logic_error(std::string("call has no parameter ") + name);
+  }
+  const Arg& need(const Step& s, const char* name, const char* why) {
+    const Arg& a = arg(s, name);
+    if (!a.present)
+      throw MpiError(mpi::ErrorClass::arg, name, std::string("parameter ") + name + " is missing " + why,
+                     "MPI-4.1 §6.6: the root's send arguments are significant at the root");
+    return a;
+  }
+  std::int64_t int_arg(RankEnv& env, const Step& s, const char* name) {
+    const Arg& a = arg(s, name);
+    return eval_int(env, *a.expr);
+  }
+  int rank_arg(RankEnv& env, const Step& s, const char* name) {
+    std::int64_t v = int_arg(env, s, name);
+    if (v < INT32_MIN || v > INT32_MAX)
+      throw MpiError(mpi::ErrorClass::arg, name, std::string(name) + " = " + std::to_string(v) + " does not fit an int",
+                     "MPI-4.1 §2.5.6: C int arguments");
+    return static_cast<int>(v);
+  }
+  std::vector<std::int64_t> array_arg(RankEnv& env, const Arg& a, const char* name, std::size_t len) {
+    Value v = eval(env, *a.expr);
+    if (!v.is_array) throw StepError(std::string(name) + " must be an array");
+    if (v.array.size() != len)
+      throw MpiError(mpi::ErrorClass::arg, name,
+                     std::string(name) + " has " + std::to_string(v.array.size()) + " entries; the group has " +
+                         std::to_string(len) + " processes",
+                     "MPI-4.1 §6.6: sendcounts and displs have one entry per process of the group");
+    return std::move(v.array);
+  }
+  mpi::TypeRef type_arg(const Step& s, const char* name) {
+    const Arg& a = arg(s, name);
+    mpi::TypeRef t = mpi::predefined_type(a.handle);
+    if (!t)
+      throw MpiError(mpi::ErrorClass::type, name, "datatype \"" + a.handle + "\" is not a datatype of this rank",
+                     "MPI-4.1 §5.1: a datatype argument must be a valid datatype handle");
+    return t;
+  }
+  const mpi::Communicator& comm_arg(const Step& s) {
+    const Arg& a = arg(s, "comm");
+    return a.handle == "MPI_COMM_SELF" ? world_.comm_self() : world_.comm_world();
+  }
+  // The address a buffer argument denotes on this rank.
+  Address address(RankEnv& env, const Arg& a, const char* name) {
+    const BufferRef& b = a.buffer;
+    if (b.kind == BufferRef::in_place) return coll::kInPlace;
+    Address base = 0;
+    std::int64_t elem = 1;
+    if (b.kind == BufferRef::named) {
+      const mpi::Allocation* al = allocation(env, b.name);
+      if (!al)
+        throw MpiError(mpi::ErrorClass::buffer, name,
+                       "buffer '" + names_.str(b.name) + "' is not declared on rank " + std::to_string(env.rank),
+                       "MPI-4.1 §3.2.2: buf is the address of the rank's own data");
+      base = al->base;
+      elem = al->type->extent();
+    }
+    if (b.offset) base += eval_int(env, *b.offset) * elem;
+    return base;
+  }
+  mpi::TypedBuffer typed(RankEnv& env, const Step& s, const char* buf, std::int64_t count, const mpi::TypeRef& t) {
+    const Arg& a = arg(s, buf);
+    Address at = address(env, a, buf);
+    if (at == coll::kInPlace)
+      throw MpiError(mpi::ErrorClass::buffer, buf, "MPI_IN_PLACE is not allowed here",
+                     "MPI-4.1 §6.2.1: MPI_IN_PLACE is only for the collective arguments that allow it");
+    return mpi::TypedBuffer{&world_.rank(env.rank).memory(), at, count, t.get()};
+  }
+  void bind_status(RankEnv& env, const Step& s, const char* name, const Status& st) {
+    const Arg& a = arg(s, name);
+    if (!a.present || a.ignore) return;
+    bind(env.statuses, a.name, st);
+    const std::string& base = names_.str(a.name);
+    bind(env.values, *names_.find(base + ".MPI_SOURCE"), Value::of(st.source));
+    bind(env.values, *names_.find(base + ".MPI_TAG"), Value::of(st.tag));
+    bind(env.values, *names_.find(base + ".MPI_ERROR"), Value::of(static_cast<int>(st.error)));
+  }
+  void bind_int(RankEnv& env, const Step& s, const char* name, std::int64_t v) {
+    bind(env.values, arg(s, name).name, Value::of(v));
+  }
+  Request*& request_slot(RankEnv& env, NameId id, const char* param) {
+    Request** r = find_in(env.requests, id);
+    if (!r)
+      throw MpiError(mpi::ErrorClass::request, param, "request '" + names_.str(id) + "' was never started on this rank",
+                     "MPI-4.1 §3.7.3: a request handle must come from a nonblocking call");
+    return *r;
+  }
+  void bind_request(RankEnv& env, const Step& s, Request* r) {
+    const Arg& a = arg(s, "request");
+    if (Request** old = find_in(env.requests, a.name); old && *old)
+      throw MpiError(mpi::ErrorClass::request, "request",
+                     "request '" + names_.str(a.name) + "' is still active; complete it before reusing its name",
+                     "MPI-4.1 §3.7.3: every request must be completed by a wait or test");
+    bind(env.requests, a.name, r);
+  }
+
+  // ---- steps
+  Task<void> run_program(RankEnv& env, const Program& prog) {
+    for (const Step& s : prog) {
+      env.step = &s;
+      if (s.ranks && eval_int(env, *s.ranks) == 0) continue;
+      switch (s.kind) {
+        case Step::let:
+          for (const auto& [id, e] : s.lets) bind(env.values, id, eval(env, e));
+          break;
+        case Step::buffer: declare_buffer(env, s); break;
+        case Step::show: show(env, s); break;
+        case Step::expect: expect(env, s); break;
+        case Step::compute: {
+          world_.rank(env.rank).set_activity("compute", index_of(s));
+          SimTime start = world_.engine().now();
+          co_await world_.rank(env.rank).compute(SimTime::from_ps(s.compute_ps));
+          record_call(env, s, "compute", start, "", "");
+          break;
+        }
+        case Step::repeat: {
+          std::int64_t n = eval_int(env, *s.times);
+          for (std::int64_t i = 0; i < n; ++i) {
+            if (s.loop_var) bind(env.values, *s.loop_var, Value::of(i));
+            co_await run_program(env, *s.body);
+          }
+          break;
+        }
+        case Step::call: {
+          world_.rank(env.rank).set_activity(s.spec->name, index_of(s));
+          SimTime start = world_.engine().now();
+          std::string algorithm;
+          co_await call(env, s, algorithm);
+          env.step = &s;
+          record_call(env, s, s.spec->name, start, algorithm, args_json(env, s));
+          break;
+        }
+      }
+    }
+  }
+
+  std::int32_t index_of(const Step& s) const {
+    auto slash = s.path.find_last_of('/');
+    try {
+      return static_cast<std::int32_t>(std::stol(s.path.substr(slash + 1)));
+    } catch (const std::exception&) {
+      return -1;
+    }
+  }
+
+  void record_call(RankEnv& env, const Step& s, const char* name, SimTime start, std::string algorithm,
+                   std::string args) {
+    result_.trace.record_call(sim::CallRecord{env.rank, index_of(s), name, start, world_.engine().now(),
+                                              std::move(args), std::move(algorithm)});
+  }
+
+  std::string args_json(RankEnv& env, const Step& s) {
+    if (result_.trace.level() == sim::TraceLevel::summary) return {};
+    std::string out;
+    sim::JsonWriter w(out, 0);
+    w.begin_object();
+    w.field("path", s.path);
+    for (std::size_t i = 0; i < s.spec->params.size(); ++i) {
+      const Arg& a = s.args[i];
+      if (!a.present) continue;
+      const char* n = s.spec->params[i].name;
+      switch (a.kind) {
+        case ParamKind::integer: {
+          // Evaluated again after the call: the value as this rank saw it.
+          try {
+            w.field(n, eval_int(env, *a.expr));
+          } catch (const std::exception&) {
+            w.field(n, a.text);
+          }
+          break;
+        }
+        default: w.field(n, a.text); break;
+      }
+    }
+    w.end_object();
+    out.pop_back();  // the writer ends a top-level value with a newline
+    return out;
+  }
+
+  void declare_buffer(RankEnv& env, const Step& s) {
+    std::int64_t count = eval_int(env, *s.count);
+    if (count < 0) throw StepError("buffer '" + names_.str(s.name) + "' has a negative count " + std::to_string(count));
+    mpi::Memory& mem = world_.rank(env.rank).memory();
+    if (allocation(env, s.name)) throw StepError("buffer '" + names_.str(s.name) + "' is declared twice on this rank");
+    Address at = mem.allocate(&names_.str(s.name), s.type, count, cfg_.payload);
+    mpi::Allocation* a = mem.find(at, 0);
+    if (!a || !a->data) return;
+    if (!s.init) return;
+    if (s.init->free_names().empty()) {
+      std::int64_t v = eval_int(env, *s.init);
+      for (std::int64_t i = 0; i < count; ++i) store_element(*a, i, v);
+      return;
+    }
+    NameId i_id = names_.intern("i");
+    Lookup base = lookup_for(env);
+    std::int64_t i = 0;
+    Lookup with_i = [&](std::string_view n) -> std::optional<Value> {
+      if (n == "i") return Value::of(i);
+      return base(n);
+    };
+    (void)i_id;
+    for (; i < count; ++i) {
+      try {
+        store_element(*a, i, s.init->eval_int(with_i));
+      } catch (const ExprError& x) {
+        throw StepError("in the init expression \"" + s.init->text() + "\": " + x.what());
+      }
+    }
+  }
+
+  void show(RankEnv& env, const Step& s) {
+    for (NameId id : s.shown) {
+      std::string body;
+      sim::JsonWriter w(body, 0);
+      w.begin_object();
+      if (const mpi::Allocation* a = allocation(env, id)) {
+        w.field("type", a->type->name()).field("count", a->count);
+        w.key("values");
+        if (!a->data) {
+          w.null();
+        } else {
+          w.begin_array();
+          std::int64_t n = std::min<std::int64_t>(a->count, kMaxShown);
+          for (std::int64_t i = 0; i < n; ++i) write_element_json(w, *a, i);
+          w.end_array();
+          if (n < a->count) w.field("truncated", true);
+        }
+      } else if (Value* v = find_in(env.values, id)) {
+        if (v->is_array) {
+          w.key("values").begin_array();
+          for (auto x : v->array) w.value(x);
+          w.end_array();
+        } else {
+          w.field("value", v->scalar);
+        }
+      } else {
+        throw StepError("show: '" + names_.str(id) + "' is neither a buffer nor a value on rank " +
+                        std::to_string(env.rank));
+      }
+      w.end_object();
+      body.pop_back();
+      result_.trace.record_snapshot(
+          sim::Snapshot{env.rank, index_of(s), world_.engine().now(), names_.str(id), std::move(body)});
+    }
+  }
+
+  void expect(RankEnv& env, const Step& s) {
+    auto failed = [&](const std::string& what) {
+      sim::Diagnostic d;
+      d.severity = "error";
+      d.code = "EXPECT_FAILED";
+      d.process = env.rank;
+      d.step = index_of(s);
+      d.message = (s.message.empty() ? "" : s.message + ": ") + what + " (" + s.path + ")";
+      d.time = world_.engine().now();
+      result_.trace.record_diagnostic(std::move(d));
+    };
+    if (s.expect_true) {
+      if (eval_int(env, *s.expect_true) == 0) failed("expected \"" + s.expect_true->text() + "\" to hold");
+      return;
+    }
+    Lookup lk = lookup_for(env);
+    for (const auto& [id, e] : s.expect_values) {
+      std::optional<Value> actual;
+      try {
+        actual = lk(names_.str(id));
+      } catch (const ExprError& x) {
+        throw StepError(x.what());
+      }
+      if (!actual) throw StepError("expect: '" + names_.str(id) + "' is neither a buffer nor a value on this rank");
+      Value want = eval(env, e);
+      if (*actual == want) continue;
+      std::string what = names_.str(id) + " is " + abbreviate(*actual) + ", expected " + abbreviate(want);
+      if (actual->is_array && want.is_array && actual->array.size() == want.array.size()) {
+        for (std::size_t i = 0; i < want.array.size(); ++i)
+          if (actual->array[i] != want.array[i]) {
+            what = names_.str(id) + "[" + std::to_string(i) + "] is " + std::to_string(actual->array[i]) +
+                   ", expected " + std::to_string(want.array[i]);
+            break;
+          }
+      }
+      failed(what);
+    }
+  }
+
+  static std::string abbreviate(const Value& v) {
+    if (!v.is_array || v.array.size() <= 8) return v.to_string();
+    std::string s = "[";
+    for (int i = 0; i < 6; ++i) s += std::to_string(v.array[static_cast<std::size_t>(i)]) + ", ";
+    return s + "... (" + std::to_string(v.array.size()) + " elements)]";
+  }
+
+  // ---- calls
+  Task<void> call(RankEnv& env, const Step& s, std::string& algorithm) {
+    mpi::Rank& rk = world_.rank(env.rank);
+    switch (s.spec->id) {
+      case CallId::comm_rank: {
+        const auto& c = comm_arg(s);
+        bind_int(env, s, "rank", c.rank_of(env.rank, env.rank));
+        co_return;
+      }
+      case CallId::comm_size: bind_int(env, s, "size", comm_arg(s).size()); co_return;
+      case CallId::wtime: bind_int(env, s, "result", world_.engine().now().ps); co_return;
+      case CallId::send: co_await send(env, s, rk); co_return;
+      case CallId::recv: co_await recv(env, s, rk); co_return;
+      case CallId::isend: {
+        auto t = type_arg(s, "datatype");
+        std::int64_t n = int_arg(env, s, "count");
+        auto b = typed(env, s, "buf", n, t);
+        bind_request(env, s, rk.isend(b, t, rank_arg(env, s, "dest"), rank_arg(env, s, "tag"), comm_arg(s)));
+        co_return;
+      }
+      case CallId::irecv: {
+        auto t = type_arg(s, "datatype");
+        std::int64_t n = int_arg(env, s, "count");
+        auto b = typed(env, s, "buf", n, t);
+        bind_request(env, s, rk.irecv(b, t, rank_arg(env, s, "source"), rank_arg(env, s, "tag"), comm_arg(s)));
+        co_return;
+      }
+      case CallId::wait: co_await wait(env, s, rk); co_return;
+      case CallId::waitall: co_await waitall(env, s, rk); co_return;
+      case CallId::waitany: co_await waitany(env, s, rk); co_return;
+      case CallId::test: {
+        Request*& r = request_slot(env, arg(s, "request").name, "request");
+        Status st;
+        bool done = rk.test(r, &st);
+        bind_int(env, s, "flag", done ? 1 : 0);
+        if (done) bind_status(env, s, "status", st);
+        co_return;
+      }
+      case CallId::sendrecv: co_await sendrecv(env, s, rk); co_return;
+      case CallId::sendrecv_replace: co_await sendrecv_replace(env, s, rk); co_return;
+      case CallId::probe: co_await probe(env, s, rk); co_return;
+      case CallId::iprobe: {
+        auto st = rk.iprobe(rank_arg(env, s, "source"), rank_arg(env, s, "tag"), comm_arg(s));
+        bind_int(env, s, "flag", st ? 1 : 0);
+        if (st) bind_status(env, s, "status", *st);
+        co_return;
+      }
+      case CallId::get_count: {
+        const Arg& a = arg(s, "status");
+        Status* st = find_in(env.statuses, a.name);
+        if (!st)
+          throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
+                         "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
+        auto t = type_arg(s, "datatype");
+        // MPI-4.1 §3.2.5: MPI_UNDEFINED when the bytes are not a whole number of datatype elements.
+        std::int64_t c = t->size() == 0 ? (st->bytes == 0 ? 0 : mpi::UNDEFINED)
+                         : st->bytes % t->size() != 0 ? mpi::UNDEFINED
+                                                      : st->bytes / t->size();
+        bind_int(env, s, "count", c);
+        co_return;
+      }
+      case CallId::barrier:
+      case CallId::scatter:
+      case CallId::scatterv: co_await collective(env, s, rk, algorithm); co_return;
+    }
+  }
+
+  Task<void> send(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    auto t = type_arg(s, "datatype");
+    auto b = typed(env, s, "buf", int_arg(env, s, "count"), t);
+    co_await rk.send(b, t, rank_arg(env, s, "dest"), rank_arg(env, s, "tag"), comm_arg(s));
+  }
+
+  Task<void> recv(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    auto t = type_arg(s, "datatype");
+    auto b = typed(env, s, "buf", int_arg(env, s, "count"), t);
+    Status st = co_await rk.recv(b, t, rank_arg(env, s, "source"), rank_arg(env, s, "tag"), comm_arg(s));
+    bind_status(env, s, "status", st);
+  }
+
+  Task<void> wait(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    Request*& r = request_slot(env, arg(s, "request").name, "request");
+    Status st = co_await rk.wait(r);
+    bind_status(env, s, "status", st);
+  }
+
+  std::vector<Request*> gather_requests(RankEnv& env, const Step& s) {
+    const Arg& a = arg(s, "array_of_requests");
+    if (const Arg& c = arg(s, "count"); c.present) {
+      std::int64_t n = eval_int(env, *c.expr);
+      if (n != static_cast<std::int64_t>(a.names.size()))
+        throw MpiError(mpi::ErrorClass::count, "count",
+                       "count = " + std::to_string(n) + " but array_of_requests names " +
+                           std::to_string(a.names.size()) + " requests",
+                       "MPI-4.1 §3.7.5: count is the length of array_of_requests");
+    }
+    std::vector<Request*> reqs;
+    for (NameId id : a.names) reqs.push_back(request_slot(env, id, "array_of_requests"));
+    return reqs;
+  }
+
+  void write_back(RankEnv& env, const Step& s, const std::vector<Request*>& reqs) {
+    const Arg& a = arg(s, "array_of_requests");
+    for (std::size_t i = 0; i < reqs.size(); ++i) *find_in(env.requests, a.names[i]) = reqs[i];
+  }
+
+  Task<void> waitall(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    std::vector<Request*> reqs = gather_requests(env, s);
+    std::vector<Status> sts;
+    // The names are cleared first: a failing request must not stay bound.
+    const Arg& a = arg(s, "array_of_requests");
+    for (NameId id : a.names) *find_in(env.requests, id) = nullptr;
+    co_await rk.wait_all(reqs, &sts);
+    const Arg& so = arg(s, "array_of_statuses");
+    if (so.present && !so.ignore) {
+      const std::string& base = names_.str(so.name);
+      std::vector<std::int64_t> src, tag;
+      for (const Status& st : sts) src.push_back(st.source), tag.push_back(st.tag);
+      bind(env.values, names_.intern(base + ".MPI_SOURCE"), Value::of(std::move(src)));
+      bind(env.values, names_.intern(base + ".MPI_TAG"), Value::of(std::move(tag)));
+    }
+  }
+
+  Task<void> waitany(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    std::vector<Request*> reqs = gather_requests(env, s);
+    Status st;
+    int index = co_await rk.wait_any(reqs, &st);
+    write_back(env, s, reqs);
+    bind_int(env, s, "index", index);
+    bind_status(env, s, "status", st);
+  }
+
+  Task<void> sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    auto st_t = type_arg(s, "sendtype");
+    auto rt_t = type_arg(s, "recvtype");
+    auto sb = typed(env, s, "sendbuf", int_arg(env, s, "sendcount"), st_t);
+    auto rb = typed(env, s, "recvbuf", int_arg(env, s, "recvcount"), rt_t);
+    const auto& c = comm_arg(s);
+    Request* reqs[2] = {rk.irecv(rb, rt_t, rank_arg(env, s, "source"), rank_arg(env, s, "recvtag"), c), nullptr};
+    try {
+      reqs[1] = rk.isend(sb, st_t, rank_arg(env, s, "dest"), rank_arg(env, s, "sendtag"), c);
+    } catch (...) {
+      // The receive is posted; a fatal error ends the run, which releases it.
+      throw;
+    }
+    std::vector<Status> sts;
+    co_await rk.wait_all(reqs, &sts);
+    bind_status(env, s, "status", sts[0]);
+  }
+
+  Task<void> sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    auto t = type_arg(s, "datatype");
+    std::int64_t n = int_arg(env, s, "count");
+    auto b = typed(env, s, "buf", n, t);
+    const auto& c = comm_arg(s);
+    if (n < 0)
+      throw MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
+                     "MPI-4.1 §3.2.2: count is a non-negative integer");
+    mpi::check_access(b, n * t->size(), "buf");
+    // MPI-4.1 §3.10: the data sent is the buffer's content before the receive
+    // replaces it, so it is packed first.
+    std::vector<std::byte> packed;
+    if (world_.payload() == mpi::PayloadMode::data) {
+      packed.resize(static_cast<std::size_t>(n * t->size()));
+      mpi::pack(b, n * t->size(), packed.data());
+    }
+    Request* reqs[2] = {rk.irecv(b, t, rank_arg(env, s, "source"), rank_arg(env, s, "recvtag"), c), nullptr};
+    reqs[1] = rk.isend_packed(std::move(packed), t, n, rank_arg(env, s, "dest"), rank_arg(env, s, "sendtag"), c);
+    std::vector<Status> sts;
+    co_await rk.wait_all(reqs, &sts);
+    bind_status(env, s, "status", sts[0]);
+  }
+
+  Task<void> probe(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    Status st = co_await rk.probe(rank_arg(env, s, "source"), rank_arg(env, s, "tag"), comm_arg(s));
+    bind_status(env, s, "status", st);
+  }
+
+  Task<void> collective(RankEnv& env, const Step& s, mpi::Rank& rk, std::string& algorithm_out) {
+    coll::Collective kind = s.spec->id == CallId::barrier ? coll::Collective::barrier
+                            : s.spec->id == CallId::scatter ? coll::Collective::scatter
+                                                            : coll::Collective::scatterv;
+    coll::CollArgs a;
+    a.comm = &comm_arg(s);
+    const int p = a.comm->size();
+    const int me = a.comm->rank_of(env.rank, env.rank);
+    if (kind != coll::Collective::barrier) {
+      a.root = rank_arg(env, s, "root");
+      if (a.root < 0 || a.root >= p)
+        throw MpiError(mpi::ErrorClass::root, "root",
+                       "root = " + std::to_string(a.root) + " is not a rank of " + a.comm->name() + " (size " +
+                           std::to_string(p) + ")",
+                       "MPI-4.1 §6.6: root must be a valid rank of the group, the same on every process");
+      a.recvtype = type_arg(s, "recvtype");
+      a.recvcount = int_arg(env, s, "recvcount");
+      a.recvbuf = address(env, arg(s, "recvbuf"), "recvbuf");
+      if (a.recvbuf == coll::kInPlace && me != a.root)
+        throw MpiError(mpi::ErrorClass::buffer, "recvbuf", "MPI_IN_PLACE as recvbuf on a process that is not the root",
+                       "MPI-4.1 §6.6: MPI_IN_PLACE may be given as recvbuf only at the root");
+      if (a.recvcount < 0)
+        throw MpiError(mpi::ErrorClass::count, "recvcount", "recvcount = " + std::to_string(a.recvcount) + " is negative",
+                       "MPI-4.1 §3.2.2: counts are non-negative");
+      if (a.recvbuf != coll::kInPlace)
+        mpi::check_access(mpi::TypedBuffer{&rk.memory(), a.recvbuf, a.recvcount, a.recvtype.get()},
+                          a.recvcount * a.recvtype->size(), "recvbuf");
+      if (me == a.root) {
+        const char* why = "at the root";
+        need(s, "sendbuf", why);
+        need(s, "sendtype", why);
+        a.sendtype = type_arg(s, "sendtype");
+        a.sendbuf = address(env, arg(s, "sendbuf"), "sendbuf");
+        if (kind == coll::Collective::scatter) {
+          need(s, "sendcount", why);
+          a.sendcount = int_arg(env, s, "sendcount");
+          if (a.sendcount < 0)
+            throw MpiError(mpi::ErrorClass::count, "sendcount", "sendcount = " + std::to_string(a.sendcount) + " is negative",
+                           "MPI-4.1 §3.2.2: counts are non-negative");
+          mpi::TypedBuffer all{&rk.memory(), a.sendbuf, a.sendcount * p, a.sendtype.get()};
+          mpi::check_access(all, all.count * a.sendtype->size(), "sendbuf");
+        } else {
+          a.sendcounts = array_arg(env, need(s, "sendcounts", why), "sendcounts", static_cast<std::size_t>(p));
+          a.displs = array_arg(env, need(s, "displs", why), "displs", static_cast<std::size_t>(p));
+          for (int i = 0; i < p; ++i) {
+            auto k = static_cast<std::size_t>(i);
+            if (a.sendcounts[k] < 0)
+              throw MpiError(mpi::ErrorClass::count, "sendcounts",
+                             "sendcounts[" + std::to_string(i) + "] = " + std::to_string(a.sendcounts[k]) + " is negative",
+                             "MPI-4.1 §3.2.2: counts are non-negative");
+            mpi::TypedBuffer blk{&rk.memory(), a.sendbuf + a.displs[k] * a.sendtype->extent(), a.sendcounts[k],
+                                 a.sendtype.get()};
+            mpi::check_access(blk, blk.count * a.sendtype->size(), "sendbuf");
+          }
+        }
+      }
+    }
+    a.instance = next_instance(env, *a.comm);
+    const coll::Algorithm* alg = nullptr;
+    std::string cname(coll::collective_name(kind));
+    std::string want = s.algorithm;
+    if (want.empty()) {
+      auto it = cfg_.algorithms.find(cname);
+      if (it != cfg_.algorithms.end()) want = it->second;
+    }
+    if (!want.empty() && want != "auto") {
+      alg = coll::find_algorithm(kind, want);
+      if (!alg) throw StepError("no algorithm \"" + want + "\" for " + cname + " (mpisim --list-algorithms lists them)");
+    } else {
+      alg = &coll::default_algorithm(kind, p);
+    }
+    algorithm_out = std::string(alg->name);
+    result_.algorithms_used[cname] = algorithm_out;
+    co_await alg->run(rk, a);
+  }
+
+  std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c) {
+    NameId id = names_.intern("#collectives:" + c.name());
+    Value* v = find_in(env.values, id);
+    if (!v) {
+      bind(env.values, id, Value::of(0));
+      v = find_in(env.values, id);
+    }
+    return v->scalar++;
+  }
+
+  static constexpr std::int64_t kMaxShown = 65536;
+
+  const Scenario& sc_;
+  Names& names_;
+  mpi::World& world_;
+  const RunConfig& cfg_;
+  RunResult& result_;
+  std::vector<RankEnv> envs_;
+};
+
+// A description of every blocked rank and the cycle among them, as a diagnostic.
+sim::Diagnostic deadlock_diagnostic(mpi::World& world, sim::Engine& engine, const Scenario& sc,
+                                    const Executor& ex) {
+  sim::Diagnostic d;
+  d.severity = "error";
+  d.code = "DEADLOCK";
+  d.time = engine.now();
+  d.rule = "MPI-4.1 §3.5: a program whose blocking calls wait for each other with no message to progress never completes";
+  std::vector<sim::WaitEdge> edges;
+  std::size_t blocked = 0;
+  constexpr std::size_t kMaxLines = 32;
+  for (std::uint32_t r = 0; r < world.size(); ++r) {
+    if (engine.process_done(r)) continue;
+    ++blocked;
+    std::vector<std::uint32_t> waits;
+    mpi::Rank& rk = world.rank(r);
+    std::string what = rk.blocked_on(&waits);
+    for (auto w : waits) edges.emplace_back(r, w);
+    if (d.detail.size() < kMaxLines) {
+      const Step* s = ex.env(r).step;
+      std::string call = rk.activity().call ? rk.activity().call : "?";
+      d.detail.push_back("rank " + std::to_string(r) + " blocked in " + call + " (" + (s ? s->path : "?") +
+                         ") waiting for " + (what.empty() ? "a completion" : what));
+    }
+  }
+  if (blocked > kMaxLines) d.detail.push_back("... and " + std::to_string(blocked - kMaxLines) + " more blocked ranks");
+  std::vector<std::uint32_t> cycle = sim::find_cycle(world.size(), edges);
+  std::string msg = std::to_string(blocked) + " rank" + (blocked == 1 ? "" : "s") +
+                    " blocked forever: no message or event can make progress";
+  if (!cycle.empty()) {
+    std::string c;
+    for (auto v : cycle) c += "rank " + std::to_string(v) + " -> ";
+    c += "rank " + std::to_string(cycle.front());
+    msg += "; wait-for cycle: " + c;
+  }
+  d.message = msg;
+  (void)sc;
+  return d;
+}
+
+}  // namespace
+
+RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& cfg) {
+  RunResult res;
+  res.trace = sim::Trace(cfg.trace_level);
+  res.ranks = cfg.ranks;
+  res.payload = cfg.payload;
+  res.network_kind = std::string(net.model->kind());
+  res.network_parameters = net.model->parameters();
+  const auto n = static_cast<std::uint32_t>(cfg.ranks);
+
+  sim::Engine engine;
+  mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
+  Executor ex(sc, world, cfg, res);
+  for (std::uint32_t r = 0; r < n; ++r) engine.spawn(ex.run_rank(r));
+  engine.run();
+
+  if (const auto& f = engine.failure()) {
+    const std::uint32_t r = f->process;
+    const Step* s = ex.env(r).step;
+    const char* call = world.rank(r).activity().call;
+    sim::Diagnostic d;
+    d.severity = "error";
+    d.process = r;
+    d.time = f->time;
+    d.call = call && s && s->kind == Step::call ? call : "";
+    d.step = s ? [&] {
+      auto slash = s->path.find_last_of('/');
+      try { return static_cast<std::int32_t>(std::stol(s->path.substr(slash + 1))); } catch (...) { return -1; }
+    }() : -1;
+    std::string where = s ? " (" + s->path + ")" : "";
+    try {
+      std::rethrow_exception(f->error);
+    } catch (const MpiError& e) {
+      d.code = mpi::error_class_name(e.error_class());
+      d.argument = e.argument();
+      d.message = e.what() + where;
+      d.rule = e.rule();
+      res.outcome = Outcome::erroneous;
+    } catch (const StepError& e) {
+      d.code = "SCENARIO_ERROR";
+      d.message = e.what() + where;
+      res.outcome = Outcome::erroneous;
+    } catch (const std::exception& e) {
+      d.code = "INTERNAL_ERROR";
+      d.message = std::string("mpisim failed: ") + e.what() + where;
+      res.outcome = Outcome::internal_error;
+    }
+    res.trace.record_diagnostic(std::move(d));
+  } else if (engine.unfinished_count() > 0) {
+    res.trace.record_diagnostic(deadlock_diagnostic(world, engine, sc, ex));
+    res.outcome = Outcome::erroneous;
+  }
+  for (const auto& d : res.trace.diagnostics())
+    if (d.code == "EXPECT_FAILED" && res.outcome == Outcome::clean) res.outcome = Outcome::erroneous;
+
+  res.finish_ps.resize(n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    res.finish_ps[r] = world.finish_time(r).ps;
+    res.makespan_ps = std::max(res.makespan_ps, res.finish_ps[r]);
+  }
+  res.events = engine.events_processed();
+  engine.destroy_processes();
+  return res;
+}
+
+}  // namespace mpisim::scenario

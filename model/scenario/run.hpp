@@ -1,0 +1,43 @@
+#pragma once
+// Running a parsed scenario: one coroutine per rank over the MPI runtime.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/mpi/memory.hpp"
+#include "model/net/network_file.hpp"
+#include "model/scenario/scenario.hpp"
+#include "sim/trace.hpp"
+
+namespace mpisim::scenario {
+
+struct RunConfig {
+  std::int64_t ranks = 0;                          // resolved: scenario or --ranks
+  mpi::PayloadMode payload = mpi::PayloadMode::data;
+  sim::TraceLevel trace_level = sim::TraceLevel::full;
+  std::map<std::string, std::string> algorithms;   // collective -> algorithm (CLI over scenario)
+};
+
+enum class Outcome { clean, erroneous, internal_error };
+
+struct RunResult {
+  Outcome outcome = Outcome::clean;
+  sim::Trace trace;
+  std::vector<std::int64_t> finish_ps;             // per rank
+  std::int64_t makespan_ps = 0;
+  std::uint64_t events = 0;
+  std::int64_t ranks = 0;
+  mpi::PayloadMode payload = mpi::PayloadMode::data;
+  std::map<std::string, std::string> algorithms_used;  // collective -> algorithm, as run
+  std::vector<std::pair<std::string, std::string>> network_parameters;
+  std::string network_kind;
+};
+
+// Runs `sc` on `net`. Never throws for a problem of the simulated program: those
+// become diagnostics in the result (outcome erroneous). Throws only for mpisim's
+// own failures.
+RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& cfg);
+
+}  // namespace mpisim::scenario

@@ -1,0 +1,149 @@
+#pragma once
+// A scenario parsed and validated once into typed steps (docs/scenario-format.md).
+// Execution (run.hpp) never reads JSON again.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/mpi/datatype.hpp"
+#include "model/mpi/memory.hpp"
+#include "model/scenario/expr.hpp"
+
+namespace mpisim::scenario {
+
+using NameId = std::uint32_t;
+
+// Names used by a scenario, interned so that per-rank state stores small ids.
+class Names {
+ public:
+  NameId intern(const std::string& s);
+  std::optional<NameId> find(std::string_view s) const;
+  const std::string& str(NameId id) const { return *names_[id]; }
+
+ private:
+  std::vector<std::unique_ptr<std::string>> names_;  // stable addresses (Memory keeps pointers)
+  std::map<std::string, NameId, std::less<>> ids_;
+};
+
+// A buffer argument: "name", "name+expr" (an offset in elements of the buffer's
+// declared type, as C pointer arithmetic), MPI_IN_PLACE or MPI_BOTTOM.
+struct BufferRef {
+  enum Kind { named, in_place, bottom } kind = named;
+  NameId name = 0;
+  std::optional<Expr> offset;
+  std::string text;
+};
+
+// The kinds of parameter a call can take.
+enum class ParamKind {
+  integer,        // an expression: count, dest, tag, root, ...
+  int_array,      // an expression giving an array, or a JSON array: sendcounts, displs
+  buffer,         // a BufferRef
+  datatype,       // a datatype handle name
+  comm,           // a communicator handle name
+  out_int,        // a name to bind an integer result to: rank, size, count, flag, index
+  request_out,    // a name to bind a new request to
+  request_in,     // the name of a request
+  request_array,  // a JSON array of request names
+  status_out,     // a name to bind a status to, or MPI_STATUS_IGNORE
+  statuses_out,   // a name prefix for an array of statuses, or MPI_STATUSES_IGNORE
+  status_in,      // the name of a bound status
+};
+
+struct ParamSpec {
+  const char* name;
+  ParamKind kind;
+  bool required;  // required everywhere (root-only parameters are checked at run time)
+};
+
+enum class CallId {
+  comm_rank, comm_size, wtime,
+  send, recv, isend, irecv, wait, waitall, waitany, test,
+  sendrecv, sendrecv_replace, probe, iprobe, get_count,
+  barrier, scatter, scatterv,
+};
+
+struct CallSpec {
+  CallId id;
+  const char* name;
+  std::vector<ParamSpec> params;
+  const char* summary;  // one line for --help and docs
+};
+
+const std::vector<CallSpec>& call_specs();
+const CallSpec* find_call(std::string_view name);
+
+struct Arg {
+  bool present = false;
+  ParamKind kind = ParamKind::integer;
+  std::optional<Expr> expr;            // integer, int_array (as an expression)
+  std::vector<Expr> exprs;             // int_array given as a JSON array
+  BufferRef buffer;
+  std::string handle;                  // datatype, comm
+  NameId name = 0;                     // out_*, request_*, status_*
+  bool ignore = false;                 // MPI_STATUS(ES)_IGNORE
+  std::vector<NameId> names;           // request_array
+  std::string text;                    // as written, for messages
+};
+
+struct Step;
+using Program = std::vector<Step>;
+
+struct Step {
+  enum Kind { let, buffer, call, show, expect, compute, repeat };
+  Kind kind = Kind::call;
+  std::string path;                    // JSON pointer of the step, for messages
+  std::optional<Expr> ranks;           // per-rank filter: the step runs where it is non-zero
+  // let
+  std::vector<std::pair<NameId, Expr>> lets;
+  // buffer
+  NameId name = 0;
+  mpi::TypeRef type;
+  std::string type_name;
+  std::optional<Expr> count;
+  std::optional<Expr> init;
+  // call
+  const CallSpec* spec = nullptr;
+  std::vector<Arg> args;               // parallel to spec->params
+  std::string algorithm;
+  // show
+  std::vector<NameId> shown;
+  // expect
+  std::vector<std::pair<NameId, Expr>> expect_values;
+  std::optional<Expr> expect_true;
+  std::string message;
+  // compute
+  std::int64_t compute_ps = 0;
+  // repeat
+  std::optional<Expr> times;
+  std::optional<NameId> loop_var;
+  std::shared_ptr<Program> body;
+
+  const Arg& arg(std::size_t i) const { return args[i]; }
+};
+
+struct Scenario {
+  std::string file;                    // where it came from
+  std::string name, about;
+  std::string source_json;             // the scenario as given, compact, for the trace
+  std::optional<std::int64_t> ranks;
+  std::string network;                 // path as given, resolved against the file's folder
+  std::optional<mpi::PayloadMode> payload;
+  std::map<std::string, std::string> algorithms;  // collective name -> algorithm
+  Program program;                     // SPMD
+  std::map<std::int64_t, Program> per_rank;  // MPMD: a program for these ranks
+  bool mpmd = false;
+  std::shared_ptr<Names> names = std::make_shared<Names>();
+
+  const Program& program_for(std::int64_t rank) const;
+};
+
+// Parses and validates; throws sim::InputError naming the file, the JSON path and
+// what was expected.
+Scenario parse_scenario(const std::string& text, const std::string& file);
+Scenario load_scenario(const std::string& path);
+
+}  // namespace mpisim::scenario

@@ -1,0 +1,190 @@
+// The composition root: parses the command line, loads the scenario and the
+// network, runs, prints and writes. The only place that sees every part.
+#include "sim/cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "model/coll/registry.hpp"
+#include "model/net/network_file.hpp"
+#include "model/scenario/run.hpp"
+#include "model/scenario/scenario.hpp"
+#include "sim/cli/report.hpp"
+#include "sim/input_error.hpp"
+
+namespace mpisim::cli {
+namespace {
+
+struct RunFlags {
+  std::string scenario;
+  std::int64_t ranks = 0;
+  std::string network;
+  std::vector<std::string> algorithms;
+  std::string payload;
+  std::string out;
+  std::string trace = "full";
+  bool quiet = false;
+};
+
+void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
+  cmd->add_option("scenario", f.scenario, "the scenario file (JSON; docs/scenario-format.md)")->required();
+  cmd->add_option("--ranks", f.ranks, "number of ranks (overrides the scenario's \"ranks\")")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--network", f.network,
+                  "network description file (overrides the scenario's \"network\"; default: the built-in "
+                  "10-GbE-like Hockney network)");
+  cmd->add_option("--algorithm", f.algorithms,
+                  "choose a collective's algorithm, e.g. MPI_Scatter=linear (repeatable; see --list-algorithms)");
+  cmd->add_option("--payload", f.payload, "data: bytes are real (default); sizes: only byte counts move")
+      ->check(CLI::IsMember({"data", "sizes"}));
+  if (with_output) {
+    cmd->add_option("--out", f.out, "write the trace JSON (schema mpisim-trace/1) to this file");
+    cmd->add_option("--trace", f.trace,
+                    "what the trace keeps: full (calls, messages), calls (no messages), summary (counters only)")
+        ->check(CLI::IsMember({"full", "calls", "summary"}));
+    cmd->add_flag("--quiet,-q", f.quiet, "print nothing on stdout (diagnostics still go to stderr)");
+  }
+}
+
+// Resolves a scenario-relative path: as given if it exists, else next to the scenario.
+std::string resolve(const std::string& path, const std::string& scenario_file) {
+  namespace fs = std::filesystem;
+  if (path.empty() || fs::path(path).is_absolute() || fs::exists(path)) return path;
+  fs::path beside = fs::path(scenario_file).parent_path() / path;
+  return beside.string();
+}
+
+int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream& err) {
+  scenario::Scenario sc = scenario::load_scenario(f.scenario);
+  scenario::RunConfig cfg;
+  if (f.ranks > 0) cfg.ranks = f.ranks;
+  else if (sc.ranks) cfg.ranks = *sc.ranks;
+  else throw sim::InputError(f.scenario + ": /ranks", "the scenario gives no number of ranks; add \"ranks\" or pass --ranks");
+  if (!f.payload.empty()) cfg.payload = f.payload == "sizes" ? mpi::PayloadMode::sizes : mpi::PayloadMode::data;
+  else if (sc.payload) cfg.payload = *sc.payload;
+  cfg.trace_level = f.trace == "calls" ? sim::TraceLevel::calls
+                    : f.trace == "summary" ? sim::TraceLevel::summary
+                                           : sim::TraceLevel::full;
+  cfg.algorithms = sc.algorithms;
+  for (const auto& a : f.algorithms) {
+    auto eq = a.find('=');
+    if (eq == std::string::npos) throw sim::InputError("--algorithm", "expected COLLECTIVE=NAME, e.g. MPI_Scatter=linear; got \"" + a + "\"");
+    cfg.algorithms[a.substr(0, eq)] = a.substr(eq + 1);
+  }
+  for (const auto& [c, name] : cfg.algorithms) {
+    bool known_collective = false, known = name == "auto";
+    for (const auto& alg : coll::algorithms()) {
+      if (coll::collective_name(alg.collective) != c) continue;
+      known_collective = true;
+      known = known || alg.name == name;
+    }
+    if (!known_collective) throw sim::InputError("algorithms", "\"" + c + "\" is not a collective with algorithms (see --list-algorithms)");
+    if (!known) throw sim::InputError("algorithms", "no algorithm \"" + name + "\" for " + c + " (see --list-algorithms)");
+  }
+  net::Network net = !f.network.empty()      ? net::load_network_file(f.network)
+                     : !sc.network.empty()   ? net::load_network_file(resolve(sc.network, sc.file))
+                                             : net::default_network();
+
+  scenario::RunResult r = scenario::run_scenario(sc, net, cfg);
+
+  if (!check_only && !f.out.empty()) {
+    std::ofstream o(f.out, std::ios::binary);
+    if (!o) throw sim::InputError(f.out, "cannot write the trace file");
+    o << trace_json(sc, net, r);
+  }
+  if (!check_only && !f.quiet) {
+    print_summary(out, sc, net, r);
+    if (!f.out.empty()) out << "trace written to " << f.out << "\n";
+  }
+  if (check_only && r.trace.diagnostics().empty())
+    out << f.scenario << ": no diagnostics (" << r.ranks << " ranks)\n";
+  print_diagnostics(err, r);
+  switch (r.outcome) {
+    case scenario::Outcome::clean: return 0;
+    case scenario::Outcome::erroneous: return 2;
+    case scenario::Outcome::internal_error: return 1;
+  }
+  return 1;
+}
+
+void list_algorithms(std::ostream& out) {
+  out << "collective      algorithm       restrictions   description\n";
+  for (const auto& a : coll::algorithms()) {
+    std::string restr;
+    if (a.restrictions.commutative_only) restr += "commutative ";
+    if (a.restrictions.power_of_two_only) restr += "power-of-two ";
+    if (restr.empty()) restr = "-";
+    std::string c(coll::collective_name(a.collective));
+    out << c << std::string(16 - std::min<std::size_t>(15, c.size()), ' ') << a.name
+        << std::string(16 - std::min<std::size_t>(15, a.name.size()), ' ') << restr
+        << std::string(15 - std::min<std::size_t>(14, restr.size()), ' ') << a.description << "\n";
+  }
+}
+
+void list_calls(std::ostream& out) {
+  for (const auto& c : scenario::call_specs()) {
+    out << c.name << "(";
+    for (std::size_t i = 0; i < c.params.size(); ++i) out << (i ? ", " : "") << c.params[i].name;
+    out << ")  " << c.summary << "\n";
+  }
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"mpisim: a deterministic discrete-event simulator of MPI semantics.\n"
+               "Runs MPI programs written as JSON scenarios over a network cost model and records\n"
+               "every call, message and buffer as a JSON trace.",
+               "mpisim"};
+  app.require_subcommand(0, 1);
+  bool version = false, list_alg = false, list_call = false;
+  app.add_flag("--version", version, "print the version and exit");
+  app.add_flag("--list-algorithms", list_alg, "list the registered collective algorithms and exit");
+  app.add_flag("--list-calls", list_call, "list the MPI calls scenarios can make, with their parameters, and exit");
+  app.footer(
+      "Exit status: 0 clean; 2 the scenario or the simulated MPI program is erroneous (or an expect failed);\n"
+      "1 mpisim itself failed.\nExamples:\n"
+      "  mpisim run scenarios/seed/scatter.json --out trace.json\n"
+      "  mpisim run scenarios/ring.json --ranks 65536 --payload sizes --trace summary\n"
+      "  mpisim check scenarios/errors/deadlock.json");
+
+  RunFlags run_flags, check_flags;
+  CLI::App* run = app.add_subcommand("run", "run a scenario: print a summary, optionally write the trace");
+  add_run_options(run, run_flags, true);
+  CLI::App* check = app.add_subcommand("check", "run a scenario and report only its diagnostics");
+  add_run_options(check, check_flags, false);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help (of mpisim or a subcommand) exits 0; a usage error exits 2.
+    int code = app.exit(e, out, err);
+    return code == 0 ? 0 : 2;
+  }
+  if (version) {
+    out << "mpisim " << kVersion << " (trace schema " << kTraceSchema << ")\n";
+    return 0;
+  }
+  if (list_alg) {
+    list_algorithms(out);
+    return 0;
+  }
+  if (list_call) {
+    list_calls(out);
+    return 0;
+  }
+  try {
+    if (run->parsed()) return execute(run_flags, false, out, err);
+    if (check->parsed()) return execute(check_flags, true, out, err);
+  } catch (const sim::InputError& e) {
+    err << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "mpisim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  out << app.help();
+  return 2;
+}
+
+}  // namespace mpisim::cli

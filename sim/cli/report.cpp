@@ -1,0 +1,159 @@
+#include "sim/cli/report.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "model/net/units.hpp"
+#include "sim/json_writer.hpp"
+
+namespace mpisim::cli {
+
+using net::format_bytes;
+using net::format_time;
+
+std::string trace_json(const scenario::Scenario& sc, const net::Network& net, const scenario::RunResult& r) {
+  std::string out;
+  sim::JsonWriter w(out, 2);
+  w.begin_object();
+  w.field("schema", kTraceSchema).field("mpisim", kVersion);
+  w.key("scenario").begin_object();
+  w.field("file", sc.file).field("name", sc.name).field("about", sc.about);
+  w.field("ranks", r.ranks).field("payload", r.payload == mpi::PayloadMode::data ? "data" : "sizes");
+  w.field("trace", r.trace.level() == sim::TraceLevel::full    ? "full"
+                   : r.trace.level() == sim::TraceLevel::calls ? "calls"
+                                                               : "summary");
+  w.key("source").raw(sc.source_json);
+  w.end_object();
+  w.key("network").begin_object();
+  w.field("name", net.name).field("source", net.source).field("about", net.about).field("model", r.network_kind);
+  w.key("parameters").begin_object();
+  for (const auto& [k, v] : r.network_parameters) w.field(k, v);
+  w.end_object();
+  w.end_object();
+  w.key("algorithms").begin_object();
+  for (const auto& [k, v] : r.algorithms_used) w.field(k, v);
+  w.end_object();
+  r.trace.write_records(w);
+  w.key("summary").begin_object();
+  w.field("outcome", r.outcome == scenario::Outcome::clean       ? "clean"
+                     : r.outcome == scenario::Outcome::erroneous ? "erroneous"
+                                                                 : "internal_error");
+  w.field("makespan_ps", r.makespan_ps).field("events", r.events);
+  w.field("messages", r.trace.message_count()).field("bytes", r.trace.byte_count());
+  w.key("finish_ps").begin_array();
+  for (auto f : r.finish_ps) w.value(f);
+  w.end_array();
+  w.key("calls").begin_object();
+  for (const auto& [name, st] : r.trace.call_stats()) {
+    w.key(name).begin_object();
+    w.field("count", st.count).field("total_ps", st.total_ps).field("max_ps", st.max_ps);
+    w.end_object();
+  }
+  w.end_object();
+  if (r.trace.level() != sim::TraceLevel::summary) {
+    w.key("traffic").begin_array();
+    for (const auto& t : r.trace.traffic()) {
+      w.begin_object();
+      w.field("sent_messages", t.sent_messages).field("sent_bytes", t.sent_bytes);
+      w.field("received_messages", t.received_messages).field("received_bytes", t.received_bytes);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.end_object();
+  w.end_object();
+  return out;
+}
+
+namespace {
+
+// A snapshot's values, compactly: up to 12 shown, runs of consecutive integers folded.
+std::string compact_values(const std::string& body) {
+  auto j = nlohmann::json::parse(body);
+  if (j.contains("value")) return j["value"].dump();
+  if (!j.contains("values") || j["values"].is_null()) return "(no data: --payload sizes)";
+  const auto& v = j["values"];
+  std::string s;
+  std::size_t n = v.size();
+  std::size_t i = 0;
+  int shown = 0;
+  while (i < n && shown < 12) {
+    std::size_t k = i;
+    if (v[i].is_number_integer()) {
+      while (k + 1 < n && v[k + 1].is_number_integer() && v[k + 1].get<std::int64_t>() == v[k].get<std::int64_t>() + 1) ++k;
+    }
+    if (!s.empty()) s += " ";
+    if (k >= i + 3) {
+      s += v[i].dump() + ".." + v[k].dump();
+      i = k + 1;
+    } else {
+      s += v[i].dump();
+      ++i;
+    }
+    ++shown;
+  }
+  if (i < n) s += " ... (" + std::to_string(n) + " elements)";
+  if (j.contains("truncated")) s += " (snapshot truncated)";
+  return s;
+}
+
+}  // namespace
+
+void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::Network& net,
+                   const scenario::RunResult& r) {
+  out << "mpisim " << kVersion << " | " << (sc.name.empty() ? sc.file : sc.name) << " (" << sc.file << ")\n";
+  if (!sc.about.empty()) out << "  " << sc.about << "\n";
+  out << "ranks " << r.ranks << ", payload " << (r.payload == mpi::PayloadMode::data ? "data" : "sizes")
+      << ", network " << net.name << " (" << r.network_kind;
+  for (const auto& [k, v] : r.network_parameters) out << " " << k << "=" << v;
+  out << ")\n";
+  if (!r.trace.call_stats().empty()) {
+    out << "calls:\n";
+    for (const auto& [name, st] : r.trace.call_stats()) {
+      out << "  " << name;
+      out << std::string(name.size() < 22 ? 22 - name.size() : 1, ' ') << "x" << st.count;
+      auto alg = r.algorithms_used.find(name);
+      if (alg != r.algorithms_used.end()) out << "  algorithm " << alg->second;
+      out << "  longest " << format_time(st.max_ps) << "\n";
+    }
+  }
+  out << "messages " << r.trace.message_count() << ", " << format_bytes(r.trace.byte_count()) << "; events "
+      << r.events << "\n";
+  out << "makespan " << format_time(r.makespan_ps) << "\n";
+  if (!r.finish_ps.empty()) {
+    if (r.finish_ps.size() <= 16) {
+      out << "finish:";
+      for (std::size_t i = 0; i < r.finish_ps.size(); ++i) out << " [" << i << "] " << format_time(r.finish_ps[i]);
+      out << "\n";
+    } else {
+      auto [lo, hi] = std::minmax_element(r.finish_ps.begin(), r.finish_ps.end());
+      out << "finish: earliest " << format_time(*lo) << " (rank " << (lo - r.finish_ps.begin()) << "), latest "
+          << format_time(*hi) << " (rank " << (hi - r.finish_ps.begin()) << ")\n";
+    }
+  }
+  const auto& snaps = r.trace.snapshots();
+  if (!snaps.empty()) {
+    out << "show:\n";
+    std::size_t limit = 64;
+    for (std::size_t i = 0; i < snaps.size() && i < limit; ++i)
+      out << "  rank " << snaps[i].process << " " << snaps[i].name << " = " << compact_values(snaps[i].json) << "\n";
+    if (snaps.size() > limit) out << "  ... " << (snaps.size() - limit) << " more snapshots in the trace\n";
+  }
+  std::size_t errors = r.trace.diagnostics().size();
+  out << (errors == 0 ? "no diagnostics" : std::to_string(errors) + " diagnostic" + (errors == 1 ? "" : "s")) << "\n";
+}
+
+void print_diagnostics(std::ostream& err, const scenario::RunResult& r) {
+  for (const auto& d : r.trace.diagnostics()) {
+    err << "error: " << d.code;
+    if (d.process >= 0) err << ": rank " << d.process;
+    if (!d.call.empty()) err << ", " << d.call;
+    if (!d.argument.empty()) err << ", argument " << d.argument;
+    err << ": " << d.message;
+    err << " [t=" << format_time(d.time.ps) << "]\n";
+    for (const auto& line : d.detail) err << "  " << line << "\n";
+    if (!d.rule.empty()) err << "  rule: " << d.rule << "\n";
+  }
+}
+
+}  // namespace mpisim::cli

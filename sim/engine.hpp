@@ -1,0 +1,132 @@
+#pragma once
+// The event kernel: one queue of timed wake-ups and the processes it drives.
+//
+// Ordering key: (time, seq). `seq` is a global insertion counter, so events at the
+// same instant run in the order they were scheduled (FIFO ties) and nothing ever
+// depends on pointer values or on a hash order. An item that must wait for a busy
+// resource can be put back with its original seq (`at_keeping_seq`): when the
+// resource frees, the item that became ready first is served first.
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <vector>
+
+#include "sim/task.hpp"
+#include "sim/time.hpp"
+
+namespace mpisim::sim {
+
+class Engine;
+
+// Something that reacts to a timed event. `arg` is the caller's word; `seq` is the
+// event's ordering number, for callers that may need to re-queue it unchanged.
+class EventHandler {
+ public:
+  virtual void on_event(std::uint64_t arg, std::uint64_t seq) = 0;
+
+ protected:
+  ~EventHandler() = default;
+};
+
+using ProcessId = std::uint32_t;
+
+struct ProcessFailure {
+  ProcessId process;
+  SimTime time;
+  std::exception_ptr error;
+};
+
+class Engine {
+ public:
+  Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  ~Engine();
+
+  SimTime now() const noexcept { return now_; }
+
+  // Schedules handler.on_event(arg, seq) at time t (>= now) with a fresh seq.
+  void at(SimTime t, EventHandler& handler, std::uint64_t arg = 0);
+  // Re-queues an event at a later time t with the seq it already had.
+  void at_keeping_seq(SimTime t, std::uint64_t seq, EventHandler& handler, std::uint64_t arg);
+  // Resumes a suspended coroutine at time t (>= now).
+  void resume_at(SimTime t, std::coroutine_handle<> h);
+
+  // co_await engine.sleep_until(t): suspends the awaiting coroutine until time t.
+  auto sleep_until(SimTime t) {
+    struct Awaiter {
+      Engine& e;
+      SimTime t;
+      bool await_ready() const noexcept { return false; }  // always yields, even for t == now: FIFO order stays exact
+      void await_suspend(std::coroutine_handle<> h) { e.resume_at(t, h); }
+      void await_resume() const noexcept {}
+    };
+    return Awaiter{*this, t < now_ ? now_ : t};
+  }
+
+  // Adds a process: its root task starts at time zero, in the order of spawning.
+  ProcessId spawn(Task<void> root);
+
+  // Runs until no event is pending or stop() is called. Returns the number of
+  // events processed by this call.
+  std::uint64_t run();
+  void stop() noexcept { stopped_ = true; }
+  bool stopped() const noexcept { return stopped_; }
+
+  std::size_t process_count() const noexcept { return processes_.size(); }
+  bool process_done(ProcessId p) const { return processes_[p].done; }
+  SimTime process_end(ProcessId p) const { return processes_[p].end; }
+  std::size_t unfinished_count() const noexcept { return processes_.size() - finished_; }
+  // The first failure (an exception that escaped a process), if any; the run stops there.
+  const std::optional<ProcessFailure>& failure() const noexcept { return failure_; }
+  std::uint64_t events_processed() const noexcept { return events_; }
+  std::size_t pending_events() const noexcept { return heap_.size() + (fifo_.size() - fifo_head_); }
+
+  // Destroys every process's coroutine frames (finished or blocked forever).
+  void destroy_processes() noexcept;
+
+ private:
+  // 32 bytes by design: the queue holds millions of these, by value.
+  struct Entry {
+    std::int64_t time;
+    std::uint64_t seq;
+    EventHandler* handler;  // null: `arg` is a coroutine address to resume
+    std::uint64_t arg;
+  };
+  static_assert(sizeof(Entry) <= 32, "queue entries are copied on every heap operation");
+
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const noexcept {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+
+  struct Process {
+    std::coroutine_handle<> driver;
+    SimTime end;
+    bool done = false;
+  };
+
+  class Driver;
+  Driver drive(Task<void> root, ProcessId id);
+  void push(const Entry& e);
+  bool pop(Entry& out);
+  void dispatch(const Entry& e);
+
+  SimTime now_{};
+  std::uint64_t next_seq_ = 0;
+  std::uint64_t events_ = 0;
+  bool stopped_ = false;
+  std::size_t finished_ = 0;
+  // Entries for later instants live in a binary heap. Entries scheduled for the
+  // current instant go to a FIFO: they carry the newest seqs, so they follow every
+  // heap entry of the same instant (which was scheduled earlier) in order.
+  std::vector<Entry> heap_;
+  std::vector<Entry> fifo_;
+  std::size_t fifo_head_ = 0;
+  std::vector<Process> processes_;
+  std::optional<ProcessFailure> failure_;
+};
+
+}  // namespace mpisim::sim

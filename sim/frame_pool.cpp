@@ -1,0 +1,78 @@
+#include "sim/frame_pool.hpp"
+
+#include <array>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+namespace mpisim::sim::frame_pool {
+namespace {
+
+// Size classes of 16 bytes up to 4 KiB; larger frames go to operator new.
+constexpr std::size_t kGranule = 16;
+constexpr std::size_t kClasses = 256;
+constexpr std::size_t kChunkBytes = 1 << 20;
+
+struct FreeNode { FreeNode* next; };
+
+struct Pool {
+  std::array<FreeNode*, kClasses> free{};
+  std::vector<void*> chunks;
+  char* cursor = nullptr;
+  std::size_t left = 0;
+  std::int64_t live = 0;
+
+  ~Pool() {
+    for (void* c : chunks) std::free(c);
+  }
+
+  void* carve(std::size_t bytes) {
+    if (left < bytes) {
+      void* c = std::malloc(kChunkBytes);
+      if (c == nullptr) throw std::bad_alloc();
+      chunks.push_back(c);
+      cursor = static_cast<char*>(c);
+      left = kChunkBytes;
+    }
+    void* p = cursor;
+    cursor += bytes;
+    left -= bytes;
+    return p;
+  }
+};
+
+Pool& pool() {
+  static Pool p;
+  return p;
+}
+
+}  // namespace
+
+void* allocate(std::size_t bytes) {
+  Pool& p = pool();
+  ++p.live;
+  std::size_t cls = (bytes + kGranule - 1) / kGranule;
+  if (cls >= kClasses) return ::operator new(bytes);
+  if (FreeNode* n = p.free[cls]) {
+    p.free[cls] = n->next;
+    return n;
+  }
+  return p.carve(cls * kGranule);
+}
+
+void deallocate(void* ptr, std::size_t bytes) noexcept {
+  Pool& p = pool();
+  --p.live;
+  std::size_t cls = (bytes + kGranule - 1) / kGranule;
+  if (cls >= kClasses) {
+    ::operator delete(ptr);
+    return;
+  }
+  auto* n = static_cast<FreeNode*>(ptr);
+  n->next = p.free[cls];
+  p.free[cls] = n;
+}
+
+std::int64_t live_frames() noexcept { return pool().live; }
+
+}  // namespace mpisim::sim::frame_pool

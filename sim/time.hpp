@@ -1,0 +1,37 @@
+#pragma once
+// Virtual time: an integer count of picoseconds.
+//
+// Integer time makes event ordering exact and traces identical on every machine;
+// models may compute in double internally but round once, when they produce a
+// SimTime (see from_seconds).
+#include <cmath>
+#include <compare>
+#include <cstdint>
+#include <limits>
+
+namespace mpisim::sim {
+
+struct SimTime {
+  std::int64_t ps = 0;
+
+  static constexpr SimTime zero() { return {0}; }
+  static constexpr SimTime never() { return {std::numeric_limits<std::int64_t>::max()}; }
+  static constexpr SimTime from_ps(std::int64_t v) { return {v}; }
+  static constexpr SimTime from_ns(std::int64_t v) { return {v * 1000}; }
+  // Rounds to the nearest picosecond, half away from zero: the one place a double
+  // becomes a time.
+  static SimTime from_seconds(double s) { return {static_cast<std::int64_t>(std::llround(s * 1e12))}; }
+
+  constexpr double seconds() const { return static_cast<double>(ps) * 1e-12; }
+
+  friend constexpr auto operator<=>(SimTime, SimTime) = default;
+  friend constexpr SimTime operator+(SimTime a, SimTime b) { return {a.ps + b.ps}; }
+  friend constexpr SimTime operator-(SimTime a, SimTime b) { return {a.ps - b.ps}; }
+  constexpr SimTime& operator+=(SimTime b) { ps += b.ps; return *this; }
+  friend constexpr SimTime operator*(SimTime a, std::int64_t k) { return {a.ps * k}; }
+  friend constexpr SimTime operator*(std::int64_t k, SimTime a) { return {a.ps * k}; }
+};
+
+constexpr SimTime max(SimTime a, SimTime b) { return a < b ? b : a; }
+
+}  // namespace mpisim::sim
