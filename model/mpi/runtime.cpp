@@ -111,16 +111,15 @@ Task<Status> Rank::wait(Request*& req) {
   co_return st;
 }
 
-Task<void> Rank::wait_all(std::span<Request*> reqs, std::vector<Status>* statuses) {
+Task<void> Rank::wait_all(std::span<Request*> reqs, std::span<Status> statuses) {
   co_await WaitAwaiter{*this, reqs, false};
-  if (statuses) statuses->assign(reqs.size(), Status{});
   // Free every request before reporting the first error, so none leaks.
   std::optional<MpiError> first;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     Request* r = std::exchange(reqs[i], nullptr);
     if (r == nullptr) continue;
     try {
-      finish(r, statuses ? &(*statuses)[i] : nullptr);
+      finish(r, statuses.empty() ? nullptr : &statuses[i]);
     } catch (const MpiError& e) {
       if (!first) first = e;
     }
@@ -288,13 +287,17 @@ Request* Rank::irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, 
 Task<void> Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
                       std::int64_t collective) {
   Request* r = isend(buf, std::move(type), dest, tag, comm, ctx, collective);
-  co_await wait(r);
+  co_await WaitAwaiter{*this, std::span<Request*>(&r, 1), false};
+  finish(r, nullptr);
 }
 
 Task<Status> Rank::recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                         Context ctx) {
   Request* r = irecv(buf, std::move(type), source, tag, comm, ctx);
-  co_return co_await wait(r);
+  co_await WaitAwaiter{*this, std::span<Request*>(&r, 1), false};
+  Status st;
+  finish(r, &st);
+  co_return st;
 }
 
 // ---------------------------------------------------------------------------

@@ -122,7 +122,8 @@ class Rank {
                         const Communicator& comm);
 
   Task<Status> wait(Request*& req);
-  Task<void> wait_all(std::span<Request*> reqs, std::vector<Status>* statuses);
+  // `statuses` is empty (ignored) or as long as `reqs`.
+  Task<void> wait_all(std::span<Request*> reqs, std::span<Status> statuses = {});
   // Returns the index completed, or UNDEFINED when every handle is null.
   Task<int> wait_any(std::span<Request*> reqs, Status* status);
   // True (and the request freed, set to null) if complete now.

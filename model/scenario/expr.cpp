@@ -13,6 +13,8 @@ struct Expr::Node {
   std::int64_t value = 0;
   std::vector<int> kids;     // child node indices
   int column = 0;
+  std::uint32_t id = kNoId;  // name nodes: the resolver's id
+  char code = 0;             // operators: one character, so evaluation compares no strings
 };
 
 std::string Value::to_string() const {
@@ -60,6 +62,14 @@ class Parser {
     if (!eat(tok)) fail("expected '" + std::string(tok) + "'");
   }
   int add(Node n) {
+    if (n.kind == Node::binary || n.kind == Node::unary) {
+      static const std::pair<const char*, char> codes[] = {{"&&", '&'}, {"||", '|'}, {"==", '='}, {"!=", '!'},
+                                                           {"<=", 'l'}, {">=", 'g'}, {"<", '<'}, {">", '>'},
+                                                           {"+", '+'}, {"-", '-'}, {"*", '*'}, {"/", '/'},
+                                                           {"%", '%'}, {"!", '!'}};
+      for (const auto& [op, c] : codes)
+        if (n.op == op) n.code = c;
+    }
     nodes_.push_back(std::move(n));
     return static_cast<int>(nodes_.size() - 1);
   }
@@ -215,13 +225,13 @@ class Evaluator {
       case Node::name: {
         for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
           if (it->first == n.op) return Value::of(it->second);
-        auto v = lookup_(n.op);
+        auto v = lookup_(n.op, n.id);
         if (!v) throw ExprError("unknown name '" + n.op + "'", n.column);
         return *v;
       }
       case Node::unary: {
-        std::int64_t v = scalar(n.kids[0], "operand of " + n.op);
-        if (n.op == "!") return Value::of(v == 0 ? 1 : 0);
+        std::int64_t v = scalar(n.kids[0], "the operand");
+        if (n.code == '!') return Value::of(v == 0 ? 1 : 0);
         if (v == INT64_MIN) throw ExprError("integer overflow", n.column);
         return Value::of(-v);
       }
@@ -261,37 +271,42 @@ class Evaluator {
     throw ExprError("bad expression node", n.column);
   }
 
-  std::int64_t scalar(int i, const std::string& what) {
+  std::int64_t scalar(int i, const char* what) {
     Value v = eval(i);
     if (v.is_array)
-      throw ExprError(what + " is an array where a number is expected", nodes_[static_cast<std::size_t>(i)].column);
+      throw ExprError(std::string(what) + " is an array where a number is expected", nodes_[static_cast<std::size_t>(i)].column);
     return v.scalar;
   }
 
  private:
   Value binary(const Node& n) {
-    if (n.op == "&&") return Value::of(scalar(n.kids[0], "operand") != 0 && scalar(n.kids[1], "operand") != 0);
-    if (n.op == "||") return Value::of(scalar(n.kids[0], "operand") != 0 || scalar(n.kids[1], "operand") != 0);
-    if (n.op == "==" || n.op == "!=") {
+    if (n.code == '&') return Value::of(scalar(n.kids[0], "the operand") != 0 && scalar(n.kids[1], "the operand") != 0);
+    if (n.code == '|') return Value::of(scalar(n.kids[0], "the operand") != 0 || scalar(n.kids[1], "the operand") != 0);
+    if (n.code == '=' || n.code == '!') {
       Value a = eval(n.kids[0]), b = eval(n.kids[1]);
       bool eq = a == b;
-      return Value::of((n.op == "==") == eq ? 1 : 0);
+      return Value::of((n.code == '=') == eq ? 1 : 0);
     }
-    std::int64_t a = scalar(n.kids[0], "left operand of " + n.op);
-    std::int64_t b = scalar(n.kids[1], "right operand of " + n.op);
+    std::int64_t a = scalar(n.kids[0], "the left operand");
+    std::int64_t b = scalar(n.kids[1], "the right operand");
     std::int64_t r = 0;
     bool overflow = false;
-    if (n.op == "+") overflow = __builtin_add_overflow(a, b, &r);
-    else if (n.op == "-") overflow = __builtin_sub_overflow(a, b, &r);
-    else if (n.op == "*") overflow = __builtin_mul_overflow(a, b, &r);
-    else if (n.op == "/" || n.op == "%") {
-      if (b == 0) throw ExprError("division by zero", n.column);
-      if (a == INT64_MIN && b == -1) overflow = true;
-      else r = n.op == "/" ? a / b : a % b;
-    } else if (n.op == "<") r = a < b;
-    else if (n.op == "<=") r = a <= b;
-    else if (n.op == ">") r = a > b;
-    else if (n.op == ">=") r = a >= b;
+    switch (n.code) {
+      case '+': overflow = __builtin_add_overflow(a, b, &r); break;
+      case '-': overflow = __builtin_sub_overflow(a, b, &r); break;
+      case '*': overflow = __builtin_mul_overflow(a, b, &r); break;
+      case '/':
+      case '%':
+        if (b == 0) throw ExprError("division by zero", n.column);
+        if (a == INT64_MIN && b == -1) overflow = true;
+        else r = n.code == '/' ? a / b : a % b;
+        break;
+      case '<': r = a < b; break;
+      case 'l': r = a <= b; break;
+      case '>': r = a > b; break;
+      case 'g': r = a >= b; break;
+      default: throw ExprError("bad operator", n.column);
+    }
     if (overflow) throw ExprError("integer overflow in " + std::to_string(a) + " " + n.op + " " + std::to_string(b), n.column);
     return Value::of(r);
   }
@@ -309,7 +324,7 @@ class Evaluator {
     }
     if (n.op == "abs") {
       need(1);
-      std::int64_t v = scalar(n.kids[0], "argument of abs");
+      std::int64_t v = scalar(n.kids[0], "the argument of abs");
       if (v == INT64_MIN) throw ExprError("integer overflow", n.column);
       return Value::of(v < 0 ? -v : v);
     }
@@ -321,7 +336,7 @@ class Evaluator {
       if (!v.is_array) xs.push_back(v.scalar);
       else xs = std::move(v.array);
     } else {
-      for (int k : n.kids) xs.push_back(scalar(k, "argument of " + n.op));
+      for (int k : n.kids) xs.push_back(scalar(k, "an argument"));
     }
     if (xs.empty()) throw ExprError(n.op + "() of an empty array", n.column);
     return Value::of(n.op == "min" ? *std::min_element(xs.begin(), xs.end()) : *std::max_element(xs.begin(), xs.end()));
@@ -334,11 +349,14 @@ class Evaluator {
 
 }  // namespace
 
-Expr Expr::parse(std::string_view text) {
+Expr Expr::parse(std::string_view text, const NameResolver& resolve) {
   auto nodes = std::make_shared<std::vector<Node>>();
   Parser p(text, *nodes);
   Expr e;
   e.root_ = p.parse_all();
+  if (resolve)
+    for (Node& n : *nodes)
+      if (n.kind == Node::name) n.id = resolve(n.op);
   e.text_ = std::string(text);
   e.nodes_ = std::move(nodes);
   return e;

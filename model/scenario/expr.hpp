@@ -39,13 +39,16 @@ class ExprError : public std::runtime_error {
   int column_;
 };
 
-// Resolves a name to its value for the rank evaluating; nullopt if unbound.
-using Lookup = std::function<std::optional<Value>(std::string_view)>;
+// Resolves a name to its value for the rank evaluating; nullopt if unbound. `id`
+// is the name's id from the resolver given to Expr::parse (kNoId without one).
+inline constexpr std::uint32_t kNoId = 0xffffffffu;
+using Lookup = std::function<std::optional<Value>(std::string_view name, std::uint32_t id)>;
+using NameResolver = std::function<std::uint32_t(std::string_view)>;
 
 class Expr {
  public:
   // Throws ExprError with the column of the problem.
-  static Expr parse(std::string_view text);
+  static Expr parse(std::string_view text, const NameResolver& resolve = {});
   static Expr constant(std::int64_t v);
 
   Value eval(const Lookup& lookup) const;

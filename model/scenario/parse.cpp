@@ -9,6 +9,12 @@
 
 namespace mpisim::scenario {
 
+Names::Names() {
+  for (const char* n : {"rank", "size", "MPI_ANY_SOURCE", "MPI_ANY_TAG", "MPI_PROC_NULL", "MPI_ROOT",
+                        "MPI_UNDEFINED", "MPI_TAG_UB"})
+    intern(n);
+}
+
 NameId Names::intern(const std::string& s) {
   auto it = ids_.find(s);
   if (it != ids_.end()) return it->second;
@@ -129,12 +135,12 @@ class ScenarioParser {
     return j[key].get<std::string>();
   }
 
-  Expr expr(const Json& v, const std::string& path) const {
+  Expr expr(const Json& v, const std::string& path) {
     if (v.is_number_integer()) return Expr::constant(v.get<std::int64_t>());
     if (v.is_boolean()) return Expr::constant(v.get<bool>() ? 1 : 0);
     if (v.is_string()) {
       try {
-        return Expr::parse(v.get<std::string>());
+        return Expr::parse(v.get<std::string>(), resolver());
       } catch (const ExprError& e) {
         fail(path, "in the expression \"" + v.get<std::string>() + "\" at column " + std::to_string(e.column()) +
                        ": " + e.what());
@@ -150,9 +156,13 @@ class ScenarioParser {
         expr(e, path + "/" + std::to_string(i));  // validates the element, with its own path
         text += (i ? ", " : "") + (e.is_string() ? "(" + e.get<std::string>() + ")" : e.dump());
       }
-      return Expr::parse(text + "]");
+      return Expr::parse(text + "]", resolver());
     }
     fail(path, "expected an integer or an expression (a string), got " + v.dump());
+  }
+
+  NameResolver resolver() {
+    return [this](std::string_view n) { return names_.intern(std::string(n)); };
   }
 
   NameId name(const Json& v, const std::string& path, const char* what) {
@@ -163,7 +173,10 @@ class ScenarioParser {
 
   Program program(const Json& steps, const std::string& path) {
     Program prog;
-    for (std::size_t i = 0; i < steps.size(); ++i) prog.push_back(step(steps[i], path + "/" + std::to_string(i)));
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      prog.push_back(step(steps[i], path + "/" + std::to_string(i)));
+      prog.back().index = static_cast<std::int32_t>(i);
+    }
     return prog;
   }
 
@@ -278,6 +291,9 @@ class ScenarioParser {
     s.spec = find_call(fn);
     if (!s.spec) fail(path + "/call", "unknown or unsupported MPI call \"" + fn + "\" (mpisim --list-calls lists them)");
     s.args.resize(s.spec->params.size());
+    s.slot.fill(-1);
+    for (std::size_t i = 0; i < s.spec->params.size(); ++i)
+      s.slot[static_cast<std::size_t>(s.spec->params[i].id)] = static_cast<std::int8_t>(i);
     std::set<std::string> allowed = {"call", "ranks", "algorithm"};
     for (const auto& p : s.spec->params) allowed.insert(p.name);
     for (auto it = j.begin(); it != j.end(); ++it) {
@@ -309,6 +325,8 @@ class ScenarioParser {
                                            " handle name, e.g. \"" +
                                            (p.kind == ParamKind::comm ? "MPI_COMM_WORLD" : "MPI_INT") + "\"");
           a.handle = v.get<std::string>();
+          a.predefined = mpi::predefined_type(a.handle);
+          a.self_comm = a.handle == "MPI_COMM_SELF";
           if (p.kind == ParamKind::datatype && !mpi::predefined_type(a.handle) && !is_identifier(a.handle))
             fail(ap, "expected a datatype: a predefined one (MPI_INT, ...) or the name of one the program made");
           if (p.kind == ParamKind::comm && a.handle != "MPI_COMM_WORLD" && a.handle != "MPI_COMM_SELF")
@@ -321,7 +339,9 @@ class ScenarioParser {
             break;
           }
           a.name = name(v, ap, "a name for the status (or MPI_STATUS_IGNORE)");
-          for (const char* f : {".MPI_SOURCE", ".MPI_TAG", ".MPI_ERROR"}) names_.intern(names_.str(a.name) + f);
+          a.status_fields = {names_.intern(names_.str(a.name) + ".MPI_SOURCE"),
+                             names_.intern(names_.str(a.name) + ".MPI_TAG"),
+                             names_.intern(names_.str(a.name) + ".MPI_ERROR")};
           break;
         case ParamKind::out_int:
         case ParamKind::request_out:
@@ -354,7 +374,7 @@ class ScenarioParser {
     else b.name = names_.intern(base);
     if (plus != std::string::npos) {
       try {
-        b.offset = Expr::parse(t.substr(plus + 1));
+        b.offset = Expr::parse(t.substr(plus + 1), resolver());
       } catch (const ExprError& e) {
         fail(path, "in the offset \"" + t.substr(plus + 1) + "\" at column " + std::to_string(e.column()) + ": " + e.what());
       }

@@ -122,17 +122,20 @@ class Executor {
  private:
   // ---- name lookup for expressions
   Lookup lookup_for(RankEnv& env) {
-    return [this, &env](std::string_view n) -> std::optional<Value> {
-      if (n == "rank") return Value::of(env.rank);
-      if (n == "size") return Value::of(static_cast<std::int64_t>(world_.size()));
-      if (n == "MPI_ANY_SOURCE") return Value::of(mpi::ANY_SOURCE);
-      if (n == "MPI_ANY_TAG") return Value::of(mpi::ANY_TAG);
-      if (n == "MPI_PROC_NULL") return Value::of(mpi::PROC_NULL);
-      if (n == "MPI_ROOT") return Value::of(mpi::ROOT);
-      if (n == "MPI_UNDEFINED") return Value::of(mpi::UNDEFINED);
-      if (n == "MPI_TAG_UB") return Value::of(mpi::TAG_UB);
-      auto id = names_.find(n);
+    return [this, &env](std::string_view n, std::uint32_t resolved) -> std::optional<Value> {
+      std::optional<NameId> id = resolved != kNoId ? std::optional<NameId>(resolved) : names_.find(n);
       if (!id) return std::nullopt;
+      switch (*id) {
+        case Names::rank: return Value::of(env.rank);
+        case Names::size: return Value::of(static_cast<std::int64_t>(world_.size()));
+        case Names::any_source: return Value::of(mpi::ANY_SOURCE);
+        case Names::any_tag: return Value::of(mpi::ANY_TAG);
+        case Names::proc_null: return Value::of(mpi::PROC_NULL);
+        case Names::root: return Value::of(mpi::ROOT);
+        case Names::undefined: return Value::of(mpi::UNDEFINED);
+        case Names::tag_ub: return Value::of(mpi::TAG_UB);
+        default: break;
+      }
       if (Value* v = find_in(env.values, *id)) return *v;
       if (const mpi::Allocation* a = allocation(env, *id)) {
         if (!a->data)
@@ -172,24 +175,26 @@ class Executor {
   }
 
   // ---- arguments
-  const Arg& arg(const Step& s, const char* name) {
-    for (std::size_t i = 0; i < s.spec->params.size(); ++i)
-      if (std::strcmp(s.spec->params[i].name, name) == 0) return s.args[i];
-    throw std::logic_error(std::string("call has no parameter ") + name);
+  const Arg& arg(const Step& s, P p) {
+    std::int8_t i = s.slot[static_cast<std::size_t>(p)];
+    if (i < 0) throw std::logic_error(std::string("call has no parameter ") + param_name(p));
+    return s.args[static_cast<std::size_t>(i)];
   }
-  const Arg& need(const Step& s, const char* name, const char* why) {
-    const Arg& a = arg(s, name);
+  const Arg& need(const Step& s, P p, const char* why) {
+    const char* name = param_name(p);
+    const Arg& a = arg(s, p);
     if (!a.present)
       throw MpiError(mpi::ErrorClass::arg, name, std::string("parameter ") + name + " is missing " + why,
                      "MPI-4.1 §6.6: the root's send arguments are significant at the root");
     return a;
   }
-  std::int64_t int_arg(RankEnv& env, const Step& s, const char* name) {
-    const Arg& a = arg(s, name);
+  std::int64_t int_arg(RankEnv& env, const Step& s, P p) {
+    const Arg& a = arg(s, p);
     return eval_int(env, *a.expr);
   }
-  int rank_arg(RankEnv& env, const Step& s, const char* name) {
-    std::int64_t v = int_arg(env, s, name);
+  int rank_arg(RankEnv& env, const Step& s, P p) {
+    const char* name = param_name(p);
+    std::int64_t v = int_arg(env, s, p);
     if (v < INT32_MIN || v > INT32_MAX)
       throw MpiError(mpi::ErrorClass::arg, name, std::string(name) + " = " + std::to_string(v) + " does not fit an int",
                      "MPI-4.1 §2.5.6: C int arguments");
@@ -205,17 +210,18 @@ class Executor {
                      "MPI-4.1 §6.6: sendcounts and displs have one entry per process of the group");
     return std::move(v.array);
   }
-  mpi::TypeRef type_arg(const Step& s, const char* name) {
-    const Arg& a = arg(s, name);
-    mpi::TypeRef t = mpi::predefined_type(a.handle);
+  mpi::TypeRef type_arg(const Step& s, P p) {
+    const char* name = param_name(p);
+    const Arg& a = arg(s, p);
+    const mpi::TypeRef& t = a.predefined;
     if (!t)
       throw MpiError(mpi::ErrorClass::type, name, "datatype \"" + a.handle + "\" is not a datatype of this rank",
                      "MPI-4.1 §5.1: a datatype argument must be a valid datatype handle");
     return t;
   }
   const mpi::Communicator& comm_arg(const Step& s) {
-    const Arg& a = arg(s, "comm");
-    return a.handle == "MPI_COMM_SELF" ? world_.comm_self() : world_.comm_world();
+    const Arg& a = arg(s, P::comm);
+    return a.self_comm ? world_.comm_self() : world_.comm_world();
   }
   // The address a buffer argument denotes on this rank.
   Address address(RankEnv& env, const Arg& a, const char* name) {
@@ -235,25 +241,25 @@ class Executor {
     if (b.offset) base += eval_int(env, *b.offset) * elem;
     return base;
   }
-  mpi::TypedBuffer typed(RankEnv& env, const Step& s, const char* buf, std::int64_t count, const mpi::TypeRef& t) {
-    const Arg& a = arg(s, buf);
+  mpi::TypedBuffer typed(RankEnv& env, const Step& s, P p, std::int64_t count, const mpi::TypeRef& t) {
+    const char* buf = param_name(p);
+    const Arg& a = arg(s, p);
     Address at = address(env, a, buf);
     if (at == coll::kInPlace)
       throw MpiError(mpi::ErrorClass::buffer, buf, "MPI_IN_PLACE is not allowed here",
                      "MPI-4.1 §6.2.1: MPI_IN_PLACE is only for the collective arguments that allow it");
     return mpi::TypedBuffer{&world_.rank(env.rank).memory(), at, count, t.get()};
   }
-  void bind_status(RankEnv& env, const Step& s, const char* name, const Status& st) {
-    const Arg& a = arg(s, name);
+  void bind_status(RankEnv& env, const Step& s, P p, const Status& st) {
+    const Arg& a = arg(s, p);
     if (!a.present || a.ignore) return;
     bind(env.statuses, a.name, st);
-    const std::string& base = names_.str(a.name);
-    bind(env.values, *names_.find(base + ".MPI_SOURCE"), Value::of(st.source));
-    bind(env.values, *names_.find(base + ".MPI_TAG"), Value::of(st.tag));
-    bind(env.values, *names_.find(base + ".MPI_ERROR"), Value::of(static_cast<int>(st.error)));
+    bind(env.values, a.status_fields[0], Value::of(st.source));
+    bind(env.values, a.status_fields[1], Value::of(st.tag));
+    bind(env.values, a.status_fields[2], Value::of(static_cast<int>(st.error)));
   }
-  void bind_int(RankEnv& env, const Step& s, const char* name, std::int64_t v) {
-    bind(env.values, arg(s, name).name, Value::of(v));
+  void bind_int(RankEnv& env, const Step& s, P p, std::int64_t v) {
+    bind(env.values, arg(s, p).name, Value::of(v));
   }
   Request*& request_slot(RankEnv& env, NameId id, const char* param) {
     Request** r = find_in(env.requests, id);
@@ -263,7 +269,7 @@ class Executor {
     return *r;
   }
   void bind_request(RankEnv& env, const Step& s, Request* r) {
-    const Arg& a = arg(s, "request");
+    const Arg& a = arg(s, P::request);
     if (Request** old = find_in(env.requests, a.name); old && *old)
       throw MpiError(mpi::ErrorClass::request, "request",
                      "request '" + names_.str(a.name) + "' is still active; complete it before reusing its name",
@@ -302,7 +308,7 @@ class Executor {
           world_.rank(env.rank).set_activity(s.spec->name, index_of(s));
           SimTime start = world_.engine().now();
           std::string algorithm;
-          co_await call(env, s, algorithm);
+          if (!call_sync(env, s)) co_await call_async(env, s, algorithm);
           env.step = &s;
           record_call(env, s, s.spec->name, start, algorithm, args_json(env, s));
           break;
@@ -311,14 +317,7 @@ class Executor {
     }
   }
 
-  std::int32_t index_of(const Step& s) const {
-    auto slash = s.path.find_last_of('/');
-    try {
-      return static_cast<std::int32_t>(std::stol(s.path.substr(slash + 1)));
-    } catch (const std::exception&) {
-      return -1;
-    }
-  }
+  static std::int32_t index_of(const Step& s) { return s.index; }
 
   void record_call(RankEnv& env, const Step& s, const char* name, SimTime start, std::string algorithm,
                    std::string args) {
@@ -371,11 +370,10 @@ class Executor {
     NameId i_id = names_.intern("i");
     Lookup base = lookup_for(env);
     std::int64_t i = 0;
-    Lookup with_i = [&](std::string_view n) -> std::optional<Value> {
-      if (n == "i") return Value::of(i);
-      return base(n);
+    Lookup with_i = [&](std::string_view n, std::uint32_t id) -> std::optional<Value> {
+      if (id == i_id) return Value::of(i);
+      return base(n, id);
     };
-    (void)i_id;
     for (; i < count; ++i) {
       try {
         store_element(*a, i, s.init->eval_int(with_i));
@@ -440,7 +438,7 @@ class Executor {
     for (const auto& [id, e] : s.expect_values) {
       std::optional<Value> actual;
       try {
-        actual = lk(names_.str(id));
+        actual = lk(names_.str(id), id);
       } catch (const ExprError& x) {
         throw StepError(x.what());
       }
@@ -468,94 +466,106 @@ class Executor {
   }
 
   // ---- calls
-  Task<void> call(RankEnv& env, const Step& s, std::string& algorithm) {
+  // Calls that never block run here, outside any coroutine frame; returns false
+  // for the calls that may block (call_async).
+  bool call_sync(RankEnv& env, const Step& s) {
     mpi::Rank& rk = world_.rank(env.rank);
     switch (s.spec->id) {
       case CallId::comm_rank: {
         const auto& c = comm_arg(s);
-        bind_int(env, s, "rank", c.rank_of(env.rank, env.rank));
-        co_return;
+        bind_int(env, s, P::rank, c.rank_of(env.rank, env.rank));
+        return true;
       }
-      case CallId::comm_size: bind_int(env, s, "size", comm_arg(s).size()); co_return;
-      case CallId::wtime: bind_int(env, s, "result", world_.engine().now().ps); co_return;
-      case CallId::send: co_await send(env, s, rk); co_return;
-      case CallId::recv: co_await recv(env, s, rk); co_return;
+      case CallId::comm_size: bind_int(env, s, P::size, comm_arg(s).size()); return true;
+      case CallId::wtime: bind_int(env, s, P::result, world_.engine().now().ps); return true;
       case CallId::isend: {
-        auto t = type_arg(s, "datatype");
-        std::int64_t n = int_arg(env, s, "count");
-        auto b = typed(env, s, "buf", n, t);
-        bind_request(env, s, rk.isend(b, t, rank_arg(env, s, "dest"), rank_arg(env, s, "tag"), comm_arg(s)));
-        co_return;
+        auto t = type_arg(s, P::datatype);
+        std::int64_t n = int_arg(env, s, P::count);
+        auto b = typed(env, s, P::buf, n, t);
+        bind_request(env, s, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(s)));
+        return true;
       }
       case CallId::irecv: {
-        auto t = type_arg(s, "datatype");
-        std::int64_t n = int_arg(env, s, "count");
-        auto b = typed(env, s, "buf", n, t);
-        bind_request(env, s, rk.irecv(b, t, rank_arg(env, s, "source"), rank_arg(env, s, "tag"), comm_arg(s)));
-        co_return;
+        auto t = type_arg(s, P::datatype);
+        std::int64_t n = int_arg(env, s, P::count);
+        auto b = typed(env, s, P::buf, n, t);
+        bind_request(env, s, rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s)));
+        return true;
       }
-      case CallId::wait: co_await wait(env, s, rk); co_return;
-      case CallId::waitall: co_await waitall(env, s, rk); co_return;
-      case CallId::waitany: co_await waitany(env, s, rk); co_return;
       case CallId::test: {
-        Request*& r = request_slot(env, arg(s, "request").name, "request");
+        Request*& r = request_slot(env, arg(s, P::request).name, "request");
         Status st;
         bool done = rk.test(r, &st);
-        bind_int(env, s, "flag", done ? 1 : 0);
-        if (done) bind_status(env, s, "status", st);
-        co_return;
+        bind_int(env, s, P::flag, done ? 1 : 0);
+        if (done) bind_status(env, s, P::status, st);
+        return true;
       }
-      case CallId::sendrecv: co_await sendrecv(env, s, rk); co_return;
-      case CallId::sendrecv_replace: co_await sendrecv_replace(env, s, rk); co_return;
-      case CallId::probe: co_await probe(env, s, rk); co_return;
       case CallId::iprobe: {
-        auto st = rk.iprobe(rank_arg(env, s, "source"), rank_arg(env, s, "tag"), comm_arg(s));
-        bind_int(env, s, "flag", st ? 1 : 0);
-        if (st) bind_status(env, s, "status", *st);
-        co_return;
+        auto st = rk.iprobe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
+        bind_int(env, s, P::flag, st ? 1 : 0);
+        if (st) bind_status(env, s, P::status, *st);
+        return true;
       }
       case CallId::get_count: {
-        const Arg& a = arg(s, "status");
+        const Arg& a = arg(s, P::status);
         Status* st = find_in(env.statuses, a.name);
         if (!st)
           throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
                          "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
-        auto t = type_arg(s, "datatype");
+        auto t = type_arg(s, P::datatype);
         // MPI-4.1 §3.2.5: MPI_UNDEFINED when the bytes are not a whole number of datatype elements.
         std::int64_t c = t->size() == 0 ? (st->bytes == 0 ? 0 : mpi::UNDEFINED)
                          : st->bytes % t->size() != 0 ? mpi::UNDEFINED
                                                       : st->bytes / t->size();
-        bind_int(env, s, "count", c);
-        co_return;
+        bind_int(env, s, P::count, c);
+        return true;
       }
+      default: return false;
+    }
+  }
+
+  // Calls that may block: each is its own small coroutine, so a blocked rank's
+  // frames stay small.
+  Task<void> call_async(RankEnv& env, const Step& s, std::string& algorithm) {
+    mpi::Rank& rk = world_.rank(env.rank);
+    switch (s.spec->id) {
+      case CallId::send: return send(env, s, rk);
+      case CallId::recv: return recv(env, s, rk);
+      case CallId::wait: return wait(env, s, rk);
+      case CallId::waitall: return waitall(env, s, rk);
+      case CallId::waitany: return waitany(env, s, rk);
+      case CallId::sendrecv: return sendrecv(env, s, rk);
+      case CallId::sendrecv_replace: return sendrecv_replace(env, s, rk);
+      case CallId::probe: return probe(env, s, rk);
       case CallId::barrier:
       case CallId::scatter:
-      case CallId::scatterv: co_await collective(env, s, rk, algorithm); co_return;
+      case CallId::scatterv: return collective(env, s, rk, algorithm);
+      default: throw std::logic_error("call_async: a call that never blocks");
     }
   }
 
   Task<void> send(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    auto t = type_arg(s, "datatype");
-    auto b = typed(env, s, "buf", int_arg(env, s, "count"), t);
-    co_await rk.send(b, t, rank_arg(env, s, "dest"), rank_arg(env, s, "tag"), comm_arg(s));
+    auto t = type_arg(s, P::datatype);
+    auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+    co_await rk.send(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(s));
   }
 
   Task<void> recv(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    auto t = type_arg(s, "datatype");
-    auto b = typed(env, s, "buf", int_arg(env, s, "count"), t);
-    Status st = co_await rk.recv(b, t, rank_arg(env, s, "source"), rank_arg(env, s, "tag"), comm_arg(s));
-    bind_status(env, s, "status", st);
+    auto t = type_arg(s, P::datatype);
+    auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+    Status st = co_await rk.recv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
+    bind_status(env, s, P::status, st);
   }
 
   Task<void> wait(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    Request*& r = request_slot(env, arg(s, "request").name, "request");
+    Request*& r = request_slot(env, arg(s, P::request).name, "request");
     Status st = co_await rk.wait(r);
-    bind_status(env, s, "status", st);
+    bind_status(env, s, P::status, st);
   }
 
   std::vector<Request*> gather_requests(RankEnv& env, const Step& s) {
-    const Arg& a = arg(s, "array_of_requests");
-    if (const Arg& c = arg(s, "count"); c.present) {
+    const Arg& a = arg(s, P::array_of_requests);
+    if (const Arg& c = arg(s, P::count); c.present) {
       std::int64_t n = eval_int(env, *c.expr);
       if (n != static_cast<std::int64_t>(a.names.size()))
         throw MpiError(mpi::ErrorClass::count, "count",
@@ -569,18 +579,18 @@ class Executor {
   }
 
   void write_back(RankEnv& env, const Step& s, const std::vector<Request*>& reqs) {
-    const Arg& a = arg(s, "array_of_requests");
+    const Arg& a = arg(s, P::array_of_requests);
     for (std::size_t i = 0; i < reqs.size(); ++i) *find_in(env.requests, a.names[i]) = reqs[i];
   }
 
   Task<void> waitall(RankEnv& env, const Step& s, mpi::Rank& rk) {
     std::vector<Request*> reqs = gather_requests(env, s);
-    std::vector<Status> sts;
+    std::vector<Status> sts(reqs.size());
     // The names are cleared first: a failing request must not stay bound.
-    const Arg& a = arg(s, "array_of_requests");
+    const Arg& a = arg(s, P::array_of_requests);
     for (NameId id : a.names) *find_in(env.requests, id) = nullptr;
-    co_await rk.wait_all(reqs, &sts);
-    const Arg& so = arg(s, "array_of_statuses");
+    co_await rk.wait_all(reqs, sts);
+    const Arg& so = arg(s, P::array_of_statuses);
     if (so.present && !so.ignore) {
       const std::string& base = names_.str(so.name);
       std::vector<std::int64_t> src, tag;
@@ -595,32 +605,32 @@ class Executor {
     Status st;
     int index = co_await rk.wait_any(reqs, &st);
     write_back(env, s, reqs);
-    bind_int(env, s, "index", index);
-    bind_status(env, s, "status", st);
+    bind_int(env, s, P::index, index);
+    bind_status(env, s, P::status, st);
   }
 
   Task<void> sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    auto st_t = type_arg(s, "sendtype");
-    auto rt_t = type_arg(s, "recvtype");
-    auto sb = typed(env, s, "sendbuf", int_arg(env, s, "sendcount"), st_t);
-    auto rb = typed(env, s, "recvbuf", int_arg(env, s, "recvcount"), rt_t);
+    auto st_t = type_arg(s, P::sendtype);
+    auto rt_t = type_arg(s, P::recvtype);
+    auto sb = typed(env, s, P::sendbuf, int_arg(env, s, P::sendcount), st_t);
+    auto rb = typed(env, s, P::recvbuf, int_arg(env, s, P::recvcount), rt_t);
     const auto& c = comm_arg(s);
-    Request* reqs[2] = {rk.irecv(rb, rt_t, rank_arg(env, s, "source"), rank_arg(env, s, "recvtag"), c), nullptr};
+    Request* reqs[2] = {rk.irecv(rb, rt_t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c), nullptr};
     try {
-      reqs[1] = rk.isend(sb, st_t, rank_arg(env, s, "dest"), rank_arg(env, s, "sendtag"), c);
+      reqs[1] = rk.isend(sb, st_t, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
     } catch (...) {
       // The receive is posted; a fatal error ends the run, which releases it.
       throw;
     }
-    std::vector<Status> sts;
-    co_await rk.wait_all(reqs, &sts);
-    bind_status(env, s, "status", sts[0]);
+    Status sts[2];
+    co_await rk.wait_all(reqs, sts);
+    bind_status(env, s, P::status, sts[0]);
   }
 
   Task<void> sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    auto t = type_arg(s, "datatype");
-    std::int64_t n = int_arg(env, s, "count");
-    auto b = typed(env, s, "buf", n, t);
+    auto t = type_arg(s, P::datatype);
+    std::int64_t n = int_arg(env, s, P::count);
+    auto b = typed(env, s, P::buf, n, t);
     const auto& c = comm_arg(s);
     if (n < 0)
       throw MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
@@ -633,16 +643,16 @@ class Executor {
       packed.resize(static_cast<std::size_t>(n * t->size()));
       mpi::pack(b, n * t->size(), packed.data());
     }
-    Request* reqs[2] = {rk.irecv(b, t, rank_arg(env, s, "source"), rank_arg(env, s, "recvtag"), c), nullptr};
-    reqs[1] = rk.isend_packed(std::move(packed), t, n, rank_arg(env, s, "dest"), rank_arg(env, s, "sendtag"), c);
-    std::vector<Status> sts;
-    co_await rk.wait_all(reqs, &sts);
-    bind_status(env, s, "status", sts[0]);
+    Request* reqs[2] = {rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c), nullptr};
+    reqs[1] = rk.isend_packed(std::move(packed), t, n, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
+    Status sts[2];
+    co_await rk.wait_all(reqs, sts);
+    bind_status(env, s, P::status, sts[0]);
   }
 
   Task<void> probe(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    Status st = co_await rk.probe(rank_arg(env, s, "source"), rank_arg(env, s, "tag"), comm_arg(s));
-    bind_status(env, s, "status", st);
+    Status st = co_await rk.probe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
+    bind_status(env, s, P::status, st);
   }
 
   Task<void> collective(RankEnv& env, const Step& s, mpi::Rank& rk, std::string& algorithm_out) {
@@ -654,15 +664,15 @@ class Executor {
     const int p = a.comm->size();
     const int me = a.comm->rank_of(env.rank, env.rank);
     if (kind != coll::Collective::barrier) {
-      a.root = rank_arg(env, s, "root");
+      a.root = rank_arg(env, s, P::root);
       if (a.root < 0 || a.root >= p)
         throw MpiError(mpi::ErrorClass::root, "root",
                        "root = " + std::to_string(a.root) + " is not a rank of " + a.comm->name() + " (size " +
                            std::to_string(p) + ")",
                        "MPI-4.1 §6.6: root must be a valid rank of the group, the same on every process");
-      a.recvtype = type_arg(s, "recvtype");
-      a.recvcount = int_arg(env, s, "recvcount");
-      a.recvbuf = address(env, arg(s, "recvbuf"), "recvbuf");
+      a.recvtype = type_arg(s, P::recvtype);
+      a.recvcount = int_arg(env, s, P::recvcount);
+      a.recvbuf = address(env, arg(s, P::recvbuf), "recvbuf");
       if (a.recvbuf == coll::kInPlace && me != a.root)
         throw MpiError(mpi::ErrorClass::buffer, "recvbuf", "MPI_IN_PLACE as recvbuf on a process that is not the root",
                        "MPI-4.1 §6.6: MPI_IN_PLACE may be given as recvbuf only at the root");
@@ -674,21 +684,21 @@ class Executor {
                           a.recvcount * a.recvtype->size(), "recvbuf");
       if (me == a.root) {
         const char* why = "at the root";
-        need(s, "sendbuf", why);
-        need(s, "sendtype", why);
-        a.sendtype = type_arg(s, "sendtype");
-        a.sendbuf = address(env, arg(s, "sendbuf"), "sendbuf");
+        need(s, P::sendbuf, why);
+        need(s, P::sendtype, why);
+        a.sendtype = type_arg(s, P::sendtype);
+        a.sendbuf = address(env, arg(s, P::sendbuf), "sendbuf");
         if (kind == coll::Collective::scatter) {
-          need(s, "sendcount", why);
-          a.sendcount = int_arg(env, s, "sendcount");
+          need(s, P::sendcount, why);
+          a.sendcount = int_arg(env, s, P::sendcount);
           if (a.sendcount < 0)
             throw MpiError(mpi::ErrorClass::count, "sendcount", "sendcount = " + std::to_string(a.sendcount) + " is negative",
                            "MPI-4.1 §3.2.2: counts are non-negative");
           mpi::TypedBuffer all{&rk.memory(), a.sendbuf, a.sendcount * p, a.sendtype.get()};
           mpi::check_access(all, all.count * a.sendtype->size(), "sendbuf");
         } else {
-          a.sendcounts = array_arg(env, need(s, "sendcounts", why), "sendcounts", static_cast<std::size_t>(p));
-          a.displs = array_arg(env, need(s, "displs", why), "displs", static_cast<std::size_t>(p));
+          a.sendcounts = array_arg(env, need(s, P::sendcounts, why), "sendcounts", static_cast<std::size_t>(p));
+          a.displs = array_arg(env, need(s, P::displs, why), "displs", static_cast<std::size_t>(p));
           for (int i = 0; i < p; ++i) {
             auto k = static_cast<std::size_t>(i);
             if (a.sendcounts[k] < 0)
@@ -807,10 +817,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
     d.process = r;
     d.time = f->time;
     d.call = call && s && s->kind == Step::call ? call : "";
-    d.step = s ? [&] {
-      auto slash = s->path.find_last_of('/');
-      try { return static_cast<std::int32_t>(std::stol(s->path.substr(slash + 1))); } catch (...) { return -1; }
-    }() : -1;
+    d.step = s ? s->index : -1;
     std::string where = s ? " (" + s->path + ")" : "";
     try {
       std::rethrow_exception(f->error);

@@ -1,6 +1,7 @@
 #pragma once
 // A scenario parsed and validated once into typed steps (docs/scenario-format.md).
 // Execution (run.hpp) never reads JSON again.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -19,6 +20,9 @@ using NameId = std::uint32_t;
 // Names used by a scenario, interned so that per-rank state stores small ids.
 class Names {
  public:
+  // Ids of the names every expression may use, interned first (in this order).
+  enum Builtin : NameId { rank, size, any_source, any_tag, proc_null, root, undefined, tag_ub, builtin_count };
+  Names();
   NameId intern(const std::string& s);
   std::optional<NameId> find(std::string_view s) const;
   const std::string& str(NameId id) const { return *names_[id]; }
@@ -53,7 +57,14 @@ enum class ParamKind {
   status_in,      // the name of a bound status
 };
 
+// Every parameter name a call can have; a step finds its arguments by these in O(1).
+enum class P : std::uint8_t {
+  array_of_requests, array_of_statuses, buf, comm, count, datatype, dest, displs, flag, index, rank, recvbuf, recvcount, recvtag, recvtype, request, result, root, sendbuf, sendcount, sendcounts, sendtag, sendtype, size, source, status, tag,
+  count_
+};
+
 struct ParamSpec {
+  P id;
   const char* name;
   ParamKind kind;
   bool required;  // required everywhere (root-only parameters are checked at run time)
@@ -74,6 +85,7 @@ struct CallSpec {
 };
 
 const std::vector<CallSpec>& call_specs();
+const char* param_name(P p);
 const CallSpec* find_call(std::string_view name);
 
 struct Arg {
@@ -83,9 +95,12 @@ struct Arg {
   std::vector<Expr> exprs;             // int_array given as a JSON array
   BufferRef buffer;
   std::string handle;                  // datatype, comm
+  mpi::TypeRef predefined;             // datatype: the predefined type named, if any
+  bool self_comm = false;              // comm: MPI_COMM_SELF rather than MPI_COMM_WORLD
   NameId name = 0;                     // out_*, request_*, status_*
   bool ignore = false;                 // MPI_STATUS(ES)_IGNORE
   std::vector<NameId> names;           // request_array
+  std::array<NameId, 3> status_fields{};  // status_out: NAME.MPI_SOURCE, .MPI_TAG, .MPI_ERROR
   std::string text;                    // as written, for messages
 };
 
@@ -96,6 +111,7 @@ struct Step {
   enum Kind { let, buffer, call, show, expect, compute, repeat };
   Kind kind = Kind::call;
   std::string path;                    // JSON pointer of the step, for messages
+  std::int32_t index = -1;             // its index in its step list
   std::optional<Expr> ranks;           // per-rank filter: the step runs where it is non-zero
   // let
   std::vector<std::pair<NameId, Expr>> lets;
@@ -108,6 +124,7 @@ struct Step {
   // call
   const CallSpec* spec = nullptr;
   std::vector<Arg> args;               // parallel to spec->params
+  std::array<std::int8_t, static_cast<std::size_t>(P::count_)> slot{};  // P -> index in args, -1 if none
   std::string algorithm;
   // show
   std::vector<NameId> shown;

@@ -19,7 +19,7 @@ Task<void> dissemination(Rank& rank, const CollArgs& a) {
         rank.irecv(empty, byte, (me - dist + p) % p, kTagBarrier, comm, mpi::Context::collective),
         rank.isend(empty, byte, (me + dist) % p, kTagBarrier, comm, mpi::Context::collective, a.instance),
     };
-    co_await rank.wait_all(reqs, nullptr);
+    co_await rank.wait_all(reqs);
   }
 }
 

@@ -30,7 +30,7 @@ Task<void> linear(Rank& rank, const CollArgs& a) {
   if (a.recvbuf != kInPlace)
     co_await local_copy(rank, a.sendbuf + a.displs[k] * extent, a.sendcounts[k], a.sendtype, a.recvbuf,
                         a.recvcount, a.recvtype);
-  co_await rank.wait_all(reqs, nullptr);
+  co_await rank.wait_all(reqs);
 }
 
 }  // namespace mpisim::coll::scatterv
