@@ -1,0 +1,60 @@
+#include <doctest/doctest.h>
+
+#include "model/scenario/expr.hpp"
+
+using namespace mpisim::scenario;
+
+namespace {
+std::optional<Value> vars(std::string_view n, std::uint32_t) {
+  if (n == "rank") return Value::of(3);
+  if (n == "size") return Value::of(8);
+  if (n == "st.MPI_TAG") return Value::of(42);
+  if (n == "xs") return Value::of(std::vector<std::int64_t>{5, 6, 7});
+  return std::nullopt;
+}
+std::int64_t ev(const char* text) { return Expr::parse(text).eval_int(vars); }
+Value val(const char* text) { return Expr::parse(text).eval(vars); }
+int error_column(const char* text) {
+  try {
+    Expr::parse(text).eval(vars);
+  } catch (const ExprError& e) {
+    return e.column();
+  }
+  return -1;
+}
+}  // namespace
+
+TEST_CASE("integer arithmetic follows C precedence and truncating division") {
+  CHECK(ev("1 + 2 * 3") == 7);
+  CHECK(ev("(1 + 2) * 3") == 9);
+  CHECK(ev("-7 / 2") == -3);
+  CHECK(ev("-7 % 2") == -1);
+  CHECK(ev("(rank + 1) % size") == 4);
+  CHECK(ev("rank == 3 && size > 4") == 1);
+  CHECK(ev("!0 || 0") == 1);
+  CHECK(ev("rank < 2 ? 10 : 20") == 20);
+  CHECK(ev("st.MPI_TAG") == 42);
+  CHECK(ev("min(4, rank, 9)") == 3);
+  CHECK(ev("max(xs)") == 7);
+  CHECK(ev("len(xs) + abs(-2)") == 5);
+  CHECK(ev("xs[1]") == 6);
+}
+
+TEST_CASE("arrays: literals and generators with an exclusive upper bound") {
+  CHECK(val("[1, 2, 3]") == Value::of(std::vector<std::int64_t>{1, 2, 3}));
+  CHECK(val("[j*j for j in 0..4]") == Value::of(std::vector<std::int64_t>{0, 1, 4, 9}));
+  CHECK(val("[100 - j for j in 0..size]").array.size() == 8);
+  CHECK(val("[]").array.empty());
+  CHECK(ev("[1, 2] == [1, 2]") == 1);
+}
+
+TEST_CASE("errors carry the column and never overflow silently") {
+  CHECK(error_column("1 +") == 4);
+  CHECK(error_column("2 $ 3") == 3);
+  CHECK(error_column("nosuch + 1") == 1);
+  CHECK(error_column("1 / 0") == 3);
+  CHECK(error_column("9223372036854775807 + 1") == 21);
+  CHECK(error_column("xs[3]") == 3);
+  CHECK(error_column("foo(1)") == 1);
+  CHECK_THROWS_AS(Expr::parse("99999999999999999999"), ExprError);
+}

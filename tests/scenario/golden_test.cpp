@@ -1,0 +1,114 @@
+// Golden tests: every shipped scenario, run through the command line twice.
+// The two traces must be identical byte for byte, and the printed output (exit
+// status, stdout, stderr) and the trace must equal the files in tests/golden/.
+// MPISIM_UPDATE_GOLDEN=1 rewrites those files.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+#include <vector>
+
+#include "sim/cli/app.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Output {
+  int code;
+  std::string out, err, trace;
+};
+
+Output run(const std::string& scenario, const fs::path& trace_file) {
+  std::ostringstream out, err;
+  fs::remove(trace_file);
+  std::string t = trace_file.string();
+  const char* argv[] = {"mpisim", "run", scenario.c_str(), "--out", t.c_str()};
+  int code = mpisim::cli::run_cli(5, argv, out, err);
+  // The trace's file name differs between runs; the printed text names it generically.
+  std::string printed = out.str();
+  auto pos = printed.find("trace written to ");
+  if (pos != std::string::npos) printed = printed.substr(0, pos) + "trace written to TRACE\n";
+  return {code, printed, err.str(), fs::exists(trace_file) ? slurp(trace_file) : std::string()};
+}
+
+std::vector<std::string> scenarios() {
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator("scenarios"))
+    if (e.is_regular_file() && e.path().extension() == ".json" && e.path().parent_path().filename() != "networks")
+      files.push_back(e.path().generic_string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("every shipped scenario gives the golden output and the same trace twice") {
+  fs::current_path(MPISIM_SOURCE_DIR);
+  bool update = std::getenv("MPISIM_UPDATE_GOLDEN") != nullptr;
+  fs::path tmp = fs::temp_directory_path() / ("mpisim-golden-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  auto files = scenarios();
+  CHECK(files.size() >= 10);
+  for (const auto& f : files) {
+    CAPTURE(f);
+    Output a = run(f, tmp / "a.json");
+    Output b = run(f, tmp / "b.json");
+    CHECK(a.trace == b.trace);
+    CHECK(a.out == b.out);
+    std::string stem = f.substr(std::string("scenarios/").size());
+    std::replace(stem.begin(), stem.end(), '/', '_');
+    fs::path golden_txt = fs::path("tests/golden") / (stem.substr(0, stem.size() - 5) + ".txt");
+    fs::path golden_trace = fs::path("tests/golden") / (stem.substr(0, stem.size() - 5) + ".trace.json");
+    std::string printed = "exit " + std::to_string(a.code) + "\n--- stdout\n" + a.out + "--- stderr\n" + a.err;
+    if (update) {
+      std::ofstream(golden_txt, std::ios::binary) << printed;
+      if (!a.trace.empty()) std::ofstream(golden_trace, std::ios::binary) << a.trace;
+      continue;
+    }
+    REQUIRE_MESSAGE(fs::exists(golden_txt), "missing golden file " << golden_txt << " (MPISIM_UPDATE_GOLDEN=1)");
+    CHECK(printed == slurp(golden_txt));
+    if (!a.trace.empty()) CHECK(a.trace == slurp(golden_trace));
+  }
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("exit status: 0 clean, 2 for a wrong scenario or program, help is complete") {
+  fs::current_path(MPISIM_SOURCE_DIR);
+  auto code = [](std::vector<const char*> args, std::string* out_text = nullptr) {
+    std::ostringstream out, err;
+    args.insert(args.begin(), "mpisim");
+    int c = mpisim::cli::run_cli(static_cast<int>(args.size()), args.data(), out, err);
+    if (out_text) *out_text = out.str() + err.str();
+    return c;
+  };
+  std::string text;
+  CHECK(code({"--help"}, &text) == 0);
+  CHECK(text.find("run") != std::string::npos);
+  CHECK(code({"run", "--help"}, &text) == 0);
+  CHECK(text.find("--payload") != std::string::npos);
+  CHECK(text.find("--trace") != std::string::npos);
+  CHECK(code({"check", "scenarios/seed/scatter.json"}) == 0);
+  CHECK(code({"check", "scenarios/errors/deadlock.json"}) == 2);
+  CHECK(code({"check", "scenarios/errors/malformed-json.json"}) == 2);
+  CHECK(code({"run", "no/such/file.json"}, &text) == 2);
+  CHECK(text.find("cannot open") != std::string::npos);
+  CHECK(code({"run", "scenarios/seed/scatter.json", "--payload", "bogus"}) == 2);
+  CHECK(code({"run", "scenarios/seed/scatter.json", "--algorithm", "MPI_Scatter=nope"}, &text) == 2);
+  CHECK(code({"run", "scenarios/seed/scatter.json", "--network", "scenarios/errors/deadlock.json"}, &text) == 2);
+  CHECK(text.find("mpisim-network") != std::string::npos);
+  CHECK(code({"--list-algorithms"}, &text) == 0);
+  CHECK(text.find("dissemination") != std::string::npos);
+  CHECK(code({"run", "scenarios/ring.json", "--ranks", "64", "--payload", "sizes", "--trace", "summary", "-q"}) == 0);
+}

@@ -1,0 +1,27 @@
+#pragma once
+// Helpers shared by the tests: run scenarios given as text, on networks given as text.
+#include <string>
+
+#include "model/net/network_file.hpp"
+#include "model/scenario/run.hpp"
+#include "model/scenario/scenario.hpp"
+
+namespace mpisim::test {
+
+inline scenario::RunResult run_text(const std::string& scenario_json, std::int64_t ranks,
+                                    const std::string& network_json = "",
+                                    mpi::PayloadMode mode = mpi::PayloadMode::data) {
+  scenario::Scenario sc = scenario::parse_scenario(scenario_json, "test.json");
+  net::Network n = network_json.empty() ? net::default_network() : net::parse_network(network_json, "net.json");
+  scenario::RunConfig cfg;
+  cfg.ranks = ranks;
+  cfg.payload = mode;
+  return scenario::run_scenario(sc, n, cfg);
+}
+
+// The first diagnostic's code, or "" when the run was clean.
+inline std::string first_code(const scenario::RunResult& r) {
+  return r.trace.diagnostics().empty() ? "" : r.trace.diagnostics().front().code;
+}
+
+}  // namespace mpisim::test
