@@ -154,7 +154,14 @@ class ScenarioParser {
         if (!(e.is_number_integer() || e.is_string()))
           fail(path + "/" + std::to_string(i), "expected an integer or an expression, got " + e.dump());
         expr(e, path + "/" + std::to_string(i));  // validates the element, with its own path
-        text += (i ? ", " : "") + (e.is_string() ? "(" + e.get<std::string>() + ")" : e.dump());
+        if (i > 0) text += ", ";
+        if (e.is_string()) {
+          text += '(';
+          text += e.get<std::string>();
+          text += ')';
+        } else {
+          text += e.dump();
+        }
       }
       return Expr::parse(text + "]", resolver());
     }

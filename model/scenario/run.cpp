@@ -51,16 +51,29 @@ struct RankEnv {
   const Step* step = nullptr;  // the step running now
 };
 
+double floating_at(const std::byte* p, std::int64_t size) {
+  if (size == 4) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  if (size == 8) {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  long double ld;
+  std::memcpy(&ld, p, sizeof ld);
+  return static_cast<double>(ld);
+}
+
 std::int64_t element_as_int(const mpi::Allocation& a, std::int64_t i, bool* integral) {
   const mpi::BasicType& b = *a.type->basic();
   const std::byte* p = a.data.get() + i * b.size;
   *integral = true;
   switch (b.kind) {
     case mpi::ElementKind::floating: {
-      double d = 0;
-      if (b.size == 4) { float f; std::memcpy(&f, p, 4); d = f; }
-      else if (b.size == 8) std::memcpy(&d, p, 8);
-      else { long double ld; std::memcpy(&ld, p, sizeof ld); d = static_cast<double>(ld); }
+      double d = floating_at(p, b.size);
       *integral = d == std::floor(d) && std::fabs(d) < 9e18;
       return *integral ? static_cast<std::int64_t>(d) : 0;
     }
@@ -96,12 +109,7 @@ void store_element(mpi::Allocation& a, std::int64_t i, std::int64_t v) {
 void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64_t i) {
   const mpi::BasicType& b = *a.type->basic();
   if (b.kind == mpi::ElementKind::floating) {
-    const std::byte* p = a.data.get() + i * b.size;
-    double d = 0;
-    if (b.size == 4) { float f; std::memcpy(&f, p, 4); d = f; }
-    else if (b.size == 8) std::memcpy(&d, p, 8);
-    else { long double ld; std::memcpy(&ld, p, sizeof ld); d = static_cast<double>(ld); }
-    w.value(d);
+    w.value(floating_at(a.data.get() + i * b.size, b.size));
     return;
   }
   bool integral = true;
