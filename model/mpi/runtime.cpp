@@ -95,11 +95,10 @@ void Rank::on_complete(Request* r) {
 
 void Rank::finish(Request* r, Status* status) {
   if (status) *status = r->status;
-  bool failed = r->status.error != ErrorClass::success;
   ErrorClass cls = r->status.error;
-  std::string text = std::move(r->error_text), arg = std::move(r->error_argument), rule = std::move(r->error_rule);
+  std::unique_ptr<Request::Failure> f = std::move(r->failure);
   world_->requests_.release(r);
-  if (failed) throw MpiError(cls, arg, text, rule);
+  if (cls != ErrorClass::success) throw MpiError(cls, f->argument, f->text, f->rule);
 }
 
 Task<Status> Rank::wait(Request*& req) {
@@ -537,21 +536,23 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
   MatchResult mr = match_signatures(*m->type, m->count, *recv->buffer.type, recv->buffer.count);
   if (mr.kind == MatchResult::truncated) {
     recv->status.error = ErrorClass::truncate;
-    recv->error_argument = "count";
-    recv->error_text = "the message from rank " + std::to_string(m->src) + " (tag " + std::to_string(m->tag) + ", " +
+    recv->failure = std::make_unique<Request::Failure>();
+    recv->failure->argument = "count";
+    recv->failure->text = "the message from rank " + std::to_string(m->src) + " (tag " + std::to_string(m->tag) + ", " +
                        std::to_string(m->count) + " x " + m->type->name() + " = " + std::to_string(m->bytes) +
                        " bytes) is longer than the receive buffer (" + std::to_string(recv->buffer.count) + " x " +
                        recv->buffer.type->name() + " = " +
                        std::to_string(recv->buffer.count * recv->buffer.type->size()) + " bytes)";
-    recv->error_rule = kRuleTruncate;
+    recv->failure->rule = kRuleTruncate;
   } else if (mr.kind == MatchResult::mismatch) {
     recv->status.error = ErrorClass::type;
-    recv->error_argument = "datatype";
-    recv->error_text = "the message from rank " + std::to_string(m->src) + " (tag " + std::to_string(m->tag) +
+    recv->failure = std::make_unique<Request::Failure>();
+    recv->failure->argument = "datatype";
+    recv->failure->text = "the message from rank " + std::to_string(m->src) + " (tag " + std::to_string(m->tag) +
                        ") carries " + std::string(basic_type(mr.send_basic).name) + " at basic element " +
                        std::to_string(mr.element) + " where the receive's datatype " + recv->buffer.type->name() +
                        " expects " + std::string(basic_type(mr.recv_basic).name);
-    recv->error_rule = kRuleMatch;
+    recv->failure->rule = kRuleMatch;
   } else if (mode_ == PayloadMode::data && m->bytes > 0) {
     auto n = static_cast<std::int64_t>(m->bytes);
     if (m->has_payload)

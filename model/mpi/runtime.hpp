@@ -67,9 +67,10 @@ struct Request {
   Message* message = nullptr; // send: the message in flight until it is matched
   SimTime done_at{};
   Status status;
-  std::string error_text;     // set when the request completed with an error
-  std::string error_argument;
-  std::string error_rule;
+  struct Failure {
+    std::string text, argument, rule;
+  };
+  std::unique_ptr<Failure> failure;  // set when the request completed with an error (rare: kept out of line)
   Request* next = nullptr;    // posted-receive queue link
 };
 
