@@ -357,6 +357,8 @@ Expr Expr::parse(std::string_view text, const NameResolver& resolve) {
   if (resolve)
     for (Node& n : *nodes)
       if (n.kind == Node::name) n.id = resolve(n.op);
+  const Node& root = (*nodes)[static_cast<std::size_t>(e.root_)];
+  if (root.kind == Node::number) e.constant_ = root.value;
   e.text_ = std::string(text);
   e.nodes_ = std::move(nodes);
   return e;
@@ -366,6 +368,7 @@ Expr Expr::constant(std::int64_t v) {
   Expr e;
   e.nodes_ = std::make_shared<std::vector<Node>>(std::vector<Node>{Node{Node::number, "", v, {}, 1}});
   e.text_ = std::to_string(v);
+  e.constant_ = v;
   return e;
 }
 

@@ -54,6 +54,8 @@ class Expr {
   Value eval(const Lookup& lookup) const;
   std::int64_t eval_int(const Lookup& lookup) const;
   const std::string& text() const { return text_; }
+  // The value of an expression that is a plain number, without evaluating it.
+  const std::optional<std::int64_t>& constant_value() const { return constant_; }
   // Names the expression reads (not counting generator variables).
   std::vector<std::string> free_names() const;
 
@@ -63,6 +65,7 @@ class Expr {
   std::string text_;
   std::shared_ptr<const std::vector<Node>> nodes_;
   int root_ = 0;
+  std::optional<std::int64_t> constant_;
 };
 
 }  // namespace mpisim::scenario

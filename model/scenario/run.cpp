@@ -177,6 +177,7 @@ class Executor {
     }
   }
   std::int64_t eval_int(RankEnv& env, const Expr& e) {
+    if (e.constant_value()) return *e.constant_value();
     Value v = eval(env, e);
     if (v.is_array) throw StepError("the expression \"" + e.text() + "\" gives an array where a number is expected");
     return v.scalar;
