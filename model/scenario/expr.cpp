@@ -17,6 +17,15 @@ struct Expr::Node {
   char code = 0;             // operators: one character, so evaluation compares no strings
 };
 
+// 24 bytes: the scalar fast path walks these instead of the parse tree.
+struct Expr::Op {
+  std::uint8_t kind;     // Node::Kind: number, name, unary, binary, ternary
+  char code;
+  std::int32_t a = -1, b = -1, c = -1;  // operand op indices
+  std::int32_t column;
+  std::int64_t value;    // number; for a name, its id
+};
+
 std::string Value::to_string() const {
   if (!is_array) return std::to_string(scalar);
   std::string s = "[";
@@ -271,7 +280,25 @@ class Evaluator {
     throw ExprError("bad expression node", n.column);
   }
 
+  // Scalar trees (the common case: "(rank + 1) % size") are computed on integers
+  // directly, without building a Value per node.
   std::int64_t scalar(int i, const char* what) {
+    const Node& n = nodes_[static_cast<std::size_t>(i)];
+    switch (n.kind) {
+      case Node::number: return n.value;
+      case Node::binary:
+        if (n.code != '=' && n.code != '!') return arithmetic(n);
+        break;
+      case Node::ternary:
+        return scalar(n.kids[0], "condition") != 0 ? scalar(n.kids[1], what) : scalar(n.kids[2], what);
+      case Node::unary: {
+        std::int64_t v = scalar(n.kids[0], "the operand");
+        if (n.code == '!') return v == 0 ? 1 : 0;
+        if (v == INT64_MIN) throw ExprError("integer overflow", n.column);
+        return -v;
+      }
+      default: break;
+    }
     Value v = eval(i);
     if (v.is_array)
       throw ExprError(std::string(what) + " is an array where a number is expected", nodes_[static_cast<std::size_t>(i)].column);
@@ -280,13 +307,17 @@ class Evaluator {
 
  private:
   Value binary(const Node& n) {
-    if (n.code == '&') return Value::of(scalar(n.kids[0], "the operand") != 0 && scalar(n.kids[1], "the operand") != 0);
-    if (n.code == '|') return Value::of(scalar(n.kids[0], "the operand") != 0 || scalar(n.kids[1], "the operand") != 0);
     if (n.code == '=' || n.code == '!') {
       Value a = eval(n.kids[0]), b = eval(n.kids[1]);
       bool eq = a == b;
       return Value::of((n.code == '=') == eq ? 1 : 0);
     }
+    return Value::of(arithmetic(n));
+  }
+
+  std::int64_t arithmetic(const Node& n) {
+    if (n.code == '&') return scalar(n.kids[0], "the operand") != 0 && scalar(n.kids[1], "the operand") != 0;
+    if (n.code == '|') return scalar(n.kids[0], "the operand") != 0 || scalar(n.kids[1], "the operand") != 0;
     std::int64_t a = scalar(n.kids[0], "the left operand");
     std::int64_t b = scalar(n.kids[1], "the right operand");
     std::int64_t r = 0;
@@ -308,7 +339,7 @@ class Evaluator {
       default: throw ExprError("bad operator", n.column);
     }
     if (overflow) throw ExprError("integer overflow in " + std::to_string(a) + " " + n.op + " " + std::to_string(b), n.column);
-    return Value::of(r);
+    return r;
   }
 
   Value call(const Node& n) {
@@ -349,6 +380,109 @@ class Evaluator {
 
 }  // namespace
 
+namespace {
+
+// Compiles the tree under node i into ops (children first); -1 if some node is not scalar.
+int compile_scalar(const std::vector<Node>& nodes, int i, std::vector<Expr::Op>& ops) {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  Expr::Op op{static_cast<std::uint8_t>(n.kind), n.code, -1, -1, -1, n.column, n.value};
+  switch (n.kind) {
+    case Node::number: break;
+    case Node::name:
+      if (n.id == kNoId) return -1;
+      op.value = n.id;
+      break;
+    case Node::unary:
+      if ((op.a = compile_scalar(nodes, n.kids[0], ops)) < 0) return -1;
+      break;
+    case Node::binary:
+      if (n.code == '=' || n.code == '!') return -1;  // == and != also compare arrays
+      if ((op.a = compile_scalar(nodes, n.kids[0], ops)) < 0) return -1;
+      if ((op.b = compile_scalar(nodes, n.kids[1], ops)) < 0) return -1;
+      break;
+    case Node::ternary:
+      if ((op.a = compile_scalar(nodes, n.kids[0], ops)) < 0) return -1;
+      if ((op.b = compile_scalar(nodes, n.kids[1], ops)) < 0) return -1;
+      if ((op.c = compile_scalar(nodes, n.kids[2], ops)) < 0) return -1;
+      break;
+    default: return -1;
+  }
+  ops.push_back(op);
+  return static_cast<int>(ops.size() - 1);
+}
+
+struct ScalarEval {
+  const std::vector<Expr::Op>& ops;
+  const ScalarLookup& lookup;
+  bool ok = true;
+
+  std::int64_t at(int i) {
+    const Expr::Op& op = ops[static_cast<std::size_t>(i)];
+    switch (op.kind) {
+      case Node::number: return op.value;
+      case Node::name: {
+        std::int64_t v = 0;
+        if (!lookup.fn(lookup.ctx, static_cast<std::uint32_t>(op.value), &v)) ok = false;
+        return v;
+      }
+      case Node::unary: {
+        std::int64_t v = at(op.a);
+        if (op.code == '!') return v == 0;
+        if (v == INT64_MIN) throw ExprError("integer overflow", op.column);
+        return -v;
+      }
+      case Node::ternary: {
+        std::int64_t c = at(op.a);
+        if (!ok) return 0;
+        return c != 0 ? at(op.b) : at(op.c);
+      }
+      default: break;
+    }
+    // Binary. Short-circuit as C does, so an unevaluated side cannot fail.
+    std::int64_t a = at(op.a);
+    if (!ok) return 0;
+    if (op.code == '&') return a != 0 && at(op.b) != 0;
+    if (op.code == '|') return a != 0 || at(op.b) != 0;
+    std::int64_t b = at(op.b);
+    if (!ok) return 0;
+    std::int64_t r = 0;
+    bool overflow = false;
+    switch (op.code) {
+      case '+': overflow = __builtin_add_overflow(a, b, &r); break;
+      case '-': overflow = __builtin_sub_overflow(a, b, &r); break;
+      case '*': overflow = __builtin_mul_overflow(a, b, &r); break;
+      case '/':
+      case '%':
+        if (b == 0) throw ExprError("division by zero", op.column);
+        if (a == INT64_MIN && b == -1) overflow = true;
+        else r = op.code == '/' ? a / b : a % b;
+        break;
+      case '<': r = a < b; break;
+      case 'l': r = a <= b; break;
+      case '>': r = a > b; break;
+      case 'g': r = a >= b; break;
+      default: ok = false; return 0;
+    }
+    if (overflow) {
+      static const char* names[] = {"+", "-", "*", "/"};
+      const char* sym = op.code == '+' ? names[0] : op.code == '-' ? names[1] : op.code == '*' ? names[2] : names[3];
+      throw ExprError("integer overflow in " + std::to_string(a) + " " + sym + " " + std::to_string(b), op.column);
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+bool Expr::eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const {
+  if (!ops_) return false;
+  ScalarEval ev{*ops_, lookup};
+  std::int64_t v = ev.at(static_cast<int>(ops_->size() - 1));
+  if (!ev.ok) return false;
+  *out = v;
+  return true;
+}
+
 Expr Expr::parse(std::string_view text, const NameResolver& resolve) {
   auto nodes = std::make_shared<std::vector<Node>>();
   Parser p(text, *nodes);
@@ -359,6 +493,8 @@ Expr Expr::parse(std::string_view text, const NameResolver& resolve) {
       if (n.kind == Node::name) n.id = resolve(n.op);
   const Node& root = (*nodes)[static_cast<std::size_t>(e.root_)];
   if (root.kind == Node::number) e.constant_ = root.value;
+  auto ops = std::make_shared<std::vector<Op>>();
+  if (compile_scalar(*nodes, e.root_, *ops) >= 0) e.ops_ = std::move(ops);
   e.text_ = std::string(text);
   e.nodes_ = std::move(nodes);
   return e;

@@ -10,6 +10,7 @@
 // column) and evaluated per rank.
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -42,8 +43,32 @@ class ExprError : public std::runtime_error {
 // Resolves a name to its value for the rank evaluating; nullopt if unbound. `id`
 // is the name's id from the resolver given to Expr::parse (kNoId without one).
 inline constexpr std::uint32_t kNoId = 0xffffffffu;
-using Lookup = std::function<std::optional<Value>(std::string_view name, std::uint32_t id)>;
+// A non-owning reference to a callable `std::optional<Value>(std::string_view, std::uint32_t)`:
+// an indirect call, no allocation. It must not outlive the callable it refers to.
+class Lookup {
+ public:
+  template <typename F>
+  Lookup(F& f)  // NOLINT: implicit by design, like std::function_ref
+      : ctx_(&f), fn_([](void* c, std::string_view n, std::uint32_t id) -> std::optional<Value> {
+          return (*static_cast<F*>(c))(n, id);
+        }) {}
+  template <typename F>
+  Lookup(F&&) = delete;  // a temporary callable would dangle
+  std::optional<Value> operator()(std::string_view n, std::uint32_t id) const { return fn_(ctx_, n, id); }
+
+ private:
+  void* ctx_;
+  std::optional<Value> (*fn_)(void*, std::string_view, std::uint32_t);
+};
 using NameResolver = std::function<std::uint32_t(std::string_view)>;
+
+// The fast path for integer-only expressions: resolves a name id to a number.
+// Returns false when the name is unbound or not a number (the general path then
+// decides what to report).
+struct ScalarLookup {
+  void* ctx;
+  bool (*fn)(void* ctx, std::uint32_t id, std::int64_t* out);
+};
 
 class Expr {
  public:
@@ -52,6 +77,11 @@ class Expr {
   static Expr constant(std::int64_t v);
 
   Value eval(const Lookup& lookup) const;
+  // Evaluates an expression made only of numbers, names, and unary, binary and
+  // ternary operators on integers, without building Values. Returns false (and
+  // leaves *out alone) when the expression or a name's value is not of that kind;
+  // throws ExprError for overflow or division by zero, as eval does.
+  bool eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const;
   std::int64_t eval_int(const Lookup& lookup) const;
   const std::string& text() const { return text_; }
   // The value of an expression that is a plain number, without evaluating it.
@@ -60,10 +90,12 @@ class Expr {
   std::vector<std::string> free_names() const;
 
   struct Node;
+  struct Op;  // a compact node of the scalar fast path
 
  private:
   std::string text_;
   std::shared_ptr<const std::vector<Node>> nodes_;
+  std::shared_ptr<const std::vector<Op>> ops_;  // null when the fast path does not apply
   int root_ = 0;
   std::optional<std::int64_t> constant_;
 };

@@ -129,7 +129,8 @@ class Executor {
 
  private:
   // ---- name lookup for expressions
-  Lookup lookup_for(RankEnv& env) {
+  // The name lookup of one rank, as a callable (wrap an lvalue of it in a Lookup).
+  auto lookup_for(RankEnv& env) {
     return [this, &env](std::string_view n, std::uint32_t resolved) -> std::optional<Value> {
       std::optional<NameId> id = resolved != kNoId ? std::optional<NameId>(resolved) : names_.find(n);
       if (!id) return std::nullopt;
@@ -170,14 +171,42 @@ class Executor {
   }
 
   Value eval(RankEnv& env, const Expr& e) {
+    auto fn = lookup_for(env);
     try {
-      return e.eval(lookup_for(env));
+      return e.eval(fn);
     } catch (const ExprError& x) {
       throw StepError("in the expression \"" + e.text() + "\": " + x.what());
     }
   }
+  static bool scalar_name(void* ctx, std::uint32_t id, std::int64_t* out) {
+    auto* self = static_cast<std::pair<Executor*, RankEnv*>*>(ctx);
+    RankEnv& env = *self->second;
+    switch (id) {
+      case Names::rank: *out = env.rank; return true;
+      case Names::size: *out = self->first->world_.size(); return true;
+      case Names::any_source: *out = mpi::ANY_SOURCE; return true;
+      case Names::any_tag: *out = mpi::ANY_TAG; return true;
+      case Names::proc_null: *out = mpi::PROC_NULL; return true;
+      case Names::root: *out = mpi::ROOT; return true;
+      case Names::undefined: *out = mpi::UNDEFINED; return true;
+      case Names::tag_ub: *out = mpi::TAG_UB; return true;
+      default: break;
+    }
+    const Value* v = find_in(env.values, id);
+    if (v == nullptr || v->is_array) return false;
+    *out = v->scalar;
+    return true;
+  }
+
   std::int64_t eval_int(RankEnv& env, const Expr& e) {
     if (e.constant_value()) return *e.constant_value();
+    std::pair<Executor*, RankEnv*> ctx{this, &env};
+    std::int64_t fast = 0;
+    try {
+      if (e.eval_scalar(ScalarLookup{&ctx, &scalar_name}, &fast)) return fast;
+    } catch (const ExprError& x) {
+      throw StepError("in the expression \"" + e.text() + "\": " + x.what());
+    }
     Value v = eval(env, e);
     if (v.is_array) throw StepError("the expression \"" + e.text() + "\" gives an array where a number is expected");
     return v.scalar;
@@ -377,9 +406,9 @@ class Executor {
       return;
     }
     NameId i_id = names_.intern("i");
-    Lookup base = lookup_for(env);
+    auto base = lookup_for(env);
     std::int64_t i = 0;
-    Lookup with_i = [&](std::string_view n, std::uint32_t id) -> std::optional<Value> {
+    auto with_i = [&](std::string_view n, std::uint32_t id) -> std::optional<Value> {
       if (id == i_id) return Value::of(i);
       return base(n, id);
     };
@@ -443,7 +472,7 @@ class Executor {
       if (eval_int(env, *s.expect_true) == 0) failed("expected \"" + s.expect_true->text() + "\" to hold");
       return;
     }
-    Lookup lk = lookup_for(env);
+    auto lk = lookup_for(env);
     for (const auto& [id, e] : s.expect_values) {
       std::optional<Value> actual;
       try {

@@ -12,11 +12,12 @@ std::optional<Value> vars(std::string_view n, std::uint32_t) {
   if (n == "xs") return Value::of(std::vector<std::int64_t>{5, 6, 7});
   return std::nullopt;
 }
-std::int64_t ev(const char* text) { return Expr::parse(text).eval_int(vars); }
-Value val(const char* text) { return Expr::parse(text).eval(vars); }
+auto vars_fn = [](std::string_view n, std::uint32_t id) { return vars(n, id); };
+std::int64_t ev(const char* text) { return Expr::parse(text).eval_int(vars_fn); }
+Value val(const char* text) { return Expr::parse(text).eval(vars_fn); }
 int error_column(const char* text) {
   try {
-    Expr::parse(text).eval(vars);
+    Expr::parse(text).eval(vars_fn);
   } catch (const ExprError& e) {
     return e.column();
   }
