@@ -47,7 +47,15 @@ ProcessId Engine::spawn(Task<void> root) {
   processes_.push_back(Process{});
   Driver d = drive(std::move(root), id);
   processes_[id].driver = d.handle;
-  resume_at(now_, d.handle);
+  std::uint64_t seq = next_seq_++;
+  if (starts_head_ < starts_.size()) {
+    StartRun& last = starts_.back();
+    if (last.time == now_.ps && last.first_seq + last.count == seq && last.first + last.count == id) {
+      ++last.count;
+      return id;
+    }
+  }
+  starts_.push_back(StartRun{now_.ps, seq, id, 1});
   return id;
 }
 
@@ -56,10 +64,18 @@ void Engine::destroy_processes() noexcept {
   heap_.clear();
   fifo_.clear();
   fifo_head_ = 0;
+  starts_.clear();
+  starts_head_ = 0;
   for (Process& p : processes_) {
     if (p.driver) p.driver.destroy();
     p.driver = {};
   }
+}
+
+std::size_t Engine::pending_events() const noexcept {
+  std::size_t n = heap_.size() + (fifo_.size() - fifo_head_);
+  for (std::size_t i = starts_head_; i < starts_.size(); ++i) n += starts_[i].count;
+  return n;
 }
 
 void Engine::push(const Entry& e) {
@@ -73,22 +89,46 @@ void Engine::push(const Entry& e) {
 }
 
 bool Engine::pop(Entry& out) {
-  bool fifo_has = fifo_head_ < fifo_.size();
-  if (!heap_.empty() && (!fifo_has || heap_.front().time == now_.ps)) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    out = heap_.back();
-    heap_.pop_back();
-    return true;
+  // Three sources, merged by (time, seq): the heap (later instants, and entries of
+  // this instant scheduled earlier), the FIFO (this instant, newest), the starts.
+  const Entry* best = nullptr;
+  int source = -1;
+  auto earlier = [](const Entry& a, const Entry* b) { return b == nullptr || Later{}(*b, a); };
+  Entry start{};
+  if (starts_head_ < starts_.size()) {
+    const StartRun& r = starts_[starts_head_];
+    start = Entry{r.time, r.first_seq, nullptr, 0};
+    best = &start;
+    source = 0;
   }
-  if (fifo_has) {
-    out = fifo_[fifo_head_++];
-    if (fifo_head_ == fifo_.size()) {
-      fifo_.clear();
-      fifo_head_ = 0;
+  if (!heap_.empty() && earlier(heap_.front(), best)) best = &heap_.front(), source = 1;
+  if (fifo_head_ < fifo_.size() && earlier(fifo_[fifo_head_], best)) best = &fifo_[fifo_head_], source = 2;
+  switch (source) {
+    case 0: {
+      StartRun& r = starts_[starts_head_];
+      out = Entry{r.time, r.first_seq, nullptr, reinterpret_cast<std::uint64_t>(processes_[r.first].driver.address())};
+      ++r.first_seq;
+      ++r.first;
+      if (--r.count == 0 && ++starts_head_ == starts_.size()) {
+        starts_.clear();
+        starts_head_ = 0;
+      }
+      return true;
     }
-    return true;
+    case 1:
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      out = heap_.back();
+      heap_.pop_back();
+      return true;
+    case 2:
+      out = fifo_[fifo_head_++];
+      if (fifo_head_ == fifo_.size()) {
+        fifo_.clear();
+        fifo_head_ = 0;
+      }
+      return true;
+    default: return false;
   }
-  return false;
 }
 
 void Engine::at(SimTime t, EventHandler& handler, std::uint64_t arg) {

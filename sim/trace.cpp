@@ -4,7 +4,11 @@
 
 namespace mpisim::sim {
 
-void Trace::set_process_count(std::uint32_t n) { traffic_.assign(n, Traffic{}); }
+// Per-rank traffic is kept for the full and calls levels only: at a million ranks
+// the summary level keeps counters, not per-rank tables.
+void Trace::set_process_count(std::uint32_t n) {
+  if (level_ != TraceLevel::summary) traffic_.assign(n, Traffic{});
+}
 
 std::uint32_t Trace::channel(const std::string& name) {
   auto it = std::find(channel_names_.begin(), channel_names_.end(), name);

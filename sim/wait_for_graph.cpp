@@ -1,12 +1,16 @@
 #include "sim/wait_for_graph.hpp"
 
-#include <boost/graph/adjacency_list.hpp>
+#include <algorithm>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/depth_first_search.hpp>
+#include <optional>
 
 namespace mpisim::sim {
 namespace {
 
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+// Compressed sparse rows: a million blocked ranks cost a few words each.
+using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                                 boost::no_property, std::uint32_t, std::uint32_t>;
 using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
 using Edge = boost::graph_traits<Graph>::edge_descriptor;
 
@@ -23,15 +27,20 @@ struct CycleRecorder : boost::default_dfs_visitor {
 }  // namespace
 
 std::vector<std::uint32_t> find_cycle(std::uint32_t vertex_count, const std::vector<WaitEdge>& edges) {
-  Graph g(vertex_count);
-  for (auto [a, b] : edges) boost::add_edge(a, b, g);
+  // CSR wants the edges grouped by source; a stable sort keeps each waiter's edges
+  // in the order given, so the search (and the cycle reported) is deterministic.
+  std::vector<WaitEdge> sorted = edges;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const WaitEdge& a, const WaitEdge& b) { return a.first < b.first; });
+  Graph g(boost::edges_are_sorted, sorted.begin(), sorted.end(), vertex_count);
   std::vector<Vertex> parent(vertex_count);
   for (Vertex v = 0; v < vertex_count; ++v) parent[v] = v;
   std::optional<std::pair<Vertex, Vertex>> back;
   CycleRecorder rec;
   rec.parent = &parent;
   rec.back = &back;
-  boost::depth_first_search(g, boost::visitor(rec));
+  std::vector<boost::default_color_type> colors(vertex_count);
+  boost::depth_first_search(
+      g, boost::visitor(rec).color_map(boost::make_iterator_property_map(colors.begin(), boost::get(boost::vertex_index, g))));
   if (!back) return {};
   // back = (u, v): v is an ancestor of u; the cycle is v -> ... -> u -> v.
   std::vector<std::uint32_t> cycle;

@@ -101,12 +101,11 @@ void Rank::finish(Request* r, Status* status) {
   if (cls != ErrorClass::success) throw MpiError(cls, f->argument, f->text, f->rule);
 }
 
-Task<Status> Rank::wait(Request*& req) {
+Task<Status> Rank::wait(Request* req) {
   Status st;
   if (req == nullptr) co_return st;  // MPI_REQUEST_NULL: an empty status (MPI-4.1 §3.7.3)
   co_await WaitAwaiter{*this, std::span<Request*>(&req, 1), false};
-  Request* r = std::exchange(req, nullptr);
-  finish(r, &st);
+  finish(req, &st);
   co_return st;
 }
 
@@ -283,20 +282,14 @@ Request* Rank::irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, 
   return r;
 }
 
-Task<void> Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
-                      std::int64_t collective) {
-  Request* r = isend(buf, std::move(type), dest, tag, comm, ctx, collective);
-  co_await WaitAwaiter{*this, std::span<Request*>(&r, 1), false};
-  finish(r, nullptr);
+Task<Status> Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
+                        std::int64_t collective) {
+  return wait(isend(buf, std::move(type), dest, tag, comm, ctx, collective));
 }
 
 Task<Status> Rank::recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                         Context ctx) {
-  Request* r = irecv(buf, std::move(type), source, tag, comm, ctx);
-  co_await WaitAwaiter{*this, std::span<Request*>(&r, 1), false};
-  Status st;
-  finish(r, &st);
-  co_return st;
+  return wait(irecv(buf, std::move(type), source, tag, comm, ctx));
 }
 
 // ---------------------------------------------------------------------------

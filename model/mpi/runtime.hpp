@@ -122,7 +122,9 @@ class Rank {
   Request* isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
                         const Communicator& comm);
 
-  Task<Status> wait(Request*& req);
+  // Waits for `req` (null: MPI_REQUEST_NULL) and frees it. The handle should be
+  // cleared by the caller first: the request is gone when this returns or throws.
+  Task<Status> wait(Request* req);
   // `statuses` is empty (ignored) or as long as `reqs`.
   Task<void> wait_all(std::span<Request*> reqs, std::span<Status> statuses = {});
   // Returns the index completed, or UNDEFINED when every handle is null.
@@ -130,8 +132,10 @@ class Rank {
   // True (and the request freed, set to null) if complete now.
   bool test(Request*& req, Status* status);
 
-  Task<void> send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
-                  Context ctx = Context::p2p, std::int64_t collective = -1);
+  // Blocking send and receive: post now (arguments are checked here, before any
+  // suspension), then wait in one small coroutine.
+  Task<Status> send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+                    Context ctx = Context::p2p, std::int64_t collective = -1);
   Task<Status> recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                     Context ctx = Context::p2p);
 

@@ -123,7 +123,7 @@ class Executor {
     for (std::uint32_t r = 0; r < world.size(); ++r) envs_[r].rank = r;
   }
 
-  Task<void> run_rank(std::uint32_t r) { co_await run_program(envs_[r], sc_.program_for(r)); }
+  Task<void> run_rank(std::uint32_t r) { return run_program(envs_[r], sc_.program_for(r)); }
 
   const RankEnv& env(std::uint32_t r) const { return envs_[r]; }
 
@@ -345,10 +345,14 @@ class Executor {
         case Step::call: {
           world_.rank(env.rank).set_activity(s.spec->name, index_of(s));
           SimTime start = world_.engine().now();
-          std::string algorithm;
-          if (!call_sync(env, s)) co_await call_async(env, s, algorithm);
-          env.step = &s;
-          record_call(env, s, s.spec->name, start, algorithm, args_json(env, s));
+          std::string_view algorithm;
+          if (!call_sync(env, s)) {
+            Status st = co_await call_async(env, s, algorithm);
+            env.step = &s;
+            if (s.slot[static_cast<std::size_t>(P::status)] >= 0)
+              bind_status(env, s, P::status, st);
+          }
+          record_call(env, s, s.spec->name, start, std::string(algorithm), args_json(env, s));
           break;
         }
       }
@@ -562,19 +566,31 @@ class Executor {
     }
   }
 
-  // Calls that may block: each is its own small coroutine, so a blocked rank's
-  // frames stay small.
-  Task<void> call_async(RankEnv& env, const Step& s, std::string& algorithm) {
+  // Calls that may block. The simple ones prepare here, outside any coroutine, and
+  // hand back the runtime's own small waiting coroutine, so a blocked rank's frames
+  // stay small. Each returns the status run_program binds to "status", if given.
+  Task<Status> call_async(RankEnv& env, const Step& s, std::string_view& algorithm) {
     mpi::Rank& rk = world_.rank(env.rank);
     switch (s.spec->id) {
-      case CallId::send: return send(env, s, rk);
-      case CallId::recv: return recv(env, s, rk);
-      case CallId::wait: return wait(env, s, rk);
+      case CallId::send: {
+        auto t = type_arg(s, P::datatype);
+        auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+        return rk.send(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(s));
+      }
+      case CallId::recv: {
+        auto t = type_arg(s, P::datatype);
+        auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+        return rk.recv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
+      }
+      case CallId::wait: {
+        Request*& r = request_slot(env, arg(s, P::request).name, "request");
+        return rk.wait(std::exchange(r, nullptr));
+      }
+      case CallId::probe: return rk.probe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
       case CallId::waitall: return waitall(env, s, rk);
       case CallId::waitany: return waitany(env, s, rk);
       case CallId::sendrecv: return sendrecv(env, s, rk);
       case CallId::sendrecv_replace: return sendrecv_replace(env, s, rk);
-      case CallId::probe: return probe(env, s, rk);
       case CallId::barrier:
       case CallId::scatter:
       case CallId::scatterv: return collective(env, s, rk, algorithm);
@@ -582,24 +598,11 @@ class Executor {
     }
   }
 
-  Task<void> send(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    auto t = type_arg(s, P::datatype);
-    auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
-    co_await rk.send(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(s));
-  }
 
-  Task<void> recv(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    auto t = type_arg(s, P::datatype);
-    auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
-    Status st = co_await rk.recv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
-    bind_status(env, s, P::status, st);
-  }
 
-  Task<void> wait(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    Request*& r = request_slot(env, arg(s, P::request).name, "request");
-    Status st = co_await rk.wait(r);
-    bind_status(env, s, P::status, st);
-  }
+
+
+
 
   std::vector<Request*> gather_requests(RankEnv& env, const Step& s) {
     const Arg& a = arg(s, P::array_of_requests);
@@ -621,7 +624,7 @@ class Executor {
     for (std::size_t i = 0; i < reqs.size(); ++i) *find_in(env.requests, a.names[i]) = reqs[i];
   }
 
-  Task<void> waitall(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  Task<Status> waitall(RankEnv& env, const Step& s, mpi::Rank& rk) {
     std::vector<Request*> reqs = gather_requests(env, s);
     std::vector<Status> sts(reqs.size());
     // The names are cleared first: a failing request must not stay bound.
@@ -636,18 +639,19 @@ class Executor {
       bind(env.values, names_.intern(base + ".MPI_SOURCE"), Value::of(std::move(src)));
       bind(env.values, names_.intern(base + ".MPI_TAG"), Value::of(std::move(tag)));
     }
+    co_return Status{};
   }
 
-  Task<void> waitany(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  Task<Status> waitany(RankEnv& env, const Step& s, mpi::Rank& rk) {
     std::vector<Request*> reqs = gather_requests(env, s);
     Status st;
     int index = co_await rk.wait_any(reqs, &st);
     write_back(env, s, reqs);
     bind_int(env, s, P::index, index);
-    bind_status(env, s, P::status, st);
+    co_return st;
   }
 
-  Task<void> sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  Task<Status> sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
     auto st_t = type_arg(s, P::sendtype);
     auto rt_t = type_arg(s, P::recvtype);
     auto sb = typed(env, s, P::sendbuf, int_arg(env, s, P::sendcount), st_t);
@@ -662,10 +666,10 @@ class Executor {
     }
     Status sts[2];
     co_await rk.wait_all(reqs, sts);
-    bind_status(env, s, P::status, sts[0]);
+    co_return sts[0];
   }
 
-  Task<void> sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  Task<Status> sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk) {
     auto t = type_arg(s, P::datatype);
     std::int64_t n = int_arg(env, s, P::count);
     auto b = typed(env, s, P::buf, n, t);
@@ -685,15 +689,12 @@ class Executor {
     reqs[1] = rk.isend_packed(std::move(packed), t, n, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
     Status sts[2];
     co_await rk.wait_all(reqs, sts);
-    bind_status(env, s, P::status, sts[0]);
+    co_return sts[0];
   }
 
-  Task<void> probe(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    Status st = co_await rk.probe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
-    bind_status(env, s, P::status, st);
-  }
 
-  Task<void> collective(RankEnv& env, const Step& s, mpi::Rank& rk, std::string& algorithm_out) {
+
+  Task<Status> collective(RankEnv& env, const Step& s, mpi::Rank& rk, std::string_view& algorithm_out) {
     coll::Collective kind = s.spec->id == CallId::barrier ? coll::Collective::barrier
                             : s.spec->id == CallId::scatter ? coll::Collective::scatter
                                                             : coll::Collective::scatterv;
@@ -764,9 +765,10 @@ class Executor {
     } else {
       alg = &coll::default_algorithm(kind, p);
     }
-    algorithm_out = std::string(alg->name);
-    result_.algorithms_used[cname] = algorithm_out;
+    algorithm_out = alg->name;
+    result_.algorithms_used[cname] = std::string(alg->name);
     co_await alg->run(rk, a);
+    co_return Status{};
   }
 
   std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c) {
