@@ -14,7 +14,6 @@ Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t cou
   if (mode == PayloadMode::data && bytes > 0) a.data = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes));
   allocs_.push_back(std::move(a));
   next_ = base + std::max<std::int64_t>(bytes, 1) + kGuard;
-  total_ += bytes;
   return base;
 }
 

@@ -43,12 +43,10 @@ class Memory {
   Allocation* find(Address addr, std::int64_t len);
   const Allocation* by_name(const std::string& name) const;
   const std::vector<Allocation>& allocations() const { return allocs_; }
-  std::int64_t bytes_allocated() const { return total_; }
 
  private:
   std::vector<Allocation> allocs_;  // sorted by base (allocated upwards)
   Address next_ = kFirstAddress;
-  std::int64_t total_ = 0;
 };
 
 // A buffer argument as the data path sees it: count elements of type at addr.

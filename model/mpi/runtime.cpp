@@ -72,7 +72,7 @@ struct Rank::WaitAwaiter {
       if (r != nullptr && !r->complete) r->awaited = true;
     rank.waiter_ = h;
     rank.wait_needed_ = any ? 1 : incomplete;
-    rank.wait_latest_ = any ? SimTime{} : latest;
+    rank.wait_time_ = any ? SimTime{} : latest;
     rank.waiting_on_ = reqs;
   }
 
@@ -85,11 +85,11 @@ struct Rank::WaitAwaiter {
 
 void Rank::on_complete(Request* r) {
   if (!r->awaited || waiter_ == nullptr || probe_) return;
-  wait_latest_ = max(wait_latest_, r->done_at);
+  wait_time_ = max(wait_time_, r->done_at);
   if (--wait_needed_ > 0) return;
   auto h = waiter_;
   waiter_ = nullptr;
-  SimTime at = max(wait_latest_, max(now(), world_->model_.cpu_free(id_)));
+  SimTime at = max(wait_time_, max(now(), world_->model_.cpu_free(id_)));
   world_->engine_.resume_at(at, h);
 }
 
@@ -342,7 +342,7 @@ Task<void> Rank::compute(SimTime duration) {
     }
     void await_resume() noexcept {}
   };
-  compute_duration_ = duration;
+  wait_time_ = duration;
   co_await ComputeAwaiter{*this};
 }
 
@@ -355,7 +355,7 @@ void World::ComputeStage::on_event(std::uint64_t arg, std::uint64_t seq) {
     w->engine_.at_keeping_seq(ready, seq, *this, arg);
     return;
   }
-  SimTime end = w->model_.start_compute(id, r.compute_duration_, t);
+  SimTime end = w->model_.start_compute(id, r.wait_time_, t);
   auto h = std::exchange(r.waiter_, nullptr);
   w->engine_.resume_at(end, h);
 }

@@ -94,12 +94,6 @@ struct Message {
   bool matched = false;
 };
 
-// What one rank is doing, for deadlock reports.
-struct Activity {
-  const char* call = nullptr;
-  std::int32_t step = -1;
-};
-
 class Rank {
  public:
   Rank(World& w, std::uint32_t id);
@@ -145,8 +139,6 @@ class Rank {
   // Keeps the CPU busy for `duration` (a LogGOPSim "calc").
   Task<void> compute(SimTime duration);
 
-  void set_activity(const char* call, std::int32_t step) { activity_ = {call, step}; }
-  const Activity& activity() const { return activity_; }
   // Human-readable description of what a blocked rank waits for, and the world
   // ranks it waits for (wait-for graph edges).
   std::string blocked_on(std::vector<std::uint32_t>* waits_for) const;
@@ -175,15 +167,14 @@ class Rank {
   Message* unexpected_tail_ = nullptr;
   std::coroutine_handle<> waiter_ = nullptr;
   std::uint32_t wait_needed_ = 0;   // completions still awaited (wait-all); 1 for wait-any
-  SimTime wait_latest_{};
+  // While waiting: the latest completion time seen; while computing: the duration.
+  SimTime wait_time_{};
   std::span<Request*> waiting_on_;
   struct ProbeState {
     int source, tag;
     std::uint32_t context;
   };
   std::optional<ProbeState> probe_;
-  SimTime compute_duration_{};
-  Activity activity_;
 };
 
 class World {

@@ -43,12 +43,40 @@ void bind(std::vector<std::pair<NameId, T>>& v, NameId id, T x) {
   else v.emplace_back(id, std::move(x));
 }
 
+// Where a rank is in its program: a step list, the next step, and for the body of
+// a repeat, which iteration of how many.
+struct Cursor {
+  const Program* program = nullptr;
+  std::uint32_t next = 0;
+  const Step* repeat = nullptr;  // the repeat step whose body this is; null at top level
+  std::int64_t iteration = 0, times = 0;
+};
+
+// A rank's interpreter state. It lives here rather than in coroutine frames, so a
+// blocked rank costs one small frame whatever its program's nesting.
 struct RankEnv {
   std::uint32_t rank = 0;
-  std::vector<std::pair<NameId, Value>> values;
-  std::vector<std::pair<NameId, Request*>> requests;
-  std::vector<std::pair<NameId, Status>> statuses;
-  const Step* step = nullptr;  // the step running now
+  std::uint32_t top_next = 0;       // the next step of the top-level program
+  const Program* top_program = nullptr;
+  const Step* step = nullptr;       // the step running now
+  std::vector<Cursor> nested;       // repeat bodies being run, innermost last
+  SimTime call_start{};
+  const char* algorithm = nullptr;  // the algorithm of the collective running now (a registry name)
+
+  // Names this rank has bound; allocated on first use (many ranks bind none).
+  struct Bindings {
+    std::vector<std::pair<NameId, Value>> values;
+    std::vector<std::pair<NameId, Request*>> requests;
+    std::vector<std::pair<NameId, Status>> statuses;
+  };
+  std::unique_ptr<Bindings> bindings;
+  Bindings& b() {
+    if (!bindings) bindings = std::make_unique<Bindings>();
+    return *bindings;
+  }
+  std::vector<std::pair<NameId, Value>>& values() { return b().values; }
+  std::vector<std::pair<NameId, Request*>>& requests() { return b().requests; }
+  std::vector<std::pair<NameId, Status>>& statuses() { return b().statuses; }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -123,7 +151,17 @@ class Executor {
     for (std::uint32_t r = 0; r < world.size(); ++r) envs_[r].rank = r;
   }
 
-  Task<void> run_rank(std::uint32_t r) { return run_program(envs_[r], sc_.program_for(r)); }
+  // A rank's coroutine: run steps until one blocks, wait for it, finish it, go on.
+  Task<void> run_rank(std::uint32_t r) {
+    RankEnv& env = envs_[r];
+    env.top_program = &sc_.program_for(r);
+    for (;;) {
+      std::optional<Task<Status>> blocking = advance(env);
+      if (!blocking) co_return;
+      Status st = co_await std::move(*blocking);
+      finish_blocking(env, st);
+    }
+  }
 
   const RankEnv& env(std::uint32_t r) const { return envs_[r]; }
 
@@ -145,7 +183,7 @@ class Executor {
         case Names::tag_ub: return Value::of(mpi::TAG_UB);
         default: break;
       }
-      if (Value* v = find_in(env.values, *id)) return *v;
+      if (Value* v = find_in(env.values(), *id)) return *v;
       if (const mpi::Allocation* a = allocation(env, *id)) {
         if (!a->data)
           throw StepError("buffer '" + std::string(n) + "' has no contents in --payload sizes mode");
@@ -192,7 +230,7 @@ class Executor {
       case Names::tag_ub: *out = mpi::TAG_UB; return true;
       default: break;
     }
-    const Value* v = find_in(env.values, id);
+    const Value* v = find_in(env.values(), id);
     if (v == nullptr || v->is_array) return false;
     *out = v->scalar;
     return true;
@@ -291,16 +329,16 @@ class Executor {
   void bind_status(RankEnv& env, const Step& s, P p, const Status& st) {
     const Arg& a = arg(s, p);
     if (!a.present || a.ignore) return;
-    bind(env.statuses, a.name, st);
-    bind(env.values, a.status_fields[0], Value::of(st.source));
-    bind(env.values, a.status_fields[1], Value::of(st.tag));
-    bind(env.values, a.status_fields[2], Value::of(static_cast<int>(st.error)));
+    bind(env.statuses(), a.name, st);
+    bind(env.values(), a.status_fields[0], Value::of(st.source));
+    bind(env.values(), a.status_fields[1], Value::of(st.tag));
+    bind(env.values(), a.status_fields[2], Value::of(static_cast<int>(st.error)));
   }
   void bind_int(RankEnv& env, const Step& s, P p, std::int64_t v) {
-    bind(env.values, arg(s, p).name, Value::of(v));
+    bind(env.values(), arg(s, p).name, Value::of(v));
   }
   Request*& request_slot(RankEnv& env, NameId id, const char* param) {
-    Request** r = find_in(env.requests, id);
+    Request** r = find_in(env.requests(), id);
     if (!r)
       throw MpiError(mpi::ErrorClass::request, param, "request '" + names_.str(id) + "' was never started on this rank",
                      "MPI-4.1 §3.7.3: a request handle must come from a nonblocking call");
@@ -308,55 +346,84 @@ class Executor {
   }
   void bind_request(RankEnv& env, const Step& s, Request* r) {
     const Arg& a = arg(s, P::request);
-    if (Request** old = find_in(env.requests, a.name); old && *old)
+    if (Request** old = find_in(env.requests(), a.name); old && *old)
       throw MpiError(mpi::ErrorClass::request, "request",
                      "request '" + names_.str(a.name) + "' is still active; complete it before reusing its name",
                      "MPI-4.1 §3.7.3: every request must be completed by a wait or test");
-    bind(env.requests, a.name, r);
+    bind(env.requests(), a.name, r);
   }
 
   // ---- steps
-  Task<void> run_program(RankEnv& env, const Program& prog) {
-    for (const Step& s : prog) {
-      env.step = &s;
-      if (s.ranks && eval_int(env, *s.ranks) == 0) continue;
+  // Runs the rank's steps that do not block, up to the next one that may; returns
+  // that one's task, or nothing when the program is over.
+  std::optional<Task<Status>> advance(RankEnv& env) {
+    for (;;) {
+      if (env.nested.empty()) {
+        if (env.top_next >= env.top_program->size()) return std::nullopt;
+        if (auto t = run_step(env, (*env.top_program)[env.top_next++])) return t;
+        continue;
+      }
+      Cursor& c = env.nested.back();
+      if (c.next >= c.program->size()) {
+        if (++c.iteration < c.times) {
+          c.next = 0;
+          if (c.repeat->loop_var) bind(env.values(), *c.repeat->loop_var, Value::of(c.iteration));
+        } else {
+          env.nested.pop_back();
+        }
+        continue;
+      }
+      if (auto t = run_step(env, (*c.program)[c.next++])) return t;
+    }
+  }
+
+  // Runs one step; returns its task if it may block.
+  std::optional<Task<Status>> run_step(RankEnv& env, const Step& s) {
+    env.step = &s;
+    if (s.ranks && eval_int(env, *s.ranks) == 0) return std::nullopt;
+    {
       switch (s.kind) {
         case Step::let:
-          for (const auto& [id, e] : s.lets) bind(env.values, id, eval(env, e));
+          for (const auto& [id, e] : s.lets) bind(env.values(), id, eval(env, e));
           break;
         case Step::buffer: declare_buffer(env, s); break;
         case Step::show: show(env, s); break;
         case Step::expect: expect(env, s); break;
-        case Step::compute: {
-          world_.rank(env.rank).set_activity("compute", index_of(s));
-          SimTime start = world_.engine().now();
-          co_await world_.rank(env.rank).compute(SimTime::from_ps(s.compute_ps));
-          record_call(env, s, "compute", start, "", "");
-          break;
-        }
+        case Step::compute:
+          env.call_start = world_.engine().now();
+          return computing(world_.rank(env.rank), SimTime::from_ps(s.compute_ps));
         case Step::repeat: {
           std::int64_t n = eval_int(env, *s.times);
-          for (std::int64_t i = 0; i < n; ++i) {
-            if (s.loop_var) bind(env.values, *s.loop_var, Value::of(i));
-            co_await run_program(env, *s.body);
-          }
+          if (n <= 0 || s.body->empty()) break;
+          if (s.loop_var) bind(env.values(), *s.loop_var, Value::of(0));
+          env.nested.push_back(Cursor{s.body.get(), 0, &s, 0, n});
           break;
         }
-        case Step::call: {
-          world_.rank(env.rank).set_activity(s.spec->name, index_of(s));
-          SimTime start = world_.engine().now();
-          std::string_view algorithm;
-          if (!call_sync(env, s)) {
-            Status st = co_await call_async(env, s, algorithm);
-            env.step = &s;
-            if (s.slot[static_cast<std::size_t>(P::status)] >= 0)
-              bind_status(env, s, P::status, st);
-          }
-          record_call(env, s, s.spec->name, start, std::string(algorithm), args_json(env, s));
+        case Step::call:
+          env.call_start = world_.engine().now();
+          env.algorithm = nullptr;
+          if (!call_sync(env, s)) return call_async(env, s, env.algorithm);
+          record_call(env, s, s.spec->name, env.call_start, "", args_json(env, s));
           break;
-        }
       }
     }
+    return std::nullopt;
+  }
+
+  static Task<Status> computing(mpi::Rank& rk, SimTime duration) {
+    co_await rk.compute(duration);
+    co_return Status{};
+  }
+
+  // After a blocking step: bind its status and record it.
+  void finish_blocking(RankEnv& env, const Status& st) {
+    const Step& s = *env.step;
+    if (s.kind == Step::compute) {
+      record_call(env, s, "compute", env.call_start, "", "");
+      return;
+    }
+    if (s.slot[static_cast<std::size_t>(P::status)] >= 0) bind_status(env, s, P::status, st);
+    record_call(env, s, s.spec->name, env.call_start, env.algorithm ? env.algorithm : "", args_json(env, s));
   }
 
   static std::int32_t index_of(const Step& s) { return s.index; }
@@ -442,7 +509,7 @@ class Executor {
           w.end_array();
           if (n < a->count) w.field("truncated", true);
         }
-      } else if (Value* v = find_in(env.values, id)) {
+      } else if (Value* v = find_in(env.values(), id)) {
         if (v->is_array) {
           w.key("values").begin_array();
           for (auto x : v->array) w.value(x);
@@ -550,7 +617,7 @@ class Executor {
       }
       case CallId::get_count: {
         const Arg& a = arg(s, P::status);
-        Status* st = find_in(env.statuses, a.name);
+        Status* st = find_in(env.statuses(), a.name);
         if (!st)
           throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
                          "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
@@ -569,7 +636,7 @@ class Executor {
   // Calls that may block. The simple ones prepare here, outside any coroutine, and
   // hand back the runtime's own small waiting coroutine, so a blocked rank's frames
   // stay small. Each returns the status run_program binds to "status", if given.
-  Task<Status> call_async(RankEnv& env, const Step& s, std::string_view& algorithm) {
+  Task<Status> call_async(RankEnv& env, const Step& s, const char*& algorithm) {
     mpi::Rank& rk = world_.rank(env.rank);
     switch (s.spec->id) {
       case CallId::send: {
@@ -621,7 +688,7 @@ class Executor {
 
   void write_back(RankEnv& env, const Step& s, const std::vector<Request*>& reqs) {
     const Arg& a = arg(s, P::array_of_requests);
-    for (std::size_t i = 0; i < reqs.size(); ++i) *find_in(env.requests, a.names[i]) = reqs[i];
+    for (std::size_t i = 0; i < reqs.size(); ++i) *find_in(env.requests(), a.names[i]) = reqs[i];
   }
 
   Task<Status> waitall(RankEnv& env, const Step& s, mpi::Rank& rk) {
@@ -629,15 +696,15 @@ class Executor {
     std::vector<Status> sts(reqs.size());
     // The names are cleared first: a failing request must not stay bound.
     const Arg& a = arg(s, P::array_of_requests);
-    for (NameId id : a.names) *find_in(env.requests, id) = nullptr;
+    for (NameId id : a.names) *find_in(env.requests(), id) = nullptr;
     co_await rk.wait_all(reqs, sts);
     const Arg& so = arg(s, P::array_of_statuses);
     if (so.present && !so.ignore) {
       const std::string& base = names_.str(so.name);
       std::vector<std::int64_t> src, tag;
       for (const Status& st : sts) src.push_back(st.source), tag.push_back(st.tag);
-      bind(env.values, names_.intern(base + ".MPI_SOURCE"), Value::of(std::move(src)));
-      bind(env.values, names_.intern(base + ".MPI_TAG"), Value::of(std::move(tag)));
+      bind(env.values(), names_.intern(base + ".MPI_SOURCE"), Value::of(std::move(src)));
+      bind(env.values(), names_.intern(base + ".MPI_TAG"), Value::of(std::move(tag)));
     }
     co_return Status{};
   }
@@ -694,7 +761,7 @@ class Executor {
 
 
 
-  Task<Status> collective(RankEnv& env, const Step& s, mpi::Rank& rk, std::string_view& algorithm_out) {
+  Task<Status> collective(RankEnv& env, const Step& s, mpi::Rank& rk, const char*& algorithm_out) {
     coll::Collective kind = s.spec->id == CallId::barrier ? coll::Collective::barrier
                             : s.spec->id == CallId::scatter ? coll::Collective::scatter
                                                             : coll::Collective::scatterv;
@@ -765,7 +832,7 @@ class Executor {
     } else {
       alg = &coll::default_algorithm(kind, p);
     }
-    algorithm_out = alg->name;
+    algorithm_out = alg->name.data();  // registry names are string literals
     result_.algorithms_used[cname] = std::string(alg->name);
     co_await alg->run(rk, a);
     co_return Status{};
@@ -773,10 +840,10 @@ class Executor {
 
   std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c) {
     NameId id = names_.intern("#collectives:" + c.name());
-    Value* v = find_in(env.values, id);
+    Value* v = find_in(env.values(), id);
     if (!v) {
-      bind(env.values, id, Value::of(0));
-      v = find_in(env.values, id);
+      bind(env.values(), id, Value::of(0));
+      v = find_in(env.values(), id);
     }
     return v->scalar++;
   }
@@ -811,7 +878,7 @@ sim::Diagnostic deadlock_diagnostic(mpi::World& world, sim::Engine& engine, cons
     for (auto w : waits) edges.emplace_back(r, w);
     if (d.detail.size() < kMaxLines) {
       const Step* s = ex.env(r).step;
-      std::string call = rk.activity().call ? rk.activity().call : "?";
+      std::string call = !s ? "?" : s->kind == Step::call ? s->spec->name : "compute";
       d.detail.push_back("rank " + std::to_string(r) + " blocked in " + call + " (" + (s ? s->path : "?") +
                          ") waiting for " + (what.empty() ? "a completion" : what));
     }
@@ -851,7 +918,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   if (const auto& f = engine.failure()) {
     const std::uint32_t r = f->process;
     const Step* s = ex.env(r).step;
-    const char* call = world.rank(r).activity().call;
+    const char* call = s && s->kind == Step::call ? s->spec->name : nullptr;
     sim::Diagnostic d;
     d.severity = "error";
     d.process = r;
