@@ -89,6 +89,24 @@ void Engine::push(const Entry& e) {
 }
 
 bool Engine::pop(Entry& out) {
+  if (starts_head_ == starts_.size()) {
+    // After the start: the heap's entries of this instant were scheduled before any
+    // FIFO entry, so they go first; the FIFO's come before later instants.
+    bool fifo_has = fifo_head_ < fifo_.size();
+    if (!heap_.empty() && (!fifo_has || heap_.front().time == now_.ps)) {
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      out = heap_.back();
+      heap_.pop_back();
+      return true;
+    }
+    if (!fifo_has) return false;
+    out = fifo_[fifo_head_++];
+    if (fifo_head_ == fifo_.size()) {
+      fifo_.clear();
+      fifo_head_ = 0;
+    }
+    return true;
+  }
   // Three sources, merged by (time, seq): the heap (later instants, and entries of
   // this instant scheduled earlier), the FIFO (this instant, newest), the starts.
   const Entry* best = nullptr;
