@@ -20,6 +20,7 @@ const char* error_class_name(ErrorClass c) {
     case ErrorClass::request: return "MPI_ERR_REQUEST";
     case ErrorClass::arg: return "MPI_ERR_ARG";
     case ErrorClass::op: return "MPI_ERR_OP";
+    case ErrorClass::group: return "MPI_ERR_GROUP";
     case ErrorClass::unknown: return "MPI_ERR_UNKNOWN";
   }
   return "MPI_ERR_UNKNOWN";

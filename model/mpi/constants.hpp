@@ -30,6 +30,7 @@ enum class ErrorClass : int {
   request = 19,
   arg = 12,
   op = 9,
+  group = 8,
   unknown = 13,
 };
 

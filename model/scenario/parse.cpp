@@ -11,7 +11,7 @@ namespace mpisim::scenario {
 
 Names::Names() {
   for (const char* n : {"rank", "size", "MPI_ANY_SOURCE", "MPI_ANY_TAG", "MPI_PROC_NULL", "MPI_ROOT",
-                        "MPI_UNDEFINED", "MPI_TAG_UB"})
+                        "MPI_UNDEFINED", "MPI_TAG_UB", "MPI_IDENT", "MPI_CONGRUENT", "MPI_SIMILAR", "MPI_UNEQUAL"})
     intern(n);
 }
 
@@ -200,7 +200,16 @@ class ScenarioParser {
     if (!j.is_object()) fail(path, "expected a step (a JSON object), got " + j.dump());
     Step s;
     s.path = path;
-    if (j.contains("ranks")) s.ranks = expr(j["ranks"], path + "/ranks");
+    // The per-rank filter is "where"; "ranks" is accepted as its shorthand, except
+    // on calls that have an MPI parameter named ranks (MPI_Group_incl, ...).
+    bool ranks_is_parameter = false;
+    if (j.contains("call") && j["call"].is_string())
+      if (const CallSpec* c = find_call(j["call"].get<std::string>()))
+        for (const auto& p : c->params) ranks_is_parameter = ranks_is_parameter || p.id == P::ranks;
+    if (j.contains("where") && j.contains("ranks") && !ranks_is_parameter)
+      fail(path + "/ranks", "give the filter once: \"where\" or its shorthand \"ranks\"");
+    if (j.contains("where")) s.ranks = expr(j["where"], path + "/where");
+    else if (j.contains("ranks") && !ranks_is_parameter) s.ranks = expr(j["ranks"], path + "/ranks");
     static const std::vector<std::string> kinds = {"let", "buffer", "call", "show", "expect", "compute", "repeat"};
     int found = 0;
     for (const auto& k : kinds) found += j.contains(k) ? 1 : 0;
@@ -209,7 +218,7 @@ class ScenarioParser {
                             : "a step has exactly one of: call, let, buffer, show, expect, compute, repeat");
     if (j.contains("let")) {
       s.kind = Step::let;
-      only(j, path, {"let", "ranks"}, "let");
+      only(j, path, {"let", "ranks", "where"}, "let");
       const Json& l = j["let"];
       if (!l.is_object()) fail(path + "/let", "expected an object of name: value pairs");
       for (auto it = l.begin(); it != l.end(); ++it) {
@@ -223,7 +232,7 @@ class ScenarioParser {
       call_step(j, path, s);
     } else if (j.contains("show")) {
       s.kind = Step::show;
-      only(j, path, {"show", "ranks"}, "show");
+      only(j, path, {"show", "ranks", "where"}, "show");
       const Json& v = j["show"];
       if (v.is_string()) s.shown.push_back(name(v, path + "/show", "a buffer or value name"));
       else if (v.is_array())
@@ -232,7 +241,7 @@ class ScenarioParser {
       else fail(path + "/show", "expected a name or a list of names");
     } else if (j.contains("expect")) {
       s.kind = Step::expect;
-      only(j, path, {"expect", "ranks", "message"}, "expect");
+      only(j, path, {"expect", "ranks", "message", "where"}, "expect");
       s.message = string_field(j, "message", path + "/message");
       const Json& e = j["expect"];
       if (e.is_string()) {
@@ -249,7 +258,7 @@ class ScenarioParser {
       }
     } else if (j.contains("compute")) {
       s.kind = Step::compute;
-      only(j, path, {"compute", "ranks"}, "compute");
+      only(j, path, {"compute", "ranks", "where"}, "compute");
       const Json& c = j["compute"];
       static const std::vector<std::pair<std::string, std::int64_t>> units = {
           {"ps", 1}, {"ns", 1000}, {"us", 1000000}, {"ms", 1000000000}};
@@ -265,7 +274,7 @@ class ScenarioParser {
       s.compute_ps = v * u->second;
     } else {
       s.kind = Step::repeat;
-      only(j, path, {"repeat", "as", "program", "ranks"}, "repeat");
+      only(j, path, {"repeat", "as", "program", "ranks", "where"}, "repeat");
       s.times = expr(j["repeat"], path + "/repeat");
       if (j.contains("as")) s.loop_var = name(j["as"], path + "/as", "the loop variable's name");
       if (!j.contains("program") || !j["program"].is_array())
@@ -277,7 +286,7 @@ class ScenarioParser {
 
   void buffer_step(const Json& j, const std::string& path, Step& s) {
     s.kind = Step::buffer;
-    only(j, path, {"buffer", "type", "count", "init", "ranks"}, "buffer");
+    only(j, path, {"buffer", "type", "count", "init", "ranks", "where"}, "buffer");
     s.name = name(j["buffer"], path + "/buffer", "the buffer's name");
     if (!j.contains("type") || !j["type"].is_string())
       fail(path + "/type", "expected the element datatype, e.g. \"MPI_INT\"");
@@ -301,7 +310,7 @@ class ScenarioParser {
     s.slot.fill(-1);
     for (std::size_t i = 0; i < s.spec->params.size(); ++i)
       s.slot[static_cast<std::size_t>(s.spec->params[i].id)] = static_cast<std::int8_t>(i);
-    std::set<std::string> allowed = {"call", "ranks", "algorithm"};
+    std::set<std::string> allowed = {"call", "ranks", "where", "algorithm"};
     for (const auto& p : s.spec->params) allowed.insert(p.name);
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (allowed.count(it.key())) continue;
@@ -353,7 +362,31 @@ class ScenarioParser {
         case ParamKind::out_int:
         case ParamKind::request_out:
         case ParamKind::request_in:
-        case ParamKind::status_in: a.name = name(v, ap, "a name"); break;
+        case ParamKind::status_in:
+        case ParamKind::group_out:
+        case ParamKind::group_inout:
+        case ParamKind::array_out: a.name = name(v, ap, "a name"); break;
+        case ParamKind::group_in:
+          if (v.is_string() && v == "MPI_GROUP_EMPTY") {
+            a.handle = "MPI_GROUP_EMPTY";
+            break;
+          }
+          a.name = name(v, ap, "a group: the name of one the program made, or MPI_GROUP_EMPTY");
+          break;
+        case ParamKind::ranges:
+          if (v.is_array() && !v.empty() && v[0].is_array()) {
+            // [[first, last, stride], ...]: flattened into one array expression.
+            Json flat = Json::array();
+            for (std::size_t k = 0; k < v.size(); ++k) {
+              if (!v[k].is_array() || v[k].size() != 3)
+                fail(ap + "/" + std::to_string(k), "expected a triplet [first, last, stride]");
+              for (const auto& x : v[k]) flat.push_back(x);
+            }
+            a.expr = expr(flat, ap);
+          } else {
+            a.expr = expr(v, ap);
+          }
+          break;
         case ParamKind::request_array:
           if (!v.is_array()) fail(ap, "expected a list of request names");
           for (std::size_t k = 0; k < v.size(); ++k) a.names.push_back(name(v[k], ap + "/" + std::to_string(k), "a request name"));

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "model/coll/registry.hpp"
+#include "model/mpi/group.hpp"
 #include "model/mpi/runtime.hpp"
 #include "sim/engine.hpp"
 #include "sim/wait_for_graph.hpp"
@@ -68,6 +69,7 @@ struct RankEnv {
     std::vector<std::pair<NameId, Value>> values;
     std::vector<std::pair<NameId, Request*>> requests;
     std::vector<std::pair<NameId, Status>> statuses;
+    std::vector<std::pair<NameId, mpi::GroupRef>> groups;  // null: MPI_GROUP_NULL (freed)
   };
   std::unique_ptr<Bindings> bindings;
   Bindings& b() {
@@ -77,6 +79,7 @@ struct RankEnv {
   std::vector<std::pair<NameId, Value>>& values() { return b().values; }
   std::vector<std::pair<NameId, Request*>>& requests() { return b().requests; }
   std::vector<std::pair<NameId, Status>>& statuses() { return b().statuses; }
+  std::vector<std::pair<NameId, mpi::GroupRef>>& groups() { return b().groups; }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -181,9 +184,14 @@ class Executor {
         case Names::root: return Value::of(mpi::ROOT);
         case Names::undefined: return Value::of(mpi::UNDEFINED);
         case Names::tag_ub: return Value::of(mpi::TAG_UB);
+        case Names::ident: return Value::of(static_cast<int>(mpi::Comparison::ident));
+        case Names::congruent: return Value::of(static_cast<int>(mpi::Comparison::congruent));
+        case Names::similar: return Value::of(static_cast<int>(mpi::Comparison::similar));
+        case Names::unequal: return Value::of(static_cast<int>(mpi::Comparison::unequal));
         default: break;
       }
       if (Value* v = find_in(env.values(), *id)) return *v;
+      if (mpi::GroupRef* g = find_in(env.groups(), *id); g && *g) return Value::of((*g)->members());
       if (const mpi::Allocation* a = allocation(env, *id)) {
         if (!a->data)
           throw StepError("buffer '" + std::string(n) + "' has no contents in --payload sizes mode");
@@ -228,6 +236,10 @@ class Executor {
       case Names::root: *out = mpi::ROOT; return true;
       case Names::undefined: *out = mpi::UNDEFINED; return true;
       case Names::tag_ub: *out = mpi::TAG_UB; return true;
+      case Names::ident: *out = static_cast<int>(mpi::Comparison::ident); return true;
+      case Names::congruent: *out = static_cast<int>(mpi::Comparison::congruent); return true;
+      case Names::similar: *out = static_cast<int>(mpi::Comparison::similar); return true;
+      case Names::unequal: *out = static_cast<int>(mpi::Comparison::unequal); return true;
       default: break;
     }
     const Value* v = find_in(env.values(), id);
@@ -509,6 +521,15 @@ class Executor {
           w.end_array();
           if (n < a->count) w.field("truncated", true);
         }
+      } else if (mpi::GroupRef* g = find_in(env.groups(), id)) {
+        if (!*g) w.field("handle", "MPI_GROUP_NULL");
+        if (*g) {
+          w.field("size", (*g)->size());
+          w.key("members").begin_array();
+          std::int64_t n = std::min<std::int64_t>((*g)->size(), kMaxShown);
+          for (std::int64_t i = 0; i < n; ++i) w.value((*g)->world(i));
+          w.end_array();
+        }
       } else if (Value* v = find_in(env.values(), id)) {
         if (v->is_array) {
           w.key("values").begin_array();
@@ -629,8 +650,107 @@ class Executor {
         bind_int(env, s, P::count, c);
         return true;
       }
+      case CallId::comm_group: {
+        const auto& c = comm_arg(s);
+        bind_group(env, s, P::group, c.is_self() ? mpi::Group::of({env.rank}) : world_group());
+        return true;
+      }
+      case CallId::group_size: bind_int(env, s, P::size, group_arg(env, s, P::group)->size()); return true;
+      case CallId::group_rank: bind_int(env, s, P::rank, group_arg(env, s, P::group)->rank_of(env.rank)); return true;
+      case CallId::group_translate_ranks: {
+        auto g1 = group_arg(env, s, P::group1);
+        auto g2 = group_arg(env, s, P::group2);
+        auto r1 = counted_array(env, s, P::ranks1, 1);
+        bind(env.values(), arg(s, P::ranks2).name, Value::of(mpi::Group::translate(*g1, r1, *g2)));
+        return true;
+      }
+      case CallId::group_compare:
+        bind_int(env, s, P::result,
+                 static_cast<int>(mpi::Group::compare(*group_arg(env, s, P::group1), *group_arg(env, s, P::group2))));
+        return true;
+      case CallId::group_union:
+        bind_group(env, s, P::newgroup,
+                   mpi::Group::set_union(*group_arg(env, s, P::group1), *group_arg(env, s, P::group2)));
+        return true;
+      case CallId::group_intersection:
+        bind_group(env, s, P::newgroup,
+                   mpi::Group::intersection(*group_arg(env, s, P::group1), *group_arg(env, s, P::group2)));
+        return true;
+      case CallId::group_difference:
+        bind_group(env, s, P::newgroup,
+                   mpi::Group::difference(*group_arg(env, s, P::group1), *group_arg(env, s, P::group2)));
+        return true;
+      case CallId::group_incl:
+        bind_group(env, s, P::newgroup, group_arg(env, s, P::group)->incl(counted_array(env, s, P::ranks, 1)));
+        return true;
+      case CallId::group_excl:
+        bind_group(env, s, P::newgroup, group_arg(env, s, P::group)->excl(counted_array(env, s, P::ranks, 1)));
+        return true;
+      case CallId::group_range_incl:
+      case CallId::group_range_excl: {
+        auto g = group_arg(env, s, P::group);
+        auto flat = counted_array(env, s, P::ranges, 3);
+        std::vector<mpi::RankRange> ranges;
+        for (std::size_t i = 0; i + 2 < flat.size(); i += 3) ranges.push_back({flat[i], flat[i + 1], flat[i + 2]});
+        bind_group(env, s, P::newgroup,
+                   s.spec->id == CallId::group_range_incl ? g->range_incl(ranges) : g->range_excl(ranges));
+        return true;
+      }
+      case CallId::group_free: {
+        NameId id = arg(s, P::group).name;
+        mpi::GroupRef* g = find_in(env.groups(), id);
+        if (!g || !*g)
+          throw MpiError(mpi::ErrorClass::group, "group",
+                         "group '" + names_.str(id) + (g ? "' is already MPI_GROUP_NULL" : "' was never created on this rank"),
+                         "MPI-4.1 §7.3.3: MPI_Group_free takes a valid group handle");
+        g->reset();  // MPI_GROUP_NULL; operations that use the group still complete (values are shared)
+        return true;
+      }
       default: return false;
     }
+  }
+
+  mpi::GroupRef world_group() {
+    if (!world_group_) world_group_ = mpi::Group::range(0, world_.size());
+    return world_group_;
+  }
+
+  mpi::GroupRef group_arg(RankEnv& env, const Step& s, P p) {
+    const Arg& a = arg(s, p);
+    if (a.handle == "MPI_GROUP_EMPTY") return mpi::Group::empty();
+    mpi::GroupRef* g = find_in(env.groups(), a.name);
+    const char* name = param_name(p);
+    if (!g)
+      throw MpiError(mpi::ErrorClass::group, name, "group '" + names_.str(a.name) + "' was never created on this rank",
+                     "MPI-4.1 §7.3: a group argument must be a valid group handle");
+    if (!*g)
+      throw MpiError(mpi::ErrorClass::group, name,
+                     "group '" + names_.str(a.name) + "' is MPI_GROUP_NULL: it was freed by MPI_Group_free",
+                     "MPI-4.1 §7.3.3: MPI_Group_free sets the handle to MPI_GROUP_NULL");
+    return *g;
+  }
+
+  void bind_group(RankEnv& env, const Step& s, P p, mpi::GroupRef g) { bind(env.groups(), arg(s, p).name, std::move(g)); }
+
+  // An integer array argument whose length the optional n gives (in units of `per`).
+  std::vector<std::int64_t> counted_array(RankEnv& env, const Step& s, P p, std::size_t per) {
+    const Arg& a = arg(s, p);
+    Value v = eval(env, *a.expr);
+    if (!v.is_array) throw StepError(std::string(param_name(p)) + " must be an array");
+    if (v.array.size() % per != 0)
+      throw MpiError(mpi::ErrorClass::arg, param_name(p),
+                     std::string(param_name(p)) + " has " + std::to_string(v.array.size()) +
+                         " numbers, not a whole number of (first, last, stride) triplets",
+                     "MPI-4.1 §7.3.2: ranges is an array of n triplets");
+    if (const Arg& n = arg(s, P::n); n.present) {
+      std::int64_t count = eval_int(env, *n.expr);
+      if (count != static_cast<std::int64_t>(v.array.size() / per))
+        throw MpiError(mpi::ErrorClass::arg, "n",
+                       "n = " + std::to_string(count) + " but " + param_name(p) + " has " +
+                           std::to_string(v.array.size() / per) + " entries",
+                       "MPI-4.1 §7.3: n is the number of entries of the array argument");
+    }
+    return std::move(v.array);
   }
 
   // Calls that may block. The simple ones prepare here, outside any coroutine, and
@@ -849,6 +969,7 @@ class Executor {
   }
 
   static constexpr std::int64_t kMaxShown = 65536;
+  mpi::GroupRef world_group_;
 
   const Scenario& sc_;
   Names& names_;

@@ -21,7 +21,10 @@ using NameId = std::uint32_t;
 class Names {
  public:
   // Ids of the names every expression may use, interned first (in this order).
-  enum Builtin : NameId { rank, size, any_source, any_tag, proc_null, root, undefined, tag_ub, builtin_count };
+  enum Builtin : NameId {
+    rank, size, any_source, any_tag, proc_null, root, undefined, tag_ub,
+    ident, congruent, similar, unequal, builtin_count
+  };
   Names();
   NameId intern(const std::string& s);
   std::optional<NameId> find(std::string_view s) const;
@@ -55,11 +58,17 @@ enum class ParamKind {
   status_out,     // a name to bind a status to, or MPI_STATUS_IGNORE
   statuses_out,   // a name prefix for an array of statuses, or MPI_STATUSES_IGNORE
   status_in,      // the name of a bound status
+  group_in,       // a group handle name, or MPI_GROUP_EMPTY
+  group_out,      // a name to bind a new group to
+  group_inout,    // a group handle name that the call sets to MPI_GROUP_NULL (MPI_Group_free)
+  array_out,      // a name to bind an integer array to (ranks2)
+  ranges,         // (first, last, stride) triplets: a JSON array of 3-element arrays, or a flat array expression
 };
 
 // Every parameter name a call can have; a step finds its arguments by these in O(1).
 enum class P : std::uint8_t {
   array_of_requests, array_of_statuses, buf, comm, count, datatype, dest, displs, flag, index, rank, recvbuf, recvcount, recvtag, recvtype, request, result, root, sendbuf, sendcount, sendcounts, sendtag, sendtype, size, source, status, tag,
+  group, group1, group2, newgroup, n, ranks, ranks1, ranks2, ranges,
   count_
 };
 
@@ -75,6 +84,8 @@ enum class CallId {
   send, recv, isend, irecv, wait, waitall, waitany, test,
   sendrecv, sendrecv_replace, probe, iprobe, get_count,
   barrier, scatter, scatterv,
+  comm_group, group_size, group_rank, group_translate_ranks, group_compare, group_union, group_intersection,
+  group_difference, group_incl, group_excl, group_range_incl, group_range_excl, group_free,
 };
 
 struct CallSpec {

@@ -71,8 +71,10 @@ namespace {
 std::string compact_values(const std::string& body) {
   auto j = nlohmann::json::parse(body);
   if (j.contains("value")) return j["value"].dump();
-  if (!j.contains("values") || j["values"].is_null()) return "(no data: --payload sizes)";
-  const auto& v = j["values"];
+  if (j.contains("handle")) return j["handle"].get<std::string>();
+  const char* key = j.contains("members") ? "members" : "values";
+  if (!j.contains(key) || j[key].is_null()) return "(no data: --payload sizes)";
+  const auto& v = j[key];
   std::string s;
   std::size_t n = v.size();
   std::size_t i = 0;
@@ -93,6 +95,7 @@ std::string compact_values(const std::string& body) {
     ++shown;
   }
   if (i < n) s += " ... (" + std::to_string(n) + " elements)";
+  if (j.contains("members")) s = "group {" + s + "}";
   if (j.contains("truncated")) s += " (snapshot truncated)";
   return s;
 }
