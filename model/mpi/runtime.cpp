@@ -164,9 +164,9 @@ SimTime Rank::now() const { return world_->engine_.now(); }
 void Rank::validate_peer(int peer, const Communicator& comm, bool receive, const char* argument) const {
   if (peer == PROC_NULL) return;
   if (receive && peer == ANY_SOURCE) return;
-  if (peer < 0 || peer >= comm.size()) {
+  if (peer < 0 || peer >= comm.peer_count()) {
     std::string what = std::string(argument) + " = " + rank_text(peer) + " is not a rank of " + comm.name() +
-                       " (size " + std::to_string(comm.size()) + ")";
+                       " (" + std::string(comm.is_inter() ? "remote group size " : "size ") + std::to_string(comm.peer_count()) + ")";
     if (!receive && peer == ANY_SOURCE) what += "; MPI_ANY_SOURCE is only for receives";
     throw MpiError(ErrorClass::rank, argument, what, kRuleRank);
   }
@@ -213,7 +213,7 @@ Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, co
     world_->complete(r, now());
     return r;
   }
-  Message* m = world_->new_message(*this, r, comm.world_rank(dest, id_));
+  Message* m = world_->new_message(*this, r, comm.peer_world(dest, id_));
   m->collective = collective;
   m->channel = comm.channel(ctx);
   world_->post(m, r);
@@ -231,7 +231,7 @@ Request* Rank::isend_packed(std::vector<std::byte> packed, TypeRef type, std::in
     world_->complete(r, now());
     return r;
   }
-  Message* m = world_->new_message(*this, r, comm.world_rank(dest, id_));
+  Message* m = world_->new_message(*this, r, comm.peer_world(dest, id_));
   m->collective = -1;
   m->channel = comm.channel(Context::p2p);
   if (world_->mode_ == PayloadMode::data) {
@@ -368,10 +368,10 @@ std::string Rank::blocked_on(std::vector<std::uint32_t>* waits_for) const {
   auto add_peer = [&](const Communicator& comm, int peer) {
     if (!waits_for) return;
     if (peer >= 0) {
-      waits_for->push_back(comm.world_rank(peer, id_));
-    } else if (peer == ANY_SOURCE && comm.size() <= 4096) {
-      for (int p = 0; p < comm.size(); ++p)
-        if (comm.world_rank(p, id_) != id_) waits_for->push_back(comm.world_rank(p, id_));
+      waits_for->push_back(comm.peer_world(peer, id_));
+    } else if (peer == ANY_SOURCE && comm.peer_count() <= 4096) {
+      for (int p = 0; p < comm.peer_count(); ++p)
+        if (comm.peer_world(p, id_) != id_) waits_for->push_back(comm.peer_world(p, id_));
     }
   };
   if (probe_) {
