@@ -220,6 +220,31 @@ Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, co
   return r;
 }
 
+Request* Rank::isend_unchecked(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+                              Context ctx) {
+  Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
+  r->phantom = true;
+  Message* m = world_->new_message(*this, r, comm.peer_world(dest, id_));
+  m->collective = -1;
+  m->phantom = true;
+  m->channel = comm.channel(ctx);
+  world_->post(m, r);
+  return r;
+}
+
+Request* Rank::irecv_unchecked(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
+                              Context ctx) {
+  Request* r = new_request(Request::Kind::recv, buf, std::move(type), source, tag, comm, ctx);
+  r->phantom = true;
+  if (Message* m = take_unexpected(source, tag, r->context, true)) {
+    world_->deliver(m, r, max(now(), m->ready));
+    return r;
+  }
+  (posted_tail_ ? posted_tail_->next : posted_head_) = r;
+  posted_tail_ = r;
+  return r;
+}
+
 Request* Rank::isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
                             const Communicator& comm) {
   validate_peer(dest, comm, false, "dest");
@@ -431,6 +456,45 @@ World::~World() {
   }
 }
 
+const Communicator& World::new_intra(std::string name, GroupRef group) {
+  std::uint32_t ctx = next_context_;
+  next_context_ += 2;
+  comms_.push_back(std::make_unique<Communicator>(Communicator::intra(std::move(name), std::move(group), ctx)));
+  Communicator& c = *comms_.back();
+  std::string label = c.name() + "#" + std::to_string(ctx / 2);
+  std::uint32_t p2p = trace_.channel(label);
+  std::uint32_t coll = trace_.channel(label + "/collective");
+  c.set_channels(p2p, coll);
+  return c;
+}
+
+std::pair<const Communicator*, const Communicator*> World::new_inter(const std::string& name, GroupRef a,
+                                                                     GroupRef b) {
+  // Each side's own intracommunicator first, then the shared context pair.
+  const Communicator& local_a = new_intra(name + "/local", a);
+  const Communicator& local_b = new_intra(name + "/local", b);
+  std::uint32_t ctx = next_context_;
+  next_context_ += 2;
+  std::string label = name + "#" + std::to_string(ctx / 2);
+  std::uint32_t p2p = trace_.channel(label);
+  std::uint32_t coll = trace_.channel(label + "/collective");
+  comms_.push_back(std::make_unique<Communicator>(Communicator::inter(name, a, b, ctx, &local_a)));
+  comms_.back()->set_channels(p2p, coll);
+  const Communicator* side_a = comms_.back().get();
+  comms_.push_back(std::make_unique<Communicator>(Communicator::inter(name, b, a, ctx, &local_b)));
+  comms_.back()->set_channels(p2p, coll);
+  return {side_a, comms_.back().get()};
+}
+
+World::Agreement& World::agreement(std::uint32_t context, std::int64_t seq, std::size_t members) {
+  Agreement& a = agreements_[{context, seq}];
+  if (a.deposits.empty()) {
+    a.deposits.resize(members);
+    a.result.assign(members, nullptr);
+  }
+  return a;
+}
+
 SimTime World::finish_time(std::uint32_t r) const {
   SimTime end = engine_.process_count() > r ? engine_.process_end(r) : SimTime{};
   return max(end, model_.cpu_free(r));
@@ -474,7 +538,7 @@ void World::serve_send(Message* m) {
   m->sent = t;
   if (m->eager) {
     Request* s = m->send_request;
-    if (mode_ == PayloadMode::data && !m->has_payload) {
+    if (mode_ == PayloadMode::data && !m->has_payload && !m->phantom) {
       m->payload.resize(m->bytes);
       pack(s->buffer, static_cast<std::int64_t>(m->bytes), m->payload.data());
       m->has_payload = true;
@@ -546,7 +610,7 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
                        std::to_string(mr.element) + " where the receive's datatype " + recv->buffer.type->name() +
                        " expects " + std::string(basic_type(mr.recv_basic).name);
     recv->failure->rule = kRuleMatch;
-  } else if (mode_ == PayloadMode::data && m->bytes > 0) {
+  } else if (mode_ == PayloadMode::data && m->bytes > 0 && !m->phantom && !recv->phantom) {
     auto n = static_cast<std::int64_t>(m->bytes);
     if (m->has_payload)
       unpack(m->payload.data(), n, recv->buffer);

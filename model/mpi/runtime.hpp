@@ -17,6 +17,8 @@
 //  5. Eager sends complete when served; rendezvous sends (bytes > the model's eager
 //     limit) when matched, and their data moves then, straight between the buffers.
 #include <coroutine>
+#include <map>
+#include <tuple>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -57,6 +59,7 @@ struct Request {
   bool complete = false;
   bool awaited = false;       // the owner is blocked waiting for it
   bool collective = false;
+  bool phantom = false;       // sizes only: no data is read or written (isend/irecv_unchecked)
   std::uint32_t owner;        // world rank
   int peer;                   // comm rank, ANY_SOURCE or PROC_NULL
   int tag;
@@ -87,6 +90,7 @@ struct Message {
   bool eager;
   TypeRef type;               // the sender's datatype and count: the send signature
   bool has_payload = false;   // payload holds the data (eager, or packed by the caller)
+  bool phantom = false;       // carries no data at all
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
   Request* send_request;      // rendezvous: completed on match (null once detached)
@@ -111,6 +115,14 @@ class Rank {
                  Context ctx = Context::p2p, std::int64_t collective = -1);
   Request* irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                  Context ctx = Context::p2p);
+  // A message of buf.count * size bytes that carries no data, on the communicator's
+  // collective context: for exchanges whose content the simulator keeps itself
+  // (the communicator constructors). The buffer is not read or written.
+  Request* isend_unchecked(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+                           Context ctx = Context::collective);
+  Request* irecv_unchecked(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
+                           Context ctx = Context::collective);
+
   // Sends bytes already packed (for MPI_Sendrecv_replace): a send of `packed.size()` bytes
   // whose signature is (type, count).
   Request* isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
@@ -192,7 +204,45 @@ class World {
   sim::Engine& engine() { return engine_; }
   net::CostModel& model() { return model_; }
   sim::Trace& trace() { return trace_; }
-  std::int64_t next_collective_instance() { return collectives_++; }
+  // Communicators made by the constructors: owned here, shared by their members,
+  // stable in memory. Contexts are allocated in the order constructors resolve,
+  // which the event order fixes: deterministic.
+  const Communicator& new_intra(std::string name, GroupRef group);
+  // Both sides of a new intercommunicator (one context pair, two views).
+  std::pair<const Communicator*, const Communicator*> new_inter(const std::string& name, GroupRef a, GroupRef b);
+
+  // What each member of a collective constructor brought to it, collected at the
+  // simulator level (a real MPI exchanges it in messages; the messages are
+  // simulated too, but here they may carry no data: --payload sizes). Keyed by the
+  // communicator's context and the call's position among its collectives.
+  struct Deposit {
+    std::string call;
+    std::int64_t a = 0, b = 0;    // color/key, root/leader, high, tag ...
+    GroupRef group;
+    bool present = false;
+  };
+  struct Agreement {
+    std::vector<Deposit> deposits;  // by rank in the communicator (both sides: local ranks, then remote)
+    std::vector<const Communicator*> result;  // by the same index, once resolved
+    bool resolved = false;
+    std::size_t taken = 0;
+  };
+  Agreement& agreement(std::uint32_t context, std::int64_t seq, std::size_t members);
+  // The two leaders of an MPI_Intercomm_create meet here (keyed by the peer
+  // communicator's context, the tag and the leaders' world ranks).
+  struct Pairing {
+    GroupRef first_group, second_group;
+    std::uint32_t first_leader = 0;
+    const Communicator* sides[2] = {nullptr, nullptr};
+    int taken = 0;
+  };
+  Pairing& pairing(std::uint32_t context, int tag, std::uint32_t leader_a, std::uint32_t leader_b) {
+    return pairings_[{context, tag, std::min(leader_a, leader_b), std::max(leader_a, leader_b)}];
+  }
+  void forget_pairing(std::uint32_t context, int tag, std::uint32_t leader_a, std::uint32_t leader_b) {
+    pairings_.erase({context, tag, std::min(leader_a, leader_b), std::max(leader_a, leader_b)});
+  }
+  void forget(std::uint32_t context, std::int64_t seq) { agreements_.erase({context, seq}); }
   std::uint64_t messages_in_flight() const { return messages_.live(); }
 
   // When a rank is last busy: the later of its process's end and its CPU's last work.
@@ -235,7 +285,10 @@ class World {
   ArriveStage arrive_stage_;
   ComputeStage compute_stage_;
   std::uint64_t next_message_id_ = 0;
-  std::int64_t collectives_ = 0;
+  std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
+  std::vector<std::unique_ptr<Communicator>> comms_;
+  std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;
+  std::map<std::tuple<std::uint32_t, int, std::uint32_t, std::uint32_t>, Pairing> pairings_;
 };
 
 }  // namespace mpisim::mpi

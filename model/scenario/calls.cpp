@@ -127,6 +127,40 @@ const std::vector<CallSpec>& call_specs() {
        "group without the processes named by triplets, in group's order"},
       {CallId::group_free, "MPI_Group_free", {{P::group, "group", K::group_inout, req}},
        "frees the group; the handle becomes MPI_GROUP_NULL"},
+      {CallId::comm_dup, "MPI_Comm_dup", {{P::comm, "comm", K::comm, req}, {P::newcomm, "newcomm", K::comm_out, req}},
+       "a new communicator with the same group and a new context (collective)"},
+      {CallId::comm_split, "MPI_Comm_split",
+       {{P::comm, "comm", K::comm, req}, {P::color, "color", K::integer, req}, {P::key, "key", K::integer, req},
+        {P::newcomm, "newcomm", K::comm_out, req}},
+       "one new communicator per color, ranked by key (collective)"},
+      {CallId::comm_create, "MPI_Comm_create",
+       {{P::comm, "comm", K::comm, req}, {P::group, "group", K::group_in, req}, {P::newcomm, "newcomm", K::comm_out, req}},
+       "a communicator for each (equal or disjoint) group given; MPI_COMM_NULL outside (collective over comm)"},
+      {CallId::comm_create_group, "MPI_Comm_create_group",
+       {{P::comm, "comm", K::comm, req}, {P::group, "group", K::group_in, req}, {P::tag, "tag", K::integer, req},
+        {P::newcomm, "newcomm", K::comm_out, req}},
+       "a communicator for group, collective over group's members only"},
+      {CallId::comm_compare, "MPI_Comm_compare",
+       {{P::comm1, "comm1", K::comm, req}, {P::comm2, "comm2", K::comm, req}, {P::result, "result", K::out_int, req}},
+       "MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL"},
+      {CallId::comm_free, "MPI_Comm_free", {{P::comm, "comm", K::comm_inout, req}},
+       "frees the communicator; the handle becomes MPI_COMM_NULL"},
+      {CallId::intercomm_create, "MPI_Intercomm_create",
+       {{P::local_comm, "local_comm", K::comm, req}, {P::local_leader, "local_leader", K::integer, req},
+        {P::peer_comm, "peer_comm", K::comm, opt}, {P::remote_leader, "remote_leader", K::integer, opt},
+        {P::tag, "tag", K::integer, req}, {P::newintercomm, "newintercomm", K::comm_out, req}},
+       "an intercommunicator between two groups, through their leaders (collective)"},
+      {CallId::intercomm_merge, "MPI_Intercomm_merge",
+       {{P::intercomm, "intercomm", K::comm, req}, {P::high, "high", K::integer, req},
+        {P::newintracomm, "newintracomm", K::comm_out, req}},
+       "an intracommunicator of both groups, the high=false group first (collective)"},
+      {CallId::comm_remote_size, "MPI_Comm_remote_size", {{P::comm, "comm", K::comm, req}, {P::size, "size", K::out_int, req}},
+       "the size of an intercommunicator's remote group"},
+      {CallId::comm_remote_group, "MPI_Comm_remote_group",
+       {{P::comm, "comm", K::comm, req}, {P::group, "group", K::group_out, req}},
+       "the remote group of an intercommunicator"},
+      {CallId::comm_test_inter, "MPI_Comm_test_inter", {{P::comm, "comm", K::comm, req}, {P::flag, "flag", K::out_int, req}},
+       "1 for an intercommunicator, 0 otherwise"},
   };
   return specs;
 }
@@ -136,7 +170,9 @@ const char* param_name(P p) {
       "array_of_requests", "array_of_statuses", "buf", "comm", "count", "datatype", "dest", "displs",
       "flag", "index", "rank", "recvbuf", "recvcount", "recvtag", "recvtype", "request", "result", "root",
       "sendbuf", "sendcount", "sendcounts", "sendtag", "sendtype", "size", "source", "status", "tag",
-      "group", "group1", "group2", "newgroup", "n", "ranks", "ranks1", "ranks2", "ranges"};
+      "group", "group1", "group2", "newgroup", "n", "ranks", "ranks1", "ranks2", "ranges",
+      "newcomm", "color", "key", "comm1", "comm2", "local_comm", "local_leader", "peer_comm", "remote_leader",
+      "newintercomm", "intercomm", "high", "newintracomm"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

@@ -345,8 +345,11 @@ class ScenarioParser {
           a.self_comm = a.handle == "MPI_COMM_SELF";
           if (p.kind == ParamKind::datatype && !mpi::predefined_type(a.handle) && !is_identifier(a.handle))
             fail(ap, "expected a datatype: a predefined one (MPI_INT, ...) or the name of one the program made");
-          if (p.kind == ParamKind::comm && a.handle != "MPI_COMM_WORLD" && a.handle != "MPI_COMM_SELF")
-            fail(ap, "unknown communicator \"" + a.handle + "\"; known: MPI_COMM_WORLD, MPI_COMM_SELF");
+          if (p.kind == ParamKind::comm && a.handle != "MPI_COMM_WORLD" && a.handle != "MPI_COMM_SELF") {
+            if (!is_identifier(a.handle))
+              fail(ap, "expected a communicator: MPI_COMM_WORLD, MPI_COMM_SELF or the name of one the program made");
+            a.name = names_.intern(a.handle);
+          }
           break;
         case ParamKind::status_out:
         case ParamKind::statuses_out:
@@ -365,6 +368,8 @@ class ScenarioParser {
         case ParamKind::status_in:
         case ParamKind::group_out:
         case ParamKind::group_inout:
+        case ParamKind::comm_out:
+        case ParamKind::comm_inout:
         case ParamKind::array_out: a.name = name(v, ap, "a name"); break;
         case ParamKind::group_in:
           if (v.is_string() && v == "MPI_GROUP_EMPTY") {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "model/coll/comm/constructors.hpp"
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
 #include "model/mpi/runtime.hpp"
@@ -70,6 +71,8 @@ struct RankEnv {
     std::vector<std::pair<NameId, Request*>> requests;
     std::vector<std::pair<NameId, Status>> statuses;
     std::vector<std::pair<NameId, mpi::GroupRef>> groups;  // null: MPI_GROUP_NULL (freed)
+    std::vector<std::pair<NameId, const mpi::Communicator*>> comms;  // null: MPI_COMM_NULL
+    std::vector<std::pair<std::uint32_t, std::int64_t>> collectives;  // per communicator context: calls so far
   };
   std::unique_ptr<Bindings> bindings;
   Bindings& b() {
@@ -80,6 +83,7 @@ struct RankEnv {
   std::vector<std::pair<NameId, Request*>>& requests() { return b().requests; }
   std::vector<std::pair<NameId, Status>>& statuses() { return b().statuses; }
   std::vector<std::pair<NameId, mpi::GroupRef>>& groups() { return b().groups; }
+  std::vector<std::pair<NameId, const mpi::Communicator*>>& comms() { return b().comms; }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -307,10 +311,22 @@ class Executor {
                      "MPI-4.1 §5.1: a datatype argument must be a valid datatype handle");
     return t;
   }
-  const mpi::Communicator& comm_arg(const Step& s) {
-    const Arg& a = arg(s, P::comm);
-    return a.self_comm ? world_.comm_self() : world_.comm_world();
+  const mpi::Communicator& comm_arg(RankEnv& env, const Step& s, P p = P::comm) {
+    const Arg& a = arg(s, p);
+    if (a.handle == "MPI_COMM_WORLD") return world_.comm_world();
+    if (a.handle == "MPI_COMM_SELF") return world_.comm_self();
+    const mpi::Communicator** c = find_in(env.comms(), a.name);
+    if (!c)
+      throw MpiError(mpi::ErrorClass::comm, param_name(p), "communicator '" + a.handle + "' was never created on this rank",
+                     "MPI-4.1 §7.4: a communicator argument must be a valid communicator handle");
+    if (!*c)
+      throw MpiError(mpi::ErrorClass::comm, param_name(p),
+                     "communicator '" + a.handle + "' is MPI_COMM_NULL on rank " + std::to_string(env.rank) +
+                         " (this rank is not a member, or the communicator was freed)",
+                     "MPI-4.1 §7.4: MPI_COMM_NULL is not a valid communicator argument");
+    return **c;
   }
+
   // The address a buffer argument denotes on this rank.
   Address address(RankEnv& env, const Arg& a, const char* name) {
     const BufferRef& b = a.buffer;
@@ -602,24 +618,24 @@ class Executor {
     mpi::Rank& rk = world_.rank(env.rank);
     switch (s.spec->id) {
       case CallId::comm_rank: {
-        const auto& c = comm_arg(s);
+        const auto& c = comm_arg(env, s);
         bind_int(env, s, P::rank, c.rank_of(env.rank, env.rank));
         return true;
       }
-      case CallId::comm_size: bind_int(env, s, P::size, comm_arg(s).size()); return true;
+      case CallId::comm_size: bind_int(env, s, P::size, comm_arg(env, s).size()); return true;
       case CallId::wtime: bind_int(env, s, P::result, world_.engine().now().ps); return true;
       case CallId::isend: {
         auto t = type_arg(s, P::datatype);
         std::int64_t n = int_arg(env, s, P::count);
         auto b = typed(env, s, P::buf, n, t);
-        bind_request(env, s, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(s)));
+        bind_request(env, s, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s)));
         return true;
       }
       case CallId::irecv: {
         auto t = type_arg(s, P::datatype);
         std::int64_t n = int_arg(env, s, P::count);
         auto b = typed(env, s, P::buf, n, t);
-        bind_request(env, s, rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s)));
+        bind_request(env, s, rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s)));
         return true;
       }
       case CallId::test: {
@@ -631,7 +647,7 @@ class Executor {
         return true;
       }
       case CallId::iprobe: {
-        auto st = rk.iprobe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
+        auto st = rk.iprobe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
         bind_int(env, s, P::flag, st ? 1 : 0);
         if (st) bind_status(env, s, P::status, *st);
         return true;
@@ -651,7 +667,7 @@ class Executor {
         return true;
       }
       case CallId::comm_group: {
-        const auto& c = comm_arg(s);
+        const auto& c = comm_arg(env, s);
         bind_group(env, s, P::group, c.is_self() ? mpi::Group::of({env.rank}) : world_group());
         return true;
       }
@@ -696,6 +712,31 @@ class Executor {
                    s.spec->id == CallId::group_range_incl ? g->range_incl(ranges) : g->range_excl(ranges));
         return true;
       }
+      case CallId::comm_compare:
+        bind_int(env, s, P::result,
+                 static_cast<int>(mpi::compare(comm_arg(env, s, P::comm1), comm_arg(env, s, P::comm2), env.rank)));
+        return true;
+      case CallId::comm_free: {
+        NameId id = arg(s, P::comm).name;
+        const mpi::Communicator** c = find_in(env.comms(), id);
+        if (!c || !*c)
+          throw MpiError(mpi::ErrorClass::comm, "comm",
+                         "communicator '" + names_.str(id) + (c ? "' is already MPI_COMM_NULL" : "' was never created on this rank"),
+                         "MPI-4.1 §7.4.3: MPI_Comm_free takes a valid communicator handle");
+        *c = nullptr;  // MPI_COMM_NULL; pending operations on it still complete
+        return true;
+      }
+      case CallId::comm_remote_size:
+      case CallId::comm_remote_group: {
+        const auto& c = comm_arg(env, s);
+        if (!c.is_inter())
+          throw MpiError(mpi::ErrorClass::comm, "comm", c.name() + " is not an intercommunicator",
+                         "MPI-4.1 §7.6.1: the remote group exists only for intercommunicators");
+        if (s.spec->id == CallId::comm_remote_size) bind_int(env, s, P::size, c.remote_group()->size());
+        else bind_group(env, s, P::group, c.remote_group());
+        return true;
+      }
+      case CallId::comm_test_inter: bind_int(env, s, P::flag, comm_arg(env, s).is_inter() ? 1 : 0); return true;
       case CallId::group_free: {
         NameId id = arg(s, P::group).name;
         mpi::GroupRef* g = find_in(env.groups(), id);
@@ -762,18 +803,18 @@ class Executor {
       case CallId::send: {
         auto t = type_arg(s, P::datatype);
         auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
-        return rk.send(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(s));
+        return rk.send(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s));
       }
       case CallId::recv: {
         auto t = type_arg(s, P::datatype);
         auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
-        return rk.recv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
+        return rk.recv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
       }
       case CallId::wait: {
         Request*& r = request_slot(env, arg(s, P::request).name, "request");
         return rk.wait(std::exchange(r, nullptr));
       }
-      case CallId::probe: return rk.probe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(s));
+      case CallId::probe: return rk.probe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
       case CallId::waitall: return waitall(env, s, rk);
       case CallId::waitany: return waitany(env, s, rk);
       case CallId::sendrecv: return sendrecv(env, s, rk);
@@ -781,6 +822,12 @@ class Executor {
       case CallId::barrier:
       case CallId::scatter:
       case CallId::scatterv: return collective(env, s, rk, algorithm);
+      case CallId::comm_dup:
+      case CallId::comm_split:
+      case CallId::comm_create:
+      case CallId::comm_create_group:
+      case CallId::intercomm_create:
+      case CallId::intercomm_merge: return construct(env, s, rk);
       default: throw std::logic_error("call_async: a call that never blocks");
     }
   }
@@ -843,7 +890,7 @@ class Executor {
     auto rt_t = type_arg(s, P::recvtype);
     auto sb = typed(env, s, P::sendbuf, int_arg(env, s, P::sendcount), st_t);
     auto rb = typed(env, s, P::recvbuf, int_arg(env, s, P::recvcount), rt_t);
-    const auto& c = comm_arg(s);
+    const auto& c = comm_arg(env, s);
     Request* reqs[2] = {rk.irecv(rb, rt_t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c), nullptr};
     try {
       reqs[1] = rk.isend(sb, st_t, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
@@ -860,7 +907,7 @@ class Executor {
     auto t = type_arg(s, P::datatype);
     std::int64_t n = int_arg(env, s, P::count);
     auto b = typed(env, s, P::buf, n, t);
-    const auto& c = comm_arg(s);
+    const auto& c = comm_arg(env, s);
     if (n < 0)
       throw MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
                      "MPI-4.1 §3.2.2: count is a non-negative integer");
@@ -886,7 +933,11 @@ class Executor {
                             : s.spec->id == CallId::scatter ? coll::Collective::scatter
                                                             : coll::Collective::scatterv;
     coll::CollArgs a;
-    a.comm = &comm_arg(s);
+    a.comm = &comm_arg(env, s);
+    if (a.comm->is_inter())
+      throw MpiError(mpi::ErrorClass::comm, "comm",
+                     std::string(s.spec->name) + " on an intercommunicator is not supported yet",
+                     "MPI-4.1 §6.2.2: the intercommunicator forms of the collectives");
     const int p = a.comm->size();
     const int me = a.comm->rank_of(env.rank, env.rank);
     if (kind != coll::Collective::barrier) {
@@ -958,14 +1009,86 @@ class Executor {
     co_return Status{};
   }
 
-  std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c) {
-    NameId id = names_.intern("#collectives:" + c.name());
-    Value* v = find_in(env.values(), id);
-    if (!v) {
-      bind(env.values(), id, Value::of(0));
-      v = find_in(env.values(), id);
+  // The communicator constructors: collectives whose result is a communicator handle.
+  Task<Status> construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    const mpi::Communicator* made = nullptr;
+    switch (s.spec->id) {
+      case CallId::comm_dup: {
+        const auto& c = comm_arg(env, s);
+        made = co_await coll::comm::dup(rk, c, next_instance(env, c), names_.str(arg(s, P::newcomm).name));
+        bind(env.comms(), arg(s, P::newcomm).name, made);
+        break;
+      }
+      case CallId::comm_split: {
+        const auto& c = comm_arg(env, s);
+        int color = rank_arg(env, s, P::color), key = rank_arg(env, s, P::key);
+        if (color < 0 && color != mpi::UNDEFINED)
+          throw MpiError(mpi::ErrorClass::arg, "color", "color = " + std::to_string(color) + " is negative",
+                         "MPI-4.1 §7.4.2: color must be non-negative or MPI_UNDEFINED");
+        made = co_await coll::comm::split(rk, c, next_instance(env, c), color, key, names_.str(arg(s, P::newcomm).name));
+        bind(env.comms(), arg(s, P::newcomm).name, made);
+        break;
+      }
+      case CallId::comm_create: {
+        const auto& c = comm_arg(env, s);
+        auto g = group_arg(env, s, P::group);
+        made = co_await coll::comm::create(rk, c, next_instance(env, c), g, names_.str(arg(s, P::newcomm).name));
+        bind(env.comms(), arg(s, P::newcomm).name, made);
+        break;
+      }
+      case CallId::comm_create_group: {
+        const auto& c = comm_arg(env, s);
+        auto g = group_arg(env, s, P::group);
+        int tag = rank_arg(env, s, P::tag);
+        if (tag < 0 || tag > mpi::TAG_UB)
+          throw MpiError(mpi::ErrorClass::tag, "tag", "tag = " + std::to_string(tag) + " is outside 0..MPI_TAG_UB",
+                         "MPI-4.1 §7.4.2: tag is a valid tag");
+        made = co_await coll::comm::create_group(rk, c, g, tag, names_.str(arg(s, P::newcomm).name));
+        bind(env.comms(), arg(s, P::newcomm).name, made);
+        break;
+      }
+      case CallId::intercomm_create: {
+        const auto& local = comm_arg(env, s, P::local_comm);
+        int leader = rank_arg(env, s, P::local_leader);
+        int tag = rank_arg(env, s, P::tag);
+        const mpi::Communicator* peer = nullptr;
+        int remote_leader = -1;
+        if (local.rank_of(env.rank, env.rank) == leader) {
+          // peer_comm and remote_leader are significant only at the local leader.
+          need(s, P::peer_comm, "at the local leader");
+          need(s, P::remote_leader, "at the local leader");
+          peer = &comm_arg(env, s, P::peer_comm);
+          remote_leader = rank_arg(env, s, P::remote_leader);
+        }
+        made = co_await coll::comm::intercomm_create(rk, local, next_instance(env, local), leader, peer, remote_leader,
+                                                     tag, names_.str(arg(s, P::newintercomm).name));
+        bind(env.comms(), arg(s, P::newintercomm).name, made);
+        break;
+      }
+      case CallId::intercomm_merge: {
+        const auto& inter = comm_arg(env, s, P::intercomm);
+        if (!inter.is_inter())
+          throw MpiError(mpi::ErrorClass::comm, "intercomm", inter.name() + " is not an intercommunicator",
+                         "MPI-4.1 §7.6.2: MPI_Intercomm_merge takes an intercommunicator");
+        bool high = int_arg(env, s, P::high) != 0;
+        made = co_await coll::comm::intercomm_merge(rk, inter, next_instance(env, inter), high,
+                                                    names_.str(arg(s, P::newintracomm).name));
+        bind(env.comms(), arg(s, P::newintracomm).name, made);
+        break;
+      }
+      default: throw std::logic_error("construct: not a constructor");
     }
-    return v->scalar++;
+    co_return Status{};
+  }
+
+  // The position of this call among the collectives on `c` at this rank.
+  std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c) {
+    auto& counts = env.b().collectives;
+    std::uint32_t ctx = c.is_self() ? 0xffffffffu : c.base_context();
+    for (auto& [k, n] : counts)
+      if (k == ctx) return n++;
+    counts.emplace_back(ctx, 1);
+    return 0;
   }
 
   static constexpr std::int64_t kMaxShown = 65536;

@@ -50,7 +50,9 @@ enum class ParamKind {
   int_array,      // an expression giving an array, or a JSON array: sendcounts, displs
   buffer,         // a BufferRef
   datatype,       // a datatype handle name
-  comm,           // a communicator handle name
+  comm,           // a communicator handle name: MPI_COMM_WORLD, MPI_COMM_SELF or one the program made
+  comm_out,       // a name to bind a new communicator to
+  comm_inout,     // a communicator handle name that the call sets to MPI_COMM_NULL (MPI_Comm_free)
   out_int,        // a name to bind an integer result to: rank, size, count, flag, index
   request_out,    // a name to bind a new request to
   request_in,     // the name of a request
@@ -69,6 +71,8 @@ enum class ParamKind {
 enum class P : std::uint8_t {
   array_of_requests, array_of_statuses, buf, comm, count, datatype, dest, displs, flag, index, rank, recvbuf, recvcount, recvtag, recvtype, request, result, root, sendbuf, sendcount, sendcounts, sendtag, sendtype, size, source, status, tag,
   group, group1, group2, newgroup, n, ranks, ranks1, ranks2, ranges,
+  newcomm, color, key, comm1, comm2, local_comm, local_leader, peer_comm, remote_leader, newintercomm, intercomm,
+  high, newintracomm,
   count_
 };
 
@@ -86,6 +90,8 @@ enum class CallId {
   barrier, scatter, scatterv,
   comm_group, group_size, group_rank, group_translate_ranks, group_compare, group_union, group_intersection,
   group_difference, group_incl, group_excl, group_range_incl, group_range_excl, group_free,
+  comm_dup, comm_split, comm_create, comm_create_group, comm_compare, comm_free, intercomm_create, intercomm_merge,
+  comm_remote_size, comm_remote_group, comm_test_inter,
 };
 
 struct CallSpec {

@@ -1,0 +1,292 @@
+#include "model/coll/comm/constructors.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "model/coll/comm/exchange.hpp"
+
+namespace mpisim::coll::comm {
+namespace {
+
+using mpi::ErrorClass;
+using mpi::MpiError;
+using mpi::World;
+
+constexpr const char* kRuleOrder =
+    "MPI-4.1 §6.14: all processes of a communicator must call its collective operations, the communicator "
+    "constructors included, in the same order";
+
+// Records this member's arguments; a member that called another collective in this
+// position is diagnosed.
+void deposit(World::Agreement& a, std::size_t index, World::Deposit d, const Communicator& comm) {
+  for (std::size_t i = 0; i < a.deposits.size(); ++i) {
+    const World::Deposit& other = a.deposits[i];
+    if (other.present && other.call != d.call)
+      throw MpiError(ErrorClass::other, "comm",
+                     d.call + " on " + comm.name() + " meets " + other.call + " called by rank " + std::to_string(i) +
+                         " in the same position among the communicator's collectives",
+                     kRuleOrder);
+  }
+  d.present = true;
+  a.deposits[index] = std::move(d);
+}
+
+// Takes this member's result; the agreement is dropped once every member has.
+const Communicator* take(World& w, std::uint32_t context, std::int64_t seq, std::size_t index) {
+  World::Agreement& a = w.agreement(context, seq, 0);
+  const Communicator* c = a.result[index];
+  if (++a.taken == a.deposits.size()) w.forget(context, seq);
+  return c;
+}
+
+int my_rank(Rank& rank, const Communicator& comm) { return comm.rank_of(rank.id(), rank.id()); }
+
+}  // namespace
+
+Task<const Communicator*> dup(Rank& rank, const Communicator& comm, std::int64_t seq, std::string label) {
+  World& w = rank.world();
+  if (comm.is_self()) co_return &w.new_intra(label, comm.group(rank.id()));
+  const auto p = static_cast<std::size_t>(comm.size());
+  const auto me = static_cast<std::size_t>(my_rank(rank, comm));
+  deposit(w.agreement(comm.base_context(), seq, p), me, World::Deposit{"MPI_Comm_dup"}, comm);
+  // MPICH agrees on the new context with an allreduce of context masks.
+  co_await allgather_items(rank, comm, 8, kTagConstruct);
+  World::Agreement& a = w.agreement(comm.base_context(), seq, p);
+  if (!a.resolved) {
+    const Communicator& c = w.new_intra(label, comm.group(rank.id()));
+    std::fill(a.result.begin(), a.result.end(), &c);
+    a.resolved = true;
+  }
+  co_return take(w, comm.base_context(), seq, me);
+}
+
+Task<const Communicator*> split(Rank& rank, const Communicator& comm, std::int64_t seq, int color, int key,
+                                std::string label) {
+  World& w = rank.world();
+  if (comm.is_self()) co_return color == mpi::UNDEFINED ? nullptr : &w.new_intra(label, comm.group(rank.id()));
+  const auto p = static_cast<std::size_t>(comm.size());
+  const auto me = static_cast<std::size_t>(my_rank(rank, comm));
+  deposit(w.agreement(comm.base_context(), seq, p), me, World::Deposit{"MPI_Comm_split", color, key}, comm);
+  // An allgather of (color, key), as MPICH does, then the context agreement.
+  co_await allgather_items(rank, comm, 8, kTagConstruct);
+  co_await allgather_items(rank, comm, 8, kTagConstruct);
+  World::Agreement& a = w.agreement(comm.base_context(), seq, p);
+  if (!a.resolved) {
+    // MPI-4.1 §7.4.2: one communicator per color, ranked by key, ties by the old rank;
+    // MPI_UNDEFINED gets MPI_COMM_NULL. Colors are created in ascending order.
+    std::map<std::int64_t, std::vector<std::pair<std::pair<std::int64_t, std::size_t>, std::int64_t>>> by_color;
+    for (std::size_t i = 0; i < p; ++i) {
+      const World::Deposit& d = a.deposits[i];
+      if (d.a == mpi::UNDEFINED) continue;
+      by_color[d.a].push_back({{d.b, i}, comm.world_rank(static_cast<int>(i), rank.id())});
+    }
+    for (auto& [c, members] : by_color) {
+      std::sort(members.begin(), members.end());
+      std::vector<std::int64_t> worlds;
+      for (const auto& m : members) worlds.push_back(m.second);
+      const Communicator& nc = w.new_intra(label, mpi::Group::of(worlds));
+      for (const auto& m : members) a.result[m.first.second] = &nc;
+    }
+    a.resolved = true;
+  }
+  co_return take(w, comm.base_context(), seq, me);
+}
+
+Task<const Communicator*> create(Rank& rank, const Communicator& comm, std::int64_t seq, GroupRef group,
+                                 std::string label) {
+  World& w = rank.world();
+  if (comm.is_self()) co_return group->size() == 1 && group->world(0) == rank.id() ? &w.new_intra(label, group) : nullptr;
+  const auto p = static_cast<std::size_t>(comm.size());
+  const auto me = static_cast<std::size_t>(my_rank(rank, comm));
+  for (std::int64_t i = 0; i < group->size(); ++i)
+    if (comm.rank_of(static_cast<std::uint32_t>(group->world(i)), rank.id()) < 0)
+      throw MpiError(ErrorClass::group, "group",
+                     "the group's rank " + std::to_string(i) + " (world rank " + std::to_string(group->world(i)) +
+                         ") is not a member of " + comm.name(),
+                     "MPI-4.1 §7.4.2: group must be a subset of the group of comm");
+  World::Deposit d{"MPI_Comm_create"};
+  d.group = group;
+  deposit(w.agreement(comm.base_context(), seq, p), me, std::move(d), comm);
+  co_await allgather_items(rank, comm, 8, kTagConstruct);
+  World::Agreement& a = w.agreement(comm.base_context(), seq, p);
+  if (!a.resolved) {
+    // MPI-4.1 §7.4.2: the groups given must be equal or disjoint; each distinct group
+    // becomes a communicator, and every process it names must have given it.
+    std::vector<std::pair<GroupRef, const Communicator*>> made;
+    for (std::size_t i = 0; i < p; ++i) {
+      const GroupRef& g = a.deposits[i].group;
+      const Communicator* c = nullptr;
+      for (const auto& [mg, mc] : made)
+        if (mpi::Group::compare(*mg, *g) == mpi::Comparison::ident) c = mc;
+      if (c == nullptr) {
+        for (const auto& [mg, mc] : made)
+          if (mpi::Group::intersection(*mg, *g)->size() > 0)
+            throw MpiError(ErrorClass::group, "group",
+                           "the groups given by rank " + std::to_string(i) + " and another rank overlap but differ",
+                           "MPI-4.1 §7.4.2: the groups of MPI_Comm_create must be equal or disjoint");
+        c = g->size() > 0 ? &w.new_intra(label, g) : nullptr;
+        made.emplace_back(g, c);
+      }
+      std::uint32_t wi = comm.world_rank(static_cast<int>(i), rank.id());
+      a.result[i] = g->rank_of(wi) >= 0 ? c : nullptr;
+    }
+    for (std::size_t i = 0; i < p; ++i) {
+      std::uint32_t wi = comm.world_rank(static_cast<int>(i), rank.id());
+      for (const auto& [mg, mc] : made)
+        if (mg->rank_of(wi) >= 0 && mpi::Group::compare(*mg, *a.deposits[i].group) != mpi::Comparison::ident)
+          throw MpiError(ErrorClass::group, "group",
+                         "rank " + std::to_string(i) + " is a member of a group another rank gave, but gave another",
+                         "MPI-4.1 §7.4.2: all processes of a group must give the same group to MPI_Comm_create");
+    }
+    a.resolved = true;
+  }
+  co_return take(w, comm.base_context(), seq, me);
+}
+
+Task<const Communicator*> create_group(Rank& rank, const Communicator& comm, GroupRef group, int tag,
+                                       std::string label) {
+  World& w = rank.world();
+  std::int64_t me_in_group = group->rank_of(rank.id());
+  if (me_in_group < 0)
+    throw MpiError(ErrorClass::group, "group", "the calling process is not a member of group",
+                   "MPI-4.1 §7.4.2: MPI_Comm_create_group is called by the processes of group, and only by them");
+  for (std::int64_t i = 0; i < group->size(); ++i)
+    if (comm.rank_of(static_cast<std::uint32_t>(group->world(i)), rank.id()) < 0)
+      throw MpiError(ErrorClass::group, "group",
+                     "world rank " + std::to_string(group->world(i)) + " of group is not a member of " + comm.name(),
+                     "MPI-4.1 §7.4.2: group must be a subgroup of the group of comm");
+  // Keyed by the tag and the group's first member: concurrent calls on disjoint
+  // groups may share a tag.
+  const std::uint32_t key_ctx = comm.base_context() | (1u << 30);
+  const std::int64_t key = (static_cast<std::int64_t>(tag) << 32) | group->world(0);
+  const auto n = static_cast<std::size_t>(group->size());
+  World::Deposit d{"MPI_Comm_create_group"};
+  d.group = group;
+  deposit(w.agreement(key_ctx, key, n), static_cast<std::size_t>(me_in_group), std::move(d), comm);
+  // Only the group's members take part: they exchange on comm's collective context
+  // addressing each other by group rank.
+  Communicator view = Communicator::intra(comm.name(), group, comm.base_context());
+  view.set_channels(comm.channel(mpi::Context::p2p), comm.channel(mpi::Context::collective));
+  co_await allgather_items(rank, view, 8, kTagConstruct + 2 + tag);
+  World::Agreement& a = w.agreement(key_ctx, key, n);
+  if (!a.resolved) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (mpi::Group::compare(*a.deposits[i].group, *group) != mpi::Comparison::ident)
+        throw MpiError(ErrorClass::group, "group", "the members of group gave different groups",
+                       "MPI-4.1 §7.4.2: all processes of group give the same group to MPI_Comm_create_group");
+    const Communicator& c = w.new_intra(label, group);
+    std::fill(a.result.begin(), a.result.end(), &c);
+    a.resolved = true;
+  }
+  co_return take(w, key_ctx, key, static_cast<std::size_t>(me_in_group));
+}
+
+Task<const Communicator*> intercomm_create(Rank& rank, const Communicator& local_comm, std::int64_t seq,
+                                           int local_leader, const Communicator* peer_comm, int remote_leader,
+                                           int tag, std::string label) {
+  World& w = rank.world();
+  const auto p = static_cast<std::size_t>(local_comm.size());
+  const int me = my_rank(rank, local_comm);
+  if (local_leader < 0 || local_leader >= local_comm.size())
+    throw MpiError(ErrorClass::rank, "local_leader",
+                   "local_leader = " + std::to_string(local_leader) + " is not a rank of " + local_comm.name(),
+                   "MPI-4.1 §7.6.2: local_leader is a rank in local_comm");
+  deposit(w.agreement(local_comm.base_context(), seq, p), static_cast<std::size_t>(me),
+          World::Deposit{"MPI_Intercomm_create", local_leader, tag}, local_comm);
+  co_await allgather_items(rank, local_comm, 8, kTagConstruct);
+  {
+    World::Agreement& a = w.agreement(local_comm.base_context(), seq, p);
+    for (std::size_t i = 0; i < p; ++i)
+      if (a.deposits[i].a != local_leader || a.deposits[i].b != tag)
+        throw MpiError(ErrorClass::arg, "local_leader",
+                       "rank " + std::to_string(i) + " of " + local_comm.name() + " gave local_leader " +
+                           std::to_string(a.deposits[i].a) + " and tag " + std::to_string(a.deposits[i].b),
+                       "MPI-4.1 §7.6.2: local_leader and tag must be the same at every process of local_comm");
+  }
+  if (me == local_leader) {
+    if (peer_comm == nullptr || remote_leader < 0 || remote_leader >= peer_comm->peer_count())
+      throw MpiError(ErrorClass::rank, "remote_leader",
+                     "remote_leader = " + std::to_string(remote_leader) + " is not a rank of peer_comm",
+                     "MPI-4.1 §7.6.2: remote_leader is the rank of the remote leader in peer_comm");
+    const std::uint32_t other = peer_comm->peer_world(remote_leader, rank.id());
+    World::Pairing& pair = w.pairing(peer_comm->base_context(), tag, rank.id(), other);
+    if (!pair.first_group) {
+      pair.first_group = local_comm.group(rank.id());
+      pair.first_leader = rank.id();
+    } else {
+      pair.second_group = local_comm.group(rank.id());
+    }
+    // The leaders exchange their groups over peer_comm, with the user's tag.
+    static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
+    const std::int64_t bytes = 4 * (1 + local_comm.size());
+    mpi::TypedBuffer none{&rank.memory(), 0, bytes, byte.get()};
+    mpi::Request* reqs[2] = {
+        rank.irecv_unchecked(none, byte, remote_leader, tag, *peer_comm, mpi::Context::p2p),
+        rank.isend_unchecked(none, byte, remote_leader, tag, *peer_comm, mpi::Context::p2p),
+    };
+    co_await rank.wait_all(reqs);
+    World::Pairing& done = w.pairing(peer_comm->base_context(), tag, rank.id(), other);
+    if (done.sides[0] == nullptr) {
+      auto [a_side, b_side] = w.new_inter(label, done.first_group, done.second_group);
+      done.sides[0] = a_side;
+      done.sides[1] = b_side;
+    }
+    const Communicator* mine = done.sides[done.first_leader == rank.id() ? 0 : 1];
+    if (++done.taken == 2) w.forget_pairing(peer_comm->base_context(), tag, rank.id(), other);
+    World::Agreement& a = w.agreement(local_comm.base_context(), seq, p);
+    std::fill(a.result.begin(), a.result.end(), mine);
+    a.resolved = true;
+  }
+  co_await bcast_pattern(rank, local_comm, local_leader, 8, kTagConstruct + 1);
+  co_return take(w, local_comm.base_context(), seq, static_cast<std::size_t>(me));
+}
+
+Task<const Communicator*> intercomm_merge(Rank& rank, const Communicator& inter, std::int64_t seq, bool high,
+                                          std::string label) {
+  World& w = rank.world();
+  const GroupRef local = inter.group(rank.id());
+  const GroupRef& remote = inter.remote_group();
+  // Both sides index the agreement the same way: the side whose first member has
+  // the lower world rank first.
+  const bool first_side = local->world(0) < remote->world(0);
+  const auto total = static_cast<std::size_t>(local->size() + remote->size());
+  const auto me = static_cast<std::size_t>(inter.rank_of(rank.id(), rank.id()) + (first_side ? 0 : remote->size()));
+  deposit(w.agreement(inter.base_context(), seq, total), me, World::Deposit{"MPI_Intercomm_merge", high ? 1 : 0},
+          inter);
+  // Each side gathers its own, the leaders exchange, each side spreads the result.
+  co_await allgather_items(rank, *inter.local_comm(), 8, kTagConstruct);
+  if (inter.rank_of(rank.id(), rank.id()) == 0) {
+    static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
+    mpi::TypedBuffer none{&rank.memory(), 0, 8, byte.get()};
+    mpi::Request* reqs[2] = {rank.irecv_unchecked(none, byte, 0, kTagConstruct, inter),
+                             rank.isend_unchecked(none, byte, 0, kTagConstruct, inter)};
+    co_await rank.wait_all(reqs);
+  }
+  co_await bcast_pattern(rank, *inter.local_comm(), 0, 8, kTagConstruct + 1);
+  World::Agreement& a = w.agreement(inter.base_context(), seq, total);
+  if (!a.resolved) {
+    const GroupRef& ga = first_side ? local : remote;
+    const GroupRef& gb = first_side ? remote : local;
+    auto side_high = [&](std::size_t from, std::size_t count) {
+      std::int64_t h = a.deposits[from].a;
+      for (std::size_t i = from; i < from + count; ++i)
+        if (a.deposits[i].a != h)
+          throw MpiError(ErrorClass::arg, "high", "the processes of one group gave different values of high",
+                         "MPI-4.1 §7.6.2: all processes of a group give the same high to MPI_Intercomm_merge");
+      return h;
+    };
+    std::int64_t ha = side_high(0, static_cast<std::size_t>(ga->size()));
+    std::int64_t hb = side_high(static_cast<std::size_t>(ga->size()), static_cast<std::size_t>(gb->size()));
+    // The group with high = false comes first; on a tie, the side whose first member
+    // has the lower world rank (the standard leaves that order to the implementation).
+    std::vector<std::int64_t> members = (hb < ha) ? gb->members() : ga->members();
+    std::vector<std::int64_t> rest = (hb < ha) ? ga->members() : gb->members();
+    members.insert(members.end(), rest.begin(), rest.end());
+    const Communicator& c = w.new_intra(label, mpi::Group::of(members));
+    std::fill(a.result.begin(), a.result.end(), &c);
+    a.resolved = true;
+  }
+  co_return take(w, inter.base_context(), seq, me);
+}
+
+}  // namespace mpisim::coll::comm
