@@ -5,6 +5,8 @@
 //   mpisim_bench blocked RANKS           every rank blocked in a receive: memory per rank
 //   mpisim_bench copy MIB                one contiguous message in data mode: copy
 //                                        bandwidth against memcpy
+//   mpisim_bench groups                  range constructors and translate_ranks on
+//                                        2^20-rank groups: runs kept, lookups per second
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "model/mpi/constants.hpp"
+#include "model/mpi/group.hpp"
 #include "model/net/hockney.hpp"
 #include "model/net/network_file.hpp"
 #include "model/scenario/run.hpp"
@@ -143,17 +147,43 @@ int copy(std::int64_t mib) {
   return 0;
 }
 
+int groups() {
+  const std::int64_t n = 1 << 20;
+  auto world = mpi::Group::range(0, n);
+  auto t0 = std::chrono::steady_clock::now();
+  auto evens = world->range_incl({{0, n - 1, 2}});
+  auto odds = world->range_excl({{0, n - 1, 2}});
+  auto strided = world->range_incl({{n - 1, 0, -3}, {1, n - 2, 3}});
+  double build_s = seconds_since(t0);
+  std::printf("groups: range_incl (0, 2^20-1, 2): %zu run(s); range_excl of the same: %zu run(s); two triplets: %zu "
+              "run(s); built in %.3f s\n",
+              evens->runs().size(), odds->runs().size(), strided->runs().size(), build_s);
+  std::vector<std::int64_t> ranks(1 << 20);
+  for (std::size_t i = 0; i < ranks.size(); ++i) ranks[i] = static_cast<std::int64_t>((i * 2654435761u) % (n / 2));
+  auto t1 = std::chrono::steady_clock::now();
+  auto out = mpi::Group::translate(*evens, ranks, *strided);
+  double s = seconds_since(t1);
+  std::int64_t undefined = 0;
+  for (auto r : out) undefined += r == mpi::UNDEFINED;
+  std::printf("groups: translate_ranks of %zu ranks from the evens into a two-run group: %.3f s = %.1f M lookups/s "
+              "(%lld absent)\n",
+              ranks.size(), s, ranks.size() / s / 1e6, static_cast<long long>(undefined));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "groups") return groups();
   if (argc < 3) {
-    std::fprintf(stderr, "usage: mpisim_bench ring RANKS ITERATIONS | blocked RANKS | copy MIB\n");
+    std::fprintf(stderr, "usage: mpisim_bench ring RANKS ITERATIONS | blocked RANKS | copy MIB | groups\n");
     return 2;
   }
   std::string what = argv[1];
   if (what == "ring" && argc == 4) return ring(std::stoll(argv[2]), std::stoll(argv[3]));
   if (what == "blocked") return blocked(std::stoll(argv[2]));
   if (what == "copy") return copy(std::stoll(argv[2]));
-  std::fprintf(stderr, "usage: mpisim_bench ring RANKS ITERATIONS | blocked RANKS | copy MIB\n");
+  if (what == "groups") return groups();
+  std::fprintf(stderr, "usage: mpisim_bench ring RANKS ITERATIONS | blocked RANKS | copy MIB | groups\n");
   return 2;
 }

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
       ngroups = 1;
       MPI_Comm_group(MPI_COMM_WORLD, &groups[0]);
       for (step = 0; step < 12; ++step) {
-        int op = rnd(9), a = rnd(ngroups), b = rnd(ngroups), n, size, k;
+        int op = rnd(10), a = rnd(ngroups), b = rnd(ngroups), n, size, k;
         MPI_Group g = groups[a], out;
         MPI_Group_size(g, &size);
         if (op == 0 || op == 1) { /* incl / excl: a random subset in random order */
@@ -94,6 +94,10 @@ int main(int argc, char** argv) {
           k = add(out);
           printf("%s %d %d %d", name, k, a, b);
           print_members(out);
+        } else if (op == 9) { /* the caller's rank (world rank 0) and the size */
+          int r;
+          MPI_Group_rank(g, &r);
+          printf("rank %d -> %d %d\n", a, r, size);
         } else if (op == 7) {
           int result;
           MPI_Group_compare(g, groups[b], &result);

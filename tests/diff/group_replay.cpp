@@ -94,6 +94,11 @@ int main() {
         std::int64_t a, b;
         in >> a >> b;
         got = {static_cast<std::int64_t>(Group::compare(*g[static_cast<std::size_t>(a)], *g[static_cast<std::size_t>(b)]))};
+      } else if (op == "rank") {
+        std::int64_t a;
+        in >> a;
+        const Group& x = *g[static_cast<std::size_t>(a)];
+        got = {x.rank_of(0), x.size()};  // the oracle's caller is world rank 0
       } else if (op == "translate") {
         std::int64_t a, b, n;
         in >> a >> b >> n;
