@@ -216,6 +216,8 @@ class World {
   // simulated too, but here they may carry no data: --payload sizes). Keyed by the
   // communicator's context and the call's position among its collectives.
   struct Deposit {
+    Deposit() = default;
+    explicit Deposit(std::string c, std::int64_t x = 0, std::int64_t y = 0) : call(std::move(c)), a(x), b(y) {}
     std::string call;
     std::int64_t a = 0, b = 0;    // color/key, root/leader, high, tag ...
     GroupRef group;

@@ -668,7 +668,7 @@ class Executor {
       }
       case CallId::comm_group: {
         const auto& c = comm_arg(env, s);
-        bind_group(env, s, P::group, c.is_self() ? mpi::Group::of({env.rank}) : world_group());
+        bind_group(env, s, P::group, c.is_self() ? mpi::Group::of({env.rank}) : &c == &world_.comm_world() ? world_group() : c.group(env.rank));
         return true;
       }
       case CallId::group_size: bind_int(env, s, P::size, group_arg(env, s, P::group)->size()); return true;
