@@ -27,6 +27,22 @@ void Trace::record_call(CallRecord r) {
   if (level_ != TraceLevel::summary) calls_.push_back(std::move(r));
 }
 
+void Trace::count_call(const char* name, SimTime start, SimTime end) {
+  CallStats* st = nullptr;
+  for (auto& [n, p] : stats_by_pointer_)
+    if (n == name) st = p;
+  if (st == nullptr) {
+    auto it = call_stats_.find(std::string_view(name));
+    if (it == call_stats_.end()) it = call_stats_.emplace(name, CallStats{}).first;
+    st = &it->second;
+    stats_by_pointer_.emplace_back(name, st);
+  }
+  std::int64_t d = (end - start).ps;
+  st->count += 1;
+  st->total_ps += d;
+  st->max_ps = std::max(st->max_ps, d);
+}
+
 void Trace::record_message(const MessageRecord& m) {
   ++message_count_;
   byte_count_ += m.bytes;

@@ -69,6 +69,9 @@ class Trace {
 
   std::uint32_t channel(const std::string& name);
   void record_call(CallRecord r);
+  // The cheap form for the summary level: counts the call under `name` (a string
+  // that outlives the trace) without building a record.
+  void count_call(const char* name, SimTime start, SimTime end);
   void record_message(const MessageRecord& m);
   void record_snapshot(Snapshot s) { snapshots_.push_back(std::move(s)); }
   void record_diagnostic(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
@@ -99,6 +102,9 @@ class Trace {
   std::vector<Snapshot> snapshots_;
   std::vector<Diagnostic> diagnostics_;
   std::map<std::string, CallStats, std::less<>> call_stats_;
+  // count_call's memo: the stats entry of each name pointer seen (a lookup cache
+  // only; output order comes from call_stats_, sorted by name).
+  std::vector<std::pair<const char*, CallStats*>> stats_by_pointer_;
   std::vector<std::string> channel_names_;
   std::vector<Traffic> traffic_;
   std::uint64_t message_count_ = 0, byte_count_ = 0;

@@ -187,6 +187,7 @@ class Rank {
     std::uint32_t context;
   };
   std::optional<ProbeState> probe_;
+  std::uint32_t queued_sends_ = 0;  // send items waiting in the event queue
 };
 
 class World {

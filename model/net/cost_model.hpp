@@ -37,6 +37,11 @@ class CostModel {
   // rendezvous protocol (the send completes only when the receiver matches it).
   virtual std::uint64_t eager_limit() const = 0;
 
+  // Whether a send competes with anything but the same rank's other sends (the CPU,
+  // under LogGOPS). When it does not, a send whose rank has no other send waiting
+  // can be served the moment it is posted: the runtime skips the queue then.
+  virtual bool sends_compete() const = 0;
+
   virtual SimTime send_ready(Rank src, SimTime t) const = 0;
   // Returns when the message reaches `dst` and asks to be absorbed there.
   virtual SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t) = 0;

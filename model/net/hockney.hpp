@@ -32,6 +32,7 @@ class Hockney final : public CostModel {
   void reset(Rank ranks) override;
   std::uint64_t eager_limit() const override { return p_.eager_limit; }
 
+  bool sends_compete() const override { return false; }  // the port is the rank's own
   SimTime send_ready(Rank src, SimTime t) const override { return max(t, port_free_[src]); }
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t) override;
   SimTime receive_ready(Rank, SimTime t) const override { return t; }

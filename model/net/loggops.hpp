@@ -34,6 +34,7 @@ class LogGOPS final : public CostModel {
   void reset(Rank ranks) override;
   std::uint64_t eager_limit() const override { return p_.S; }
 
+  bool sends_compete() const override { return true; }  // sends and receptions share the CPU
   SimTime send_ready(Rank src, SimTime t) const override;
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t) override;
   SimTime receive_ready(Rank dst, SimTime t) const override;

@@ -342,7 +342,7 @@ class ScenarioParser {
                                            (p.kind == ParamKind::comm ? "MPI_COMM_WORLD" : "MPI_INT") + "\"");
           a.handle = v.get<std::string>();
           a.predefined = mpi::predefined_type(a.handle);
-          a.self_comm = a.handle == "MPI_COMM_SELF";
+          a.comm_kind = a.handle == "MPI_COMM_WORLD" ? Arg::world : a.handle == "MPI_COMM_SELF" ? Arg::self : Arg::named;
           if (p.kind == ParamKind::datatype && !mpi::predefined_type(a.handle) && !is_identifier(a.handle))
             fail(ap, "expected a datatype: a predefined one (MPI_INT, ...) or the name of one the program made");
           if (p.kind == ParamKind::comm && a.handle != "MPI_COMM_WORLD" && a.handle != "MPI_COMM_SELF") {

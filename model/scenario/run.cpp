@@ -313,8 +313,8 @@ class Executor {
   }
   const mpi::Communicator& comm_arg(RankEnv& env, const Step& s, P p = P::comm) {
     const Arg& a = arg(s, p);
-    if (a.handle == "MPI_COMM_WORLD") return world_.comm_world();
-    if (a.handle == "MPI_COMM_SELF") return world_.comm_self();
+    if (a.comm_kind == Arg::world) return world_.comm_world();
+    if (a.comm_kind == Arg::self) return world_.comm_self();
     const mpi::Communicator** c = find_in(env.comms(), a.name);
     if (!c)
       throw MpiError(mpi::ErrorClass::comm, param_name(p), "communicator '" + a.handle + "' was never created on this rank",
@@ -456,11 +456,16 @@ class Executor {
 
   static std::int32_t index_of(const Step& s) { return s.index; }
 
-  void record_call(RankEnv& env, const Step& s, const char* name, SimTime start, std::string algorithm,
+  void record_call(RankEnv& env, const Step& s, const char* name, SimTime start, const char* algorithm,
                    std::string args) {
+    if (result_.trace.level() == sim::TraceLevel::summary) {
+      result_.trace.count_call(name, start, world_.engine().now());
+      return;
+    }
     result_.trace.record_call(sim::CallRecord{env.rank, index_of(s), name, start, world_.engine().now(),
-                                              std::move(args), std::move(algorithm)});
+                                              std::move(args), algorithm});
   }
+
 
   std::string args_json(RankEnv& env, const Step& s) {
     if (result_.trace.level() == sim::TraceLevel::summary) return {};

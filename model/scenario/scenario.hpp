@@ -113,7 +113,7 @@ struct Arg {
   BufferRef buffer;
   std::string handle;                  // datatype, comm
   mpi::TypeRef predefined;             // datatype: the predefined type named, if any
-  bool self_comm = false;              // comm: MPI_COMM_SELF rather than MPI_COMM_WORLD
+  enum CommKind : std::uint8_t { world, self, named } comm_kind = named;  // comm: which handle
   NameId name = 0;                     // out_*, request_*, status_*
   bool ignore = false;                 // MPI_STATUS(ES)_IGNORE
   std::vector<NameId> names;           // request_array
