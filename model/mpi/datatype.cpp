@@ -94,12 +94,107 @@ class SignatureWalk {
 
 }  // namespace
 
+const char* combiner_name(Combiner c) {
+  switch (c) {
+    case Combiner::named: return "MPI_COMBINER_NAMED";
+    case Combiner::contiguous: return "MPI_COMBINER_CONTIGUOUS";
+    case Combiner::vector: return "MPI_COMBINER_VECTOR";
+    case Combiner::hvector: return "MPI_COMBINER_HVECTOR";
+    case Combiner::indexed: return "MPI_COMBINER_INDEXED";
+    case Combiner::hindexed: return "MPI_COMBINER_HINDEXED";
+    case Combiner::indexed_block: return "MPI_COMBINER_INDEXED_BLOCK";
+    case Combiner::hindexed_block: return "MPI_COMBINER_HINDEXED_BLOCK";
+    case Combiner::struct_: return "MPI_COMBINER_STRUCT";
+    case Combiner::subarray: return "MPI_COMBINER_SUBARRAY";
+    case Combiner::darray: return "MPI_COMBINER_DARRAY";
+    case Combiner::resized: return "MPI_COMBINER_RESIZED";
+    case Combiner::dup: return "MPI_COMBINER_DUP";
+    case Combiner::marker: return "MPI_COMBINER_NAMED";
+  }
+  return "?";
+}
+
 const BasicType* Datatype::uniform_basic() const {
   if (basic_) return basic_;
-  if (signature_.empty()) return nullptr;
-  for (const auto& r : signature_)
-    if (r.basic != signature_[0].basic) return nullptr;
-  return &basic_type(signature_[0].basic);
+  const auto& sig = signature();
+  if (sig.empty()) return nullptr;
+  for (const auto& r : sig)
+    if (r.basic != sig[0].basic) return nullptr;
+  return &basic_type(sig[0].basic);
+}
+
+std::int64_t Datatype::basic_count() const {
+  std::int64_t n = 0;
+  for (const auto& r : signature()) n += r.count;
+  return n;
+}
+
+const std::vector<Segment>& Datatype::segments() const {
+  if (!flat_) flatten();
+  return segments_;
+}
+
+const std::vector<SignatureRun>& Datatype::signature() const {
+  if (!flat_) flatten();
+  return signature_;
+}
+
+bool Datatype::dense() const {
+  const auto& seg = segments();
+  return seg.size() == 1 && seg[0].offset == lb_ && seg[0].length == extent();
+}
+
+void Datatype::commit() const {
+  if (!flat_) flatten();
+  committed_ = true;
+}
+
+namespace {
+
+void append_segment(std::vector<Segment>& out, std::int64_t offset, std::int64_t length) {
+  if (length == 0) return;
+  if (!out.empty() && out.back().offset + out.back().length == offset) {
+    out.back().length += length;
+    return;
+  }
+  out.push_back(Segment{offset, length});
+}
+
+void append_run(std::vector<SignatureRun>& out, std::uint8_t basic, std::int64_t count) {
+  if (count == 0) return;
+  if (!out.empty() && out.back().basic == basic) {
+    out.back().count += count;
+    return;
+  }
+  out.push_back(SignatureRun{basic, count});
+}
+
+}  // namespace
+
+// Compiles the type map: each block's child map, repeated `count` times one extent
+// apart, in block order (the type-map order of MPI-4.1 §5.1), runs merged where
+// they touch. Costs O(size of the result).
+void Datatype::flatten() const {
+  for (const Block& b : blocks_) {
+    if (b.count <= 0 || b.type->size() == 0) continue;
+    const Datatype& c = *b.type;
+    const auto& cs = c.segments();
+    const auto& csig = c.signature();
+    const std::int64_t ext = c.extent();
+    if (c.dense() && ext == c.size()) {
+      append_segment(segments_, b.disp + c.lb(), b.count * ext);
+    } else {
+      for (std::int64_t j = 0; j < b.count; ++j)
+        for (const Segment& sg : cs) append_segment(segments_, b.disp + j * ext + sg.offset, sg.length);
+    }
+    if (csig.size() == 1) {
+      append_run(signature_, csig[0].basic, csig[0].count * b.count);
+    } else {
+      for (std::int64_t j = 0; j < b.count; ++j)
+        for (const SignatureRun& r : csig) append_run(signature_, r.basic, r.count);
+    }
+  }
+  flat_ = true;
 }
 
 TypeRef Datatype::make_basic(const BasicType& b) {
@@ -111,6 +206,84 @@ TypeRef Datatype::make_basic(const BasicType& b) {
   t->basic_ = &b;
   t->segments_ = {{0, b.size}};
   t->signature_ = {{b.id, 1}};
+  t->flat_ = true;
+  return t;
+}
+
+TypeRef Datatype::make_marker(bool lower) {
+  auto t = std::shared_ptr<Datatype>(new Datatype());
+  t->name_ = lower ? "MPI_LB" : "MPI_UB";
+  t->lb_marker_ = lower;
+  t->ub_marker_ = !lower;
+  t->combiner_ = Combiner::marker;
+  t->flat_ = true;
+  return t;
+}
+
+TypeRef Datatype::make_derived(std::string name, Combiner combiner, std::vector<Block> blocks, bool pad,
+                               Contents contents) {
+  auto t = std::shared_ptr<Datatype>(new Datatype());
+  t->name_ = std::move(name);
+  t->combiner_ = combiner;
+  t->predefined_ = false;
+  t->committed_ = false;
+  std::int64_t lb_data = INT64_MAX, ub_data = INT64_MIN, lb_mark = INT64_MAX, ub_mark = INT64_MIN;
+  std::int64_t true_lb = INT64_MAX, true_ub = INT64_MIN;
+  for (const Block& b : blocks) {
+    if (b.count <= 0) continue;
+    const Datatype& c = *b.type;
+    t->size_ += b.count * c.size_;
+    t->alignment_ = std::max(t->alignment_, c.alignment_);
+    // The first and last elements of the block bound it (an extent may be negative).
+    const std::int64_t first = b.disp, last = b.disp + (b.count - 1) * c.extent();
+    const std::int64_t lo = std::min(first, last), hi = std::max(first, last);
+    // MPI-4.1 §5.1.7: markers are sticky; where a child carries one, it bounds the parent.
+    if (c.lb_marker_) lb_mark = std::min(lb_mark, lo + c.lb_);
+    else if (c.size_ > 0) lb_data = std::min(lb_data, lo + c.lb_);
+    if (c.ub_marker_) ub_mark = std::max(ub_mark, hi + c.ub_);
+    else if (c.size_ > 0) ub_data = std::max(ub_data, hi + c.ub_);
+    if (c.size_ > 0) {
+      true_lb = std::min(true_lb, lo + c.true_lb_);
+      true_ub = std::max(true_ub, hi + c.true_ub_);
+    }
+  }
+  t->lb_marker_ = lb_mark != INT64_MAX;
+  t->ub_marker_ = ub_mark != INT64_MIN;
+  t->lb_ = t->lb_marker_ ? lb_mark : (lb_data == INT64_MAX ? 0 : lb_data);
+  t->ub_ = t->ub_marker_ ? ub_mark : (ub_data == INT64_MIN ? t->lb_ : ub_data);
+  if (!t->ub_marker_ && ub_data == INT64_MIN && t->lb_marker_) t->ub_ = t->lb_;
+  t->true_lb_ = true_lb == INT64_MAX ? 0 : true_lb;
+  t->true_ub_ = true_ub == INT64_MIN ? 0 : true_ub;
+  if (pad && !t->ub_marker_) {
+    // The standard's epsilon: the least increment that makes the extent a multiple
+    // of the alignment.
+    std::int64_t ext = t->ub_ - t->lb_;
+    std::int64_t rem = ((ext % t->alignment_) + t->alignment_) % t->alignment_;
+    if (rem != 0) t->ub_ += t->alignment_ - rem;
+  }
+  t->blocks_ = std::move(blocks);
+  t->contents_ = std::move(contents);
+  return t;
+}
+
+TypeRef Datatype::make_resized(std::string name, const TypeRef& old, std::int64_t lb, std::int64_t extent) {
+  auto t = std::const_pointer_cast<Datatype>(
+      make_derived(std::move(name), Combiner::resized, {Block{old, 0, 1}}, false, Contents{{}, {lb, extent}, {old}}));
+  t->lb_ = lb;
+  t->ub_ = lb + extent;
+  t->lb_marker_ = t->ub_marker_ = true;
+  return t;
+}
+
+TypeRef Datatype::make_dup(std::string name, const TypeRef& old) {
+  auto t = std::const_pointer_cast<Datatype>(
+      make_derived(std::move(name), Combiner::dup, {Block{old, 0, 1}}, false, Contents{{}, {}, {old}}));
+  // A duplicate has the same type map: the same bounds, markers and all.
+  t->lb_ = old->lb_;
+  t->ub_ = old->ub_;
+  t->lb_marker_ = old->lb_marker_;
+  t->ub_marker_ = old->ub_marker_;
+  if (old->committed_) t->commit();
   return t;
 }
 

@@ -30,6 +30,7 @@ struct BasicType {
 struct Segment {
   std::int64_t offset;
   std::int64_t length;
+  friend bool operator==(const Segment&, const Segment&) = default;
 };
 
 struct SignatureRun {
@@ -40,8 +41,28 @@ struct SignatureRun {
 class Datatype;
 using TypeRef = std::shared_ptr<const Datatype>;
 
+// How a datatype was made (MPI_Type_get_envelope's combiner).
+enum class Combiner : std::uint8_t {
+  named, contiguous, vector, hvector, indexed, hindexed, indexed_block, hindexed_block, struct_, subarray,
+  darray, resized, dup, marker
+};
+const char* combiner_name(Combiner c);  // "MPI_COMBINER_VECTOR", ...
+
 class Datatype {
  public:
+  // `count` elements of `type` placed from byte displacement `disp`, each
+  // `type->extent()` after the previous one: the building block of every derived type.
+  struct Block {
+    TypeRef type;
+    std::int64_t disp;
+    std::int64_t count;
+  };
+  // What MPI_Type_get_contents returns.
+  struct Contents {
+    std::vector<std::int64_t> integers, addresses;
+    std::vector<TypeRef> types;
+  };
+
   const std::string& name() const { return name_; }
   std::int64_t size() const { return size_; }
   std::int64_t lb() const { return lb_; }
@@ -53,25 +74,59 @@ class Datatype {
   std::int64_t alignment() const { return alignment_; }
   bool committed() const { return committed_; }
   bool predefined() const { return predefined_; }
-  const std::vector<Segment>& segments() const { return segments_; }
-  const std::vector<SignatureRun>& signature() const { return signature_; }
+  // MPI-1 markers (MPI_LB / MPI_UB, or the bounds MPI_Type_create_resized sets):
+  // an explicit bound that takes precedence over the data's (MPI-4.1 §5.1.7).
+  bool lb_marker() const { return lb_marker_; }
+  bool ub_marker() const { return ub_marker_; }
+  Combiner combiner() const { return combiner_; }
+  const Contents& contents() const { return contents_; }
+  const std::vector<Block>& blocks() const { return blocks_; }
+
+  // The type map compiled to byte runs in type-map order, and the signature; built
+  // on first use (commit builds them) and kept.
+  const std::vector<Segment>& segments() const;
+  const std::vector<SignatureRun>& signature() const;
   // One segment covering the whole extent: `count` elements are one block.
-  bool dense() const { return segments_.size() == 1 && segments_[0].offset == lb_ && segments_[0].length == extent(); }
+  bool dense() const;
   // For a predefined basic type, its table entry; null otherwise.
   const BasicType* basic() const { return basic_; }
   // The basic type of a type whose signature has a single kind of element (all
   // predefined types; derived types of one basic type); null for mixed types.
   const BasicType* uniform_basic() const;
+  // The number of basic elements one element of this type holds.
+  std::int64_t basic_count() const;
+
+  // MPI_Type_commit: compiles the type map. Committing is the one change a
+  // datatype undergoes; it is idempotent.
+  void commit() const;
 
   static TypeRef make_basic(const BasicType& b);
+  // The MPI-1 pseudo-types MPI_LB and MPI_UB (size 0, a marker at displacement 0).
+  static TypeRef make_marker(bool lower);
+  // A derived type of these blocks. `pad` applies the alignment padding of structs
+  // (MPI-4.1 §5.1.6: the extent is rounded up to the alignment of the most aligned
+  // member, unless an upper-bound marker fixes it).
+  static TypeRef make_derived(std::string name, Combiner combiner, std::vector<Block> blocks, bool pad,
+                              Contents contents);
+  // MPI_Type_create_resized: old's type map with explicit bounds lb and lb + extent.
+  static TypeRef make_resized(std::string name, const TypeRef& old, std::int64_t lb, std::int64_t extent);
+  static TypeRef make_dup(std::string name, const TypeRef& old);
 
  private:
+  void flatten() const;
+
   std::string name_;
   std::int64_t size_ = 0, lb_ = 0, ub_ = 0, true_lb_ = 0, true_ub_ = 0, alignment_ = 1;
-  bool committed_ = true, predefined_ = true;
+  mutable bool committed_ = true;
+  bool predefined_ = true;
+  bool lb_marker_ = false, ub_marker_ = false;
+  Combiner combiner_ = Combiner::named;
   const BasicType* basic_ = nullptr;
-  std::vector<Segment> segments_;
-  std::vector<SignatureRun> signature_;
+  std::vector<Block> blocks_;
+  Contents contents_;
+  mutable bool flat_ = false;
+  mutable std::vector<Segment> segments_;
+  mutable std::vector<SignatureRun> signature_;
 };
 
 // The predefined datatypes of this ABI (x86-64 Linux, LP64), by their MPI names.

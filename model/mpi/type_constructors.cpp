@@ -1,0 +1,186 @@
+#include "model/mpi/type_constructors.hpp"
+
+#include "model/mpi/error.hpp"
+
+namespace mpisim::mpi {
+namespace {
+
+using Block = Datatype::Block;
+using Contents = Datatype::Contents;
+
+constexpr const char* kRuleCount = "MPI-4.1 §5.1.2: counts and block lengths are non-negative integers";
+
+void non_negative(std::int64_t v, const std::string& argument) {
+  if (v < 0)
+    throw MpiError(ErrorClass::count, argument, argument + " = " + std::to_string(v) + " is negative", kRuleCount);
+}
+
+void same_length(std::size_t a, std::size_t b, const char* what_a, const char* what_b) {
+  if (a != b)
+    throw MpiError(ErrorClass::arg, what_b,
+                   std::string(what_a) + " has " + std::to_string(a) + " entries but " + what_b + " has " +
+                       std::to_string(b),
+                   "MPI-4.1 §5.1.2: the arrays of a constructor have count entries each");
+}
+
+void not_marker(const TypeRef& t, const char* argument) {
+  if (t->combiner() == Combiner::marker)
+    throw MpiError(ErrorClass::type, argument, t->name() + " may only appear in MPI_Type_struct",
+                   "MPI-4.1 §5.1.7: the MPI-1 markers MPI_LB and MPI_UB are type-map entries of struct types");
+}
+
+}  // namespace
+
+TypeRef type_contiguous(std::int64_t count, const TypeRef& oldtype, std::string name) {
+  non_negative(count, "count");
+  not_marker(oldtype, "oldtype");
+  return Datatype::make_derived(std::move(name), Combiner::contiguous, {Block{oldtype, 0, count}}, false,
+                                Contents{{count}, {}, {oldtype}});
+}
+
+TypeRef type_hvector(std::int64_t count, std::int64_t blocklength, std::int64_t stride_bytes, const TypeRef& oldtype,
+                     std::string name) {
+  non_negative(count, "count");
+  non_negative(blocklength, "blocklength");
+  not_marker(oldtype, "oldtype");
+  std::vector<Block> blocks;
+  blocks.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) blocks.push_back(Block{oldtype, i * stride_bytes, blocklength});
+  return Datatype::make_derived(std::move(name), Combiner::hvector, std::move(blocks), false,
+                                Contents{{count, blocklength}, {stride_bytes}, {oldtype}});
+}
+
+TypeRef type_vector(std::int64_t count, std::int64_t blocklength, std::int64_t stride, const TypeRef& oldtype,
+                    std::string name) {
+  non_negative(count, "count");
+  non_negative(blocklength, "blocklength");
+  not_marker(oldtype, "oldtype");
+  std::vector<Block> blocks;
+  blocks.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) blocks.push_back(Block{oldtype, i * stride * oldtype->extent(), blocklength});
+  return Datatype::make_derived(std::move(name), Combiner::vector, std::move(blocks), false,
+                                Contents{{count, blocklength, stride}, {}, {oldtype}});
+}
+
+TypeRef type_hindexed(const std::vector<std::int64_t>& blocklengths, const std::vector<std::int64_t>& displacements_bytes,
+                      const TypeRef& oldtype, std::string name) {
+  same_length(blocklengths.size(), displacements_bytes.size(), "array_of_blocklengths", "array_of_displacements");
+  not_marker(oldtype, "oldtype");
+  std::vector<Block> blocks;
+  for (std::size_t i = 0; i < blocklengths.size(); ++i) {
+    non_negative(blocklengths[i], "array_of_blocklengths[" + std::to_string(i) + "]");
+    blocks.push_back(Block{oldtype, displacements_bytes[i], blocklengths[i]});
+  }
+  Contents c{{static_cast<std::int64_t>(blocklengths.size())}, displacements_bytes, {oldtype}};
+  c.integers.insert(c.integers.end(), blocklengths.begin(), blocklengths.end());
+  return Datatype::make_derived(std::move(name), Combiner::hindexed, std::move(blocks), false, std::move(c));
+}
+
+TypeRef type_indexed(const std::vector<std::int64_t>& blocklengths, const std::vector<std::int64_t>& displacements,
+                     const TypeRef& oldtype, std::string name) {
+  same_length(blocklengths.size(), displacements.size(), "array_of_blocklengths", "array_of_displacements");
+  not_marker(oldtype, "oldtype");
+  std::vector<Block> blocks;
+  for (std::size_t i = 0; i < blocklengths.size(); ++i) {
+    non_negative(blocklengths[i], "array_of_blocklengths[" + std::to_string(i) + "]");
+    blocks.push_back(Block{oldtype, displacements[i] * oldtype->extent(), blocklengths[i]});
+  }
+  Contents c{{static_cast<std::int64_t>(blocklengths.size())}, {}, {oldtype}};
+  c.integers.insert(c.integers.end(), blocklengths.begin(), blocklengths.end());
+  c.integers.insert(c.integers.end(), displacements.begin(), displacements.end());
+  return Datatype::make_derived(std::move(name), Combiner::indexed, std::move(blocks), false, std::move(c));
+}
+
+TypeRef type_indexed_block(std::int64_t blocklength, const std::vector<std::int64_t>& displacements,
+                           const TypeRef& oldtype, std::string name) {
+  non_negative(blocklength, "blocklength");
+  not_marker(oldtype, "oldtype");
+  std::vector<Block> blocks;
+  for (auto d : displacements) blocks.push_back(Block{oldtype, d * oldtype->extent(), blocklength});
+  Contents c{{static_cast<std::int64_t>(displacements.size()), blocklength}, {}, {oldtype}};
+  c.integers.insert(c.integers.end(), displacements.begin(), displacements.end());
+  return Datatype::make_derived(std::move(name), Combiner::indexed_block, std::move(blocks), false, std::move(c));
+}
+
+TypeRef type_hindexed_block(std::int64_t blocklength, const std::vector<std::int64_t>& displacements_bytes,
+                            const TypeRef& oldtype, std::string name) {
+  non_negative(blocklength, "blocklength");
+  not_marker(oldtype, "oldtype");
+  std::vector<Block> blocks;
+  for (auto d : displacements_bytes) blocks.push_back(Block{oldtype, d, blocklength});
+  return Datatype::make_derived(std::move(name), Combiner::hindexed_block, std::move(blocks), false,
+                                Contents{{static_cast<std::int64_t>(displacements_bytes.size()), blocklength},
+                                         displacements_bytes, {oldtype}});
+}
+
+TypeRef type_struct(const std::vector<std::int64_t>& blocklengths, const std::vector<std::int64_t>& displacements_bytes,
+                    const std::vector<TypeRef>& types, std::string name) {
+  same_length(blocklengths.size(), displacements_bytes.size(), "array_of_blocklengths", "array_of_displacements");
+  same_length(blocklengths.size(), types.size(), "array_of_blocklengths", "array_of_types");
+  std::vector<Block> blocks;
+  for (std::size_t i = 0; i < blocklengths.size(); ++i) {
+    non_negative(blocklengths[i], "array_of_blocklengths[" + std::to_string(i) + "]");
+    blocks.push_back(Block{types[i], displacements_bytes[i], blocklengths[i]});
+  }
+  Contents c{{static_cast<std::int64_t>(blocklengths.size())}, displacements_bytes, types};
+  c.integers.insert(c.integers.end(), blocklengths.begin(), blocklengths.end());
+  return Datatype::make_derived(std::move(name), Combiner::struct_, std::move(blocks), true, std::move(c));
+}
+
+TypeRef type_subarray(const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& subsizes,
+                      const std::vector<std::int64_t>& starts, Order order, const TypeRef& oldtype, std::string name) {
+  const std::size_t n = sizes.size();
+  if (n == 0)
+    throw MpiError(ErrorClass::arg, "ndims", "ndims = 0", "MPI-4.1 §5.1.3: ndims is positive");
+  same_length(n, subsizes.size(), "array_of_sizes", "array_of_subsizes");
+  same_length(n, starts.size(), "array_of_sizes", "array_of_starts");
+  not_marker(oldtype, "oldtype");
+  for (std::size_t d = 0; d < n; ++d) {
+    std::string dim = "[" + std::to_string(d) + "]";
+    if (sizes[d] < 1)
+      throw MpiError(ErrorClass::arg, "array_of_sizes", "array_of_sizes" + dim + " = " + std::to_string(sizes[d]),
+                     "MPI-4.1 §5.1.3: every size is positive");
+    if (subsizes[d] < 1 || subsizes[d] > sizes[d])
+      throw MpiError(ErrorClass::arg, "array_of_subsizes",
+                     "array_of_subsizes" + dim + " = " + std::to_string(subsizes[d]) + " is not in 1.." +
+                         std::to_string(sizes[d]),
+                     "MPI-4.1 §5.1.3: 1 <= subsize <= size in every dimension");
+    if (starts[d] < 0 || starts[d] > sizes[d] - subsizes[d])
+      throw MpiError(ErrorClass::arg, "array_of_starts",
+                     "array_of_starts" + dim + " = " + std::to_string(starts[d]) + " is not in 0.." +
+                         std::to_string(sizes[d] - subsizes[d]),
+                     "MPI-4.1 §5.1.3: 0 <= start <= size - subsize in every dimension");
+  }
+  // Dimensions from the fastest-varying outwards: the last in C order, the first in Fortran.
+  std::vector<std::size_t> dims(n);
+  for (std::size_t i = 0; i < n; ++i) dims[i] = order == Order::c ? n - 1 - i : i;
+  const std::int64_t ext = oldtype->extent();
+  TypeRef t = type_contiguous(subsizes[dims[0]], oldtype);
+  std::int64_t stride = ext * sizes[dims[0]];
+  std::int64_t offset = starts[dims[0]] * ext;
+  for (std::size_t i = 1; i < n; ++i) {
+    t = type_hvector(subsizes[dims[i]], 1, stride, t);
+    offset += starts[dims[i]] * stride;
+    stride *= sizes[dims[i]];
+  }
+  // The subarray keeps its place in the full array: lb 0, extent the whole array.
+  TypeRef placed = Datatype::make_derived("subarray-placed", Combiner::hindexed, {Datatype::Block{t, offset, 1}}, false, {});
+  Contents c{{static_cast<std::int64_t>(n)}, {}, {oldtype}};
+  for (const auto* v : {&sizes, &subsizes, &starts}) c.integers.insert(c.integers.end(), v->begin(), v->end());
+  c.integers.push_back(order == Order::c ? 56 : 57);  // MPI_ORDER_C / MPI_ORDER_FORTRAN (MPICH's values)
+  TypeRef r = Datatype::make_resized(std::move(name), placed, 0, stride);
+  auto out = std::const_pointer_cast<Datatype>(r);
+  return Datatype::make_derived(out->name(), Combiner::subarray, {Datatype::Block{r, 0, 1}}, false, std::move(c));
+}
+
+TypeRef type_resized(const TypeRef& oldtype, std::int64_t lb, std::int64_t extent, std::string name) {
+  not_marker(oldtype, "oldtype");
+  return Datatype::make_resized(std::move(name), oldtype, lb, extent);
+}
+
+TypeRef type_dup(const TypeRef& oldtype, std::string name) {
+  not_marker(oldtype, "oldtype");
+  return Datatype::make_dup(std::move(name), oldtype);
+}
+
+}  // namespace mpisim::mpi

@@ -1,0 +1,131 @@
+// Datatype constructors and queries; the cases of the seed slides first.
+#include <doctest/doctest.h>
+
+#include "model/mpi/error.hpp"
+#include "model/mpi/type_constructors.hpp"
+
+using namespace mpisim::mpi;
+
+namespace {
+TypeRef T(const char* name) { return predefined_type(name); }
+std::vector<Segment> segs(const TypeRef& t) {
+  t->commit();
+  return t->segments();
+}
+}  // namespace
+
+TEST_CASE("seed: the type map (REAL,4),(REAL,12),(REAL,0) has size 12 and sends A(2), A(4), A(1)") {
+  auto t = type_struct({1, 1, 1}, {4, 12, 0}, {T("MPI_FLOAT"), T("MPI_FLOAT"), T("MPI_FLOAT")});
+  CHECK(t->size() == 12);
+  CHECK(t->lb() == 0);
+  CHECK(t->ub() == 16);
+  CHECK(segs(t) == std::vector<Segment>{{4, 4}, {12, 4}, {0, 4}});  // type-map order, not address order
+}
+
+TEST_CASE("seed: alignment padding (DOUBLE,0),(BYTE,12),(INT,8): lb 0, ub 16, extent 16, epsilon 3") {
+  auto t = type_struct({1, 1, 1}, {0, 12, 8}, {T("MPI_DOUBLE"), T("MPI_BYTE"), T("MPI_INT")});
+  CHECK(t->size() == 13);
+  CHECK(t->lb() == 0);
+  CHECK(t->true_ub() == 13);
+  CHECK(t->ub() == 16);
+  CHECK(t->extent() == 16);
+  CHECK(t->alignment() == 8);
+}
+
+TEST_CASE("seed: MPI_LB markers: (REAL,4),(LB,12),(REAL,0),(LB,-4) has lower bound -4") {
+  auto lb = Datatype::make_marker(true);
+  auto t = type_struct({1, 1, 1, 1}, {4, 12, 0, -4}, {T("MPI_FLOAT"), lb, T("MPI_FLOAT"), lb});
+  CHECK(t->lb() == -4);
+  CHECK(t->lb_marker());
+  CHECK(t->size() == 8);
+  CHECK(t->true_lb() == 0);
+  auto ub = Datatype::make_marker(false);
+  auto u = type_struct({1, 1}, {0, 32}, {T("MPI_INT"), ub});
+  CHECK(u->ub() == 32);
+  CHECK(u->extent() == 32);
+  // Markers are sticky: a contiguous of u keeps them, one extent apart.
+  auto c = type_contiguous(2, u);
+  CHECK(c->ub() == 64);
+  CHECK(c->extent() == 64);
+}
+
+TEST_CASE("contiguous and vector: a column, a row and a sub-matrix of a 100x100 REAL array") {
+  auto f = T("MPI_FLOAT");
+  auto col = type_contiguous(100, f);
+  CHECK(col->extent() == 400);
+  CHECK(segs(col) == std::vector<Segment>{{0, 400}});
+  auto row = type_vector(100, 1, 100, f);
+  CHECK(row->size() == 400);
+  CHECK(row->extent() == (99 * 100 + 1) * 4);
+  CHECK(segs(row).size() == 100);
+  auto sub = type_vector(98, 98, 100, f);
+  CHECK(sub->size() == 98 * 98 * 4);
+  CHECK(segs(sub).size() == 98);
+  CHECK(segs(sub)[1].offset == 400);
+  auto h = type_hvector(3, 2, 20, T("MPI_INT"));
+  CHECK(segs(h) == std::vector<Segment>{{0, 8}, {20, 8}, {40, 8}});
+  CHECK(h->extent() == 48);
+}
+
+TEST_CASE("indexed, hindexed and their block forms") {
+  auto i = T("MPI_INT");
+  auto t = type_indexed({2, 1}, {3, 0}, i);
+  CHECK(segs(t) == std::vector<Segment>{{12, 8}, {0, 4}});
+  CHECK(t->lb() == 0);
+  CHECK(t->ub() == 20);
+  auto h = type_hindexed({1, 1}, {-8, 8}, i);
+  CHECK(h->lb() == -8);
+  CHECK(h->extent() == 20);
+  auto ib = type_indexed_block(2, {0, 4}, i);
+  CHECK(segs(ib) == std::vector<Segment>{{0, 8}, {16, 8}});
+  auto hb = type_hindexed_block(1, {0, 4, 8}, i);
+  CHECK(segs(hb) == std::vector<Segment>{{0, 12}});  // adjacent runs merge
+}
+
+TEST_CASE("subarray: C and Fortran order keep the full array's extent") {
+  auto i = T("MPI_INT");
+  auto c = type_subarray({4, 5}, {2, 3}, {1, 2}, Order::c, i);
+  CHECK(c->size() == 24);
+  CHECK(c->lb() == 0);
+  CHECK(c->extent() == 80);
+  CHECK(segs(c) == std::vector<Segment>{{28, 12}, {48, 12}});
+  auto f = type_subarray({4, 5}, {2, 3}, {1, 2}, Order::fortran, i);
+  // Fortran: element (r, c) at (c*4 + r); rows 1..2 of columns 2..4.
+  CHECK(segs(f) == std::vector<Segment>{{36, 8}, {52, 8}, {68, 8}});
+  CHECK_THROWS_AS(type_subarray({4}, {5}, {0}, Order::c, i), MpiError);
+}
+
+TEST_CASE("resized and dup") {
+  auto i = T("MPI_INT");
+  auto r = type_resized(i, -4, 20);
+  CHECK(r->lb() == -4);
+  CHECK(r->extent() == 20);
+  CHECK(r->size() == 4);
+  auto v = type_contiguous(3, r);
+  CHECK(segs(v) == std::vector<Segment>{{0, 4}, {20, 4}, {40, 4}});
+  CHECK(v->lb() == -4);
+  CHECK(v->ub() == 56);
+  auto d = type_dup(v);
+  CHECK(d->extent() == v->extent());
+  CHECK(segs(d) == segs(v));
+  CHECK(d->combiner() == Combiner::dup);
+}
+
+TEST_CASE("signatures follow the type map; zero block lengths give an empty map") {
+  auto s = type_struct({2, 1}, {0, 8}, {T("MPI_INT"), T("MPI_DOUBLE")});
+  s->commit();
+  REQUIRE(s->signature().size() == 2);
+  CHECK(s->signature()[0].count == 2);
+  CHECK(s->basic_count() == 3);
+  auto z = type_vector(3, 0, 2, T("MPI_INT"));
+  CHECK(z->size() == 0);
+  CHECK(z->extent() == 0);
+  CHECK(match_signatures(*type_contiguous(2, T("MPI_INT")), 2, *T("MPI_INT"), 4).kind == MatchResult::match);
+  CHECK(match_signatures(*s, 1, *T("MPI_INT"), 3).kind == MatchResult::mismatch);
+}
+
+TEST_CASE("constructor arguments are checked") {
+  CHECK_THROWS_AS(type_contiguous(-1, T("MPI_INT")), MpiError);
+  CHECK_THROWS_AS(type_indexed({1, 2}, {0}, T("MPI_INT")), MpiError);
+  CHECK_THROWS_AS(type_vector(2, 1, 1, Datatype::make_marker(true)), MpiError);
+}
