@@ -11,7 +11,8 @@ namespace mpisim::scenario {
 
 Names::Names() {
   for (const char* n : {"rank", "size", "MPI_ANY_SOURCE", "MPI_ANY_TAG", "MPI_PROC_NULL", "MPI_ROOT",
-                        "MPI_UNDEFINED", "MPI_TAG_UB", "MPI_IDENT", "MPI_CONGRUENT", "MPI_SIMILAR", "MPI_UNEQUAL"})
+                        "MPI_UNDEFINED", "MPI_TAG_UB", "MPI_IDENT", "MPI_CONGRUENT", "MPI_SIMILAR", "MPI_UNEQUAL",
+                        "MPI_ORDER_C", "MPI_ORDER_FORTRAN"})
     intern(n);
 }
 
@@ -175,7 +176,10 @@ class ScenarioParser {
   NameId name(const Json& v, const std::string& path, const char* what) {
     if (!v.is_string() || !is_identifier(v.get<std::string>()))
       fail(path, std::string("expected ") + what + ": a name of letters, digits and _, got " + v.dump());
-    return names_.intern(v.get<std::string>());
+    NameId id = names_.intern(v.get<std::string>());
+    if (id < Names::builtin_count)
+      fail(path, "\"" + v.get<std::string>() + "\" is a reserved name (rank, size and the MPI constants); choose another");
+    return id;
   }
 
   Program program(const Json& steps, const std::string& path) {
@@ -224,6 +228,8 @@ class ScenarioParser {
       for (auto it = l.begin(); it != l.end(); ++it) {
         std::string p = path + "/let/" + escape_pointer(it.key());
         if (!is_identifier(it.key())) fail(p, "expected a name of letters, digits and _");
+        if (names_.intern(it.key()) < Names::builtin_count)
+          fail(p, "\"" + it.key() + "\" is a reserved name (rank, size and the MPI constants); choose another");
         s.lets.emplace_back(names_.intern(it.key()), expr(it.value(), p));
       }
     } else if (j.contains("buffer")) {
@@ -292,7 +298,7 @@ class ScenarioParser {
       fail(path + "/type", "expected the element datatype, e.g. \"MPI_INT\"");
     s.type_name = j["type"].get<std::string>();
     s.type = mpi::predefined_type(s.type_name);
-    if (!s.type || s.type->basic()->id == 29)
+    if (!s.type)
       fail(path + "/type", "expected a predefined element datatype such as MPI_INT or MPI_DOUBLE, got \"" +
                                s.type_name + "\"");
     if (!j.contains("count")) fail(path + "/count", "missing: the number of elements");
@@ -342,6 +348,7 @@ class ScenarioParser {
                                            (p.kind == ParamKind::comm ? "MPI_COMM_WORLD" : "MPI_INT") + "\"");
           a.handle = v.get<std::string>();
           a.predefined = mpi::predefined_type(a.handle);
+          if (p.kind == ParamKind::datatype && !a.predefined && is_identifier(a.handle)) a.name = names_.intern(a.handle);
           a.comm_kind = a.handle == "MPI_COMM_WORLD" ? Arg::world : a.handle == "MPI_COMM_SELF" ? Arg::self : Arg::named;
           if (p.kind == ParamKind::datatype && !mpi::predefined_type(a.handle) && !is_identifier(a.handle))
             fail(ap, "expected a datatype: a predefined one (MPI_INT, ...) or the name of one the program made");
@@ -370,6 +377,9 @@ class ScenarioParser {
         case ParamKind::group_inout:
         case ParamKind::comm_out:
         case ParamKind::comm_inout:
+        case ParamKind::datatype_out:
+        case ParamKind::datatype_inout:
+        case ParamKind::int_inout:
         case ParamKind::array_out: a.name = name(v, ap, "a name"); break;
         case ParamKind::group_in:
           if (v.is_string() && v == "MPI_GROUP_EMPTY") {
@@ -390,6 +400,17 @@ class ScenarioParser {
             a.expr = expr(flat, ap);
           } else {
             a.expr = expr(v, ap);
+          }
+          break;
+        case ParamKind::type_array:
+          if (!v.is_array()) fail(ap, "expected a list of datatype names");
+          for (std::size_t k = 0; k < v.size(); ++k) {
+            std::string kp = ap + "/" + std::to_string(k);
+            if (!v[k].is_string()) fail(kp, "expected a datatype name");
+            std::string t = v[k].get<std::string>();
+            if (!mpi::predefined_type(t) && t != "MPI_LB" && t != "MPI_UB" && !is_identifier(t))
+              fail(kp, "expected a datatype: a predefined one, MPI_LB, MPI_UB, or one the program made");
+            a.names.push_back(names_.intern(t));
           }
           break;
         case ParamKind::request_array:

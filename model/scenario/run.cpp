@@ -10,6 +10,7 @@
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
 #include "model/mpi/runtime.hpp"
+#include "model/mpi/type_constructors.hpp"
 #include "sim/engine.hpp"
 #include "sim/wait_for_graph.hpp"
 
@@ -73,6 +74,7 @@ struct RankEnv {
     std::vector<std::pair<NameId, mpi::GroupRef>> groups;  // null: MPI_GROUP_NULL (freed)
     std::vector<std::pair<NameId, const mpi::Communicator*>> comms;  // null: MPI_COMM_NULL
     std::vector<std::pair<std::uint32_t, std::int64_t>> collectives;  // per communicator context: calls so far
+    std::vector<std::pair<NameId, mpi::TypeRef>> types;  // null: MPI_DATATYPE_NULL (freed)
   };
   std::unique_ptr<Bindings> bindings;
   Bindings& b() {
@@ -84,6 +86,7 @@ struct RankEnv {
   std::vector<std::pair<NameId, Status>>& statuses() { return b().statuses; }
   std::vector<std::pair<NameId, mpi::GroupRef>>& groups() { return b().groups; }
   std::vector<std::pair<NameId, const mpi::Communicator*>>& comms() { return b().comms; }
+  std::vector<std::pair<NameId, mpi::TypeRef>>& types() { return b().types; }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -192,6 +195,8 @@ class Executor {
         case Names::congruent: return Value::of(static_cast<int>(mpi::Comparison::congruent));
         case Names::similar: return Value::of(static_cast<int>(mpi::Comparison::similar));
         case Names::unequal: return Value::of(static_cast<int>(mpi::Comparison::unequal));
+        case Names::order_c: return Value::of(kOrderC);
+        case Names::order_fortran: return Value::of(kOrderFortran);
         default: break;
       }
       if (Value* v = find_in(env.values(), *id)) return *v;
@@ -244,6 +249,8 @@ class Executor {
       case Names::congruent: *out = static_cast<int>(mpi::Comparison::congruent); return true;
       case Names::similar: *out = static_cast<int>(mpi::Comparison::similar); return true;
       case Names::unequal: *out = static_cast<int>(mpi::Comparison::unequal); return true;
+      case Names::order_c: *out = kOrderC; return true;
+      case Names::order_fortran: *out = kOrderFortran; return true;
       default: break;
     }
     const Value* v = find_in(env.values(), id);
@@ -302,15 +309,43 @@ class Executor {
                      "MPI-4.1 §6.6: sendcounts and displs have one entry per process of the group");
     return std::move(v.array);
   }
-  mpi::TypeRef type_arg(const Step& s, P p) {
-    const char* name = param_name(p);
+  mpi::TypeRef type_arg(RankEnv& env, const Step& s, P p) {
     const Arg& a = arg(s, p);
-    const mpi::TypeRef& t = a.predefined;
-    if (!t)
-      throw MpiError(mpi::ErrorClass::type, name, "datatype \"" + a.handle + "\" is not a datatype of this rank",
-                     "MPI-4.1 §5.1: a datatype argument must be a valid datatype handle");
-    return t;
+    if (a.predefined) return a.predefined;
+    return named_type(env, a.name, param_name(p));
   }
+
+  mpi::TypeRef named_type(RankEnv& env, NameId id, const char* argument) {
+    const std::string& n = names_.str(id);
+    if (auto t = mpi::predefined_type(n)) return t;
+    mpi::TypeRef* t = find_in(env.types(), id);
+    if (!t)
+      throw MpiError(mpi::ErrorClass::type, argument, "datatype '" + n + "' was never created on this rank",
+                     "MPI-4.1 §5.1: a datatype argument must be a valid datatype handle");
+    if (!*t)
+      throw MpiError(mpi::ErrorClass::type, argument, "datatype '" + n + "' is MPI_DATATYPE_NULL: it was freed",
+                     "MPI-4.1 §5.1.9: MPI_Type_free sets the handle to MPI_DATATYPE_NULL");
+    return *t;
+  }
+
+  void bind_type(RankEnv& env, const Step& s, P p, mpi::TypeRef t) { bind(env.types(), arg(s, p).name, std::move(t)); }
+
+  // An array argument whose optional count parameter must give its length.
+  std::vector<std::int64_t> array_arg_counted(RankEnv& env, const Step& s, P p, P count_param) {
+    const Arg& a = arg(s, p);
+    Value v = eval(env, *a.expr);
+    if (!v.is_array) throw StepError(std::string(param_name(p)) + " must be an array");
+    if (std::int8_t k = s.slot[static_cast<std::size_t>(count_param)]; k >= 0 && s.args[static_cast<std::size_t>(k)].present) {
+      std::int64_t n = eval_int(env, *s.args[static_cast<std::size_t>(k)].expr);
+      if (n != static_cast<std::int64_t>(v.array.size()))
+        throw MpiError(mpi::ErrorClass::arg, param_name(count_param),
+                       std::string(param_name(count_param)) + " = " + std::to_string(n) + " but " + param_name(p) +
+                           " has " + std::to_string(v.array.size()) + " entries",
+                       "MPI-4.1 §5.1.2: the arrays of a constructor have count entries");
+    }
+    return std::move(v.array);
+  }
+
   const mpi::Communicator& comm_arg(RankEnv& env, const Step& s, P p = P::comm) {
     const Arg& a = arg(s, p);
     if (a.comm_kind == Arg::world) return world_.comm_world();
@@ -630,14 +665,14 @@ class Executor {
       case CallId::comm_size: bind_int(env, s, P::size, comm_arg(env, s).size()); return true;
       case CallId::wtime: bind_int(env, s, P::result, world_.engine().now().ps); return true;
       case CallId::isend: {
-        auto t = type_arg(s, P::datatype);
+        auto t = type_arg(env, s, P::datatype);
         std::int64_t n = int_arg(env, s, P::count);
         auto b = typed(env, s, P::buf, n, t);
         bind_request(env, s, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s)));
         return true;
       }
       case CallId::irecv: {
-        auto t = type_arg(s, P::datatype);
+        auto t = type_arg(env, s, P::datatype);
         std::int64_t n = int_arg(env, s, P::count);
         auto b = typed(env, s, P::buf, n, t);
         bind_request(env, s, rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s)));
@@ -663,7 +698,7 @@ class Executor {
         if (!st)
           throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
                          "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
-        auto t = type_arg(s, P::datatype);
+        auto t = type_arg(env, s, P::datatype);
         // MPI-4.1 §3.2.5: MPI_UNDEFINED when the bytes are not a whole number of datatype elements.
         std::int64_t c = t->size() == 0 ? (st->bytes == 0 ? 0 : mpi::UNDEFINED)
                          : st->bytes % t->size() != 0 ? mpi::UNDEFINED
@@ -742,6 +777,116 @@ class Executor {
         return true;
       }
       case CallId::comm_test_inter: bind_int(env, s, P::flag, comm_arg(env, s).is_inter() ? 1 : 0); return true;
+      case CallId::type_contiguous:
+        bind_type(env, s, P::newtype,
+                  mpi::type_contiguous(int_arg(env, s, P::count), type_arg(env, s, P::oldtype), type_name(s)));
+        return true;
+      case CallId::type_vector:
+      case CallId::type_hvector: {
+        auto count = int_arg(env, s, P::count), bl = int_arg(env, s, P::blocklength), st = int_arg(env, s, P::stride);
+        auto old = type_arg(env, s, P::oldtype);
+        bind_type(env, s, P::newtype,
+                  s.spec->id == CallId::type_vector ? mpi::type_vector(count, bl, st, old, type_name(s))
+                                                    : mpi::type_hvector(count, bl, st, old, type_name(s)));
+        return true;
+      }
+      case CallId::type_indexed:
+      case CallId::type_hindexed: {
+        auto bls = array_arg_counted(env, s, P::array_of_blocklengths, P::count);
+        auto ds = array_arg_counted(env, s, P::array_of_displacements, P::count);
+        auto old = type_arg(env, s, P::oldtype);
+        bind_type(env, s, P::newtype,
+                  s.spec->id == CallId::type_indexed ? mpi::type_indexed(bls, ds, old, type_name(s))
+                                                     : mpi::type_hindexed(bls, ds, old, type_name(s)));
+        return true;
+      }
+      case CallId::type_indexed_block:
+      case CallId::type_hindexed_block: {
+        auto bl = int_arg(env, s, P::blocklength);
+        auto ds = array_arg_counted(env, s, P::array_of_displacements, P::count);
+        auto old = type_arg(env, s, P::oldtype);
+        bind_type(env, s, P::newtype,
+                  s.spec->id == CallId::type_indexed_block ? mpi::type_indexed_block(bl, ds, old, type_name(s))
+                                                           : mpi::type_hindexed_block(bl, ds, old, type_name(s)));
+        return true;
+      }
+      case CallId::type_struct: {
+        auto bls = array_arg_counted(env, s, P::array_of_blocklengths, P::count);
+        auto ds = array_arg_counted(env, s, P::array_of_displacements, P::count);
+        std::vector<mpi::TypeRef> types;
+        for (NameId id : arg(s, P::array_of_types).names) {
+          const std::string& n = names_.str(id);
+          types.push_back(n == "MPI_LB" ? mpi::Datatype::make_marker(true)
+                          : n == "MPI_UB" ? mpi::Datatype::make_marker(false)
+                                          : named_type(env, id, "array_of_types"));
+        }
+        bind_type(env, s, P::newtype, mpi::type_struct(bls, ds, types, type_name(s)));
+        return true;
+      }
+      case CallId::type_subarray: {
+        auto sizes = array_arg_counted(env, s, P::array_of_sizes, P::ndims);
+        auto subsizes = array_arg_counted(env, s, P::array_of_subsizes, P::ndims);
+        auto starts = array_arg_counted(env, s, P::array_of_starts, P::ndims);
+        auto order = int_arg(env, s, P::order);
+        if (order != kOrderC && order != kOrderFortran)
+          throw MpiError(mpi::ErrorClass::arg, "order", "order = " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
+                         "MPI-4.1 §5.1.3: order is MPI_ORDER_C or MPI_ORDER_FORTRAN");
+        bind_type(env, s, P::newtype,
+                  mpi::type_subarray(sizes, subsizes, starts, order == kOrderC ? mpi::Order::c : mpi::Order::fortran,
+                                     type_arg(env, s, P::oldtype), type_name(s)));
+        return true;
+      }
+      case CallId::type_resized:
+        bind_type(env, s, P::newtype,
+                  mpi::type_resized(type_arg(env, s, P::oldtype), int_arg(env, s, P::lb), int_arg(env, s, P::extent),
+                                    type_name(s)));
+        return true;
+      case CallId::type_dup:
+        bind_type(env, s, P::newtype, mpi::type_dup(type_arg(env, s, P::oldtype), type_name(s)));
+        return true;
+      case CallId::type_commit:
+      case CallId::type_free: {
+        NameId id = arg(s, P::datatype).name;
+        const std::string& n = names_.str(id);
+        if (mpi::predefined_type(n)) {
+          if (s.spec->id == CallId::type_free)
+            throw MpiError(mpi::ErrorClass::type, "datatype", "predefined datatype " + n + " cannot be freed",
+                           "MPI-4.1 §5.1.9: freeing a predefined datatype is erroneous");
+          return true;  // committing a predefined type is allowed and does nothing
+        }
+        mpi::TypeRef t = named_type(env, id, "datatype");
+        if (s.spec->id == CallId::type_commit) t->commit();
+        else *find_in(env.types(), id) = nullptr;  // pending operations keep their own reference
+        return true;
+      }
+      case CallId::type_size: bind_int(env, s, P::size, type_arg(env, s, P::datatype)->size()); return true;
+      case CallId::type_get_extent:
+      case CallId::type_get_true_extent: {
+        auto t = type_arg(env, s, P::datatype);
+        bool true_bounds = s.spec->id == CallId::type_get_true_extent;
+        bind_int(env, s, true_bounds ? P::true_lb : P::lb, true_bounds ? t->true_lb() : t->lb());
+        bind_int(env, s, true_bounds ? P::true_extent : P::extent, true_bounds ? t->true_extent() : t->extent());
+        return true;
+      }
+      case CallId::type_extent: bind_int(env, s, P::extent, type_arg(env, s, P::datatype)->extent()); return true;
+      case CallId::type_lb: bind_int(env, s, P::displacement, type_arg(env, s, P::datatype)->lb()); return true;
+      case CallId::type_ub: bind_int(env, s, P::displacement, type_arg(env, s, P::datatype)->ub()); return true;
+      case CallId::get_address: bind_int(env, s, P::address, address(env, arg(s, P::location), "location")); return true;
+      case CallId::pack_size:
+        comm_arg(env, s);
+        bind_int(env, s, P::size, int_arg(env, s, P::incount) * type_arg(env, s, P::datatype)->size());
+        return true;
+      case CallId::pack:
+      case CallId::unpack: pack_unpack(env, s); return true;
+      case CallId::get_elements: {
+        const Arg& a = arg(s, P::status);
+        Status* st = find_in(env.statuses(), a.name);
+        if (!st)
+          throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
+                         "MPI-4.1 §5.1.11: MPI_Get_elements reads the status a receive returned");
+        bind_int(env, s, P::count, basic_elements(*type_arg(env, s, P::datatype), st->bytes));
+        return true;
+      }
       case CallId::group_free: {
         NameId id = arg(s, P::group).name;
         mpi::GroupRef* g = find_in(env.groups(), id);
@@ -754,6 +899,64 @@ class Executor {
       }
       default: return false;
     }
+  }
+
+  std::string type_name(const Step& s) { return names_.str(arg(s, P::newtype).name); }
+
+  // MPI-4.1 §5.1.11: the number of basic elements in `bytes` of data of type t, or
+  // MPI_UNDEFINED when the bytes end inside a basic element.
+  static std::int64_t basic_elements(const mpi::Datatype& t, std::int64_t bytes) {
+    if (bytes == 0) return 0;
+    if (t.size() == 0) return mpi::UNDEFINED;
+    std::int64_t whole = bytes / t.size(), rest = bytes % t.size();
+    std::int64_t n = whole * t.basic_count();
+    for (const auto& r : t.signature()) {
+      if (rest == 0) break;
+      std::int64_t b = mpi::basic_type(r.basic).size;
+      std::int64_t take = std::min(r.count, rest / b);
+      n += take;
+      rest -= take * b;
+      if (take < r.count) break;
+    }
+    return rest == 0 ? n : mpi::UNDEFINED;
+  }
+
+  // MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order.
+  void pack_unpack(RankEnv& env, const Step& s) {
+    comm_arg(env, s);
+    mpi::Rank& rk = world_.rank(env.rank);
+    const bool packing = s.spec->id == CallId::pack;
+    auto t = type_arg(env, s, P::datatype);
+    if (!t->committed())
+      throw MpiError(mpi::ErrorClass::type, "datatype", "datatype " + t->name() + " is not committed",
+                     "MPI-4.1 §5.2.1: the datatype of MPI_Pack and MPI_Unpack must be committed");
+    std::int64_t count = int_arg(env, s, packing ? P::incount : P::outcount);
+    std::int64_t limit = int_arg(env, s, packing ? P::outsize : P::insize);
+    NameId pos_id = arg(s, P::position).name;
+    Value* pos = find_in(env.values(), pos_id);
+    if (!pos || pos->is_array)
+      throw StepError("position: '" + names_.str(pos_id) + "' must be a number bound before the call (let it be 0)");
+    std::int64_t bytes = count * t->size();
+    if (count < 0)
+      throw MpiError(mpi::ErrorClass::count, packing ? "incount" : "outcount", "the count is negative",
+                     "MPI-4.1 §3.2.2: counts are non-negative");
+    if (pos->scalar < 0 || pos->scalar + bytes > limit)
+      throw MpiError(mpi::ErrorClass::truncate, packing ? "outsize" : "insize",
+                     "position " + std::to_string(pos->scalar) + " + " + std::to_string(bytes) +
+                         " bytes is beyond the packed buffer's " + std::to_string(limit) + " bytes",
+                     "MPI-4.1 §5.2.1: the packed data must fit in outsize (MPI_Pack) or insize (MPI_Unpack) bytes");
+    static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
+    mpi::Address packed = address(env, arg(s, packing ? P::outbuf : P::inbuf), packing ? "outbuf" : "inbuf");
+    mpi::TypedBuffer flat{&rk.memory(), packed + pos->scalar, bytes, byte.get()};
+    mpi::Address data = address(env, arg(s, packing ? P::inbuf : P::outbuf), packing ? "inbuf" : "outbuf");
+    mpi::TypedBuffer typed_buf{&rk.memory(), data, count, t.get()};
+    mpi::check_access(flat, bytes, packing ? "outbuf" : "inbuf");
+    mpi::check_access(typed_buf, bytes, packing ? "inbuf" : "outbuf");
+    if (world_.payload() == mpi::PayloadMode::data) {
+      if (packing) mpi::copy_typed(typed_buf, flat, bytes);
+      else mpi::copy_typed(flat, typed_buf, bytes);
+    }
+    pos->scalar += bytes;
   }
 
   mpi::GroupRef world_group() {
@@ -806,12 +1009,12 @@ class Executor {
     mpi::Rank& rk = world_.rank(env.rank);
     switch (s.spec->id) {
       case CallId::send: {
-        auto t = type_arg(s, P::datatype);
+        auto t = type_arg(env, s, P::datatype);
         auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
         return rk.send(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s));
       }
       case CallId::recv: {
-        auto t = type_arg(s, P::datatype);
+        auto t = type_arg(env, s, P::datatype);
         auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
         return rk.recv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
       }
@@ -891,8 +1094,8 @@ class Executor {
   }
 
   Task<Status> sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    auto st_t = type_arg(s, P::sendtype);
-    auto rt_t = type_arg(s, P::recvtype);
+    auto st_t = type_arg(env, s, P::sendtype);
+    auto rt_t = type_arg(env, s, P::recvtype);
     auto sb = typed(env, s, P::sendbuf, int_arg(env, s, P::sendcount), st_t);
     auto rb = typed(env, s, P::recvbuf, int_arg(env, s, P::recvcount), rt_t);
     const auto& c = comm_arg(env, s);
@@ -909,7 +1112,7 @@ class Executor {
   }
 
   Task<Status> sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    auto t = type_arg(s, P::datatype);
+    auto t = type_arg(env, s, P::datatype);
     std::int64_t n = int_arg(env, s, P::count);
     auto b = typed(env, s, P::buf, n, t);
     const auto& c = comm_arg(env, s);
@@ -952,7 +1155,7 @@ class Executor {
                        "root = " + std::to_string(a.root) + " is not a rank of " + a.comm->name() + " (size " +
                            std::to_string(p) + ")",
                        "MPI-4.1 §6.6: root must be a valid rank of the group, the same on every process");
-      a.recvtype = type_arg(s, P::recvtype);
+      a.recvtype = type_arg(env, s, P::recvtype);
       a.recvcount = int_arg(env, s, P::recvcount);
       a.recvbuf = address(env, arg(s, P::recvbuf), "recvbuf");
       if (a.recvbuf == coll::kInPlace && me != a.root)
@@ -968,7 +1171,7 @@ class Executor {
         const char* why = "at the root";
         need(s, P::sendbuf, why);
         need(s, P::sendtype, why);
-        a.sendtype = type_arg(s, P::sendtype);
+        a.sendtype = type_arg(env, s, P::sendtype);
         a.sendbuf = address(env, arg(s, P::sendbuf), "sendbuf");
         if (kind == coll::Collective::scatter) {
           need(s, P::sendcount, why);
@@ -1097,6 +1300,7 @@ class Executor {
   }
 
   static constexpr std::int64_t kMaxShown = 65536;
+  static constexpr std::int64_t kOrderC = 56, kOrderFortran = 57;  // MPICH's MPI_ORDER_C / MPI_ORDER_FORTRAN
   mpi::GroupRef world_group_;
 
   const Scenario& sc_;

@@ -23,7 +23,7 @@ class Names {
   // Ids of the names every expression may use, interned first (in this order).
   enum Builtin : NameId {
     rank, size, any_source, any_tag, proc_null, root, undefined, tag_ub,
-    ident, congruent, similar, unequal, builtin_count
+    ident, congruent, similar, unequal, order_c, order_fortran, builtin_count
   };
   Names();
   NameId intern(const std::string& s);
@@ -53,6 +53,10 @@ enum class ParamKind {
   comm,           // a communicator handle name: MPI_COMM_WORLD, MPI_COMM_SELF or one the program made
   comm_out,       // a name to bind a new communicator to
   comm_inout,     // a communicator handle name that the call sets to MPI_COMM_NULL (MPI_Comm_free)
+  datatype_out,   // a name to bind a new datatype to
+  datatype_inout, // a datatype name the call changes (commit) or sets to MPI_DATATYPE_NULL (free)
+  type_array,     // a JSON array of datatype names (MPI_LB and MPI_UB allowed)
+  int_inout,      // the name of an integer value the call reads and updates (position)
   out_int,        // a name to bind an integer result to: rank, size, count, flag, index
   request_out,    // a name to bind a new request to
   request_in,     // the name of a request
@@ -73,6 +77,9 @@ enum class P : std::uint8_t {
   group, group1, group2, newgroup, n, ranks, ranks1, ranks2, ranges,
   newcomm, color, key, comm1, comm2, local_comm, local_leader, peer_comm, remote_leader, newintercomm, intercomm,
   high, newintracomm,
+  oldtype, newtype, blocklength, stride, array_of_blocklengths, array_of_displacements, array_of_types, ndims,
+  array_of_sizes, array_of_subsizes, array_of_starts, order, lb, extent, true_lb, true_extent, displacement,
+  location, address, inbuf, incount, outbuf, outsize, position, insize, outcount,
   count_
 };
 
@@ -92,6 +99,9 @@ enum class CallId {
   group_difference, group_incl, group_excl, group_range_incl, group_range_excl, group_free,
   comm_dup, comm_split, comm_create, comm_create_group, comm_compare, comm_free, intercomm_create, intercomm_merge,
   comm_remote_size, comm_remote_group, comm_test_inter,
+  type_contiguous, type_vector, type_hvector, type_indexed, type_hindexed, type_indexed_block, type_hindexed_block,
+  type_struct, type_subarray, type_resized, type_dup, type_commit, type_free, type_size, type_get_extent,
+  type_get_true_extent, type_extent, type_lb, type_ub, get_address, pack, unpack, pack_size, get_elements,
 };
 
 struct CallSpec {
