@@ -48,6 +48,18 @@ const std::map<std::string_view, TypeRef>& predefined_table() {
   static const std::map<std::string_view, TypeRef> table = [] {
     std::map<std::string_view, TypeRef> t;
     for (const auto& b : kBasic) t.emplace(b.name, Datatype::make_basic(b));
+    // The pair types of MAXLOC and MINLOC (MPI-4.1 §6.9.4): C structs {value; int}
+    // with this ABI's layout, e.g. MPI_DOUBLE_INT is (double, 0), (int, 8), extent 16.
+    static const std::pair<std::string_view, std::string_view> pairs[] = {
+        {"MPI_FLOAT_INT", "MPI_FLOAT"}, {"MPI_DOUBLE_INT", "MPI_DOUBLE"}, {"MPI_LONG_INT", "MPI_LONG"},
+        {"MPI_2INT", "MPI_INT"},        {"MPI_SHORT_INT", "MPI_SHORT"},   {"MPI_LONG_DOUBLE_INT", "MPI_LONG_DOUBLE"}};
+    const TypeRef& int_type = t.at("MPI_INT");
+    for (const auto& [name, value] : pairs) {
+      const TypeRef& v = t.at(value);
+      std::int64_t int_disp = std::max(v->size(), int_type->alignment());
+      TypeRef pair = Datatype::make_pair(std::string(name), v, int_type, int_disp);
+      t.emplace(name, pair);
+    }
     return t;
   }();
   return table;
@@ -207,6 +219,14 @@ TypeRef Datatype::make_basic(const BasicType& b) {
   t->segments_ = {{0, b.size}};
   t->signature_ = {{b.id, 1}};
   t->flat_ = true;
+  return t;
+}
+
+TypeRef Datatype::make_pair(std::string name, const TypeRef& value, const TypeRef& index, std::int64_t index_disp) {
+  auto t = std::const_pointer_cast<Datatype>(make_derived(
+      std::move(name), Combiner::named, {Block{value, 0, 1}, Block{index, index_disp, 1}}, true, Contents{}));
+  t->predefined_ = true;
+  t->commit();
   return t;
 }
 

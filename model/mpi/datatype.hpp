@@ -101,6 +101,8 @@ class Datatype {
   void commit() const;
 
   static TypeRef make_basic(const BasicType& b);
+  // A predefined pair type of MAXLOC/MINLOC: {value; index} as a C struct.
+  static TypeRef make_pair(std::string name, const TypeRef& value, const TypeRef& index, std::int64_t index_disp);
   // The MPI-1 pseudo-types MPI_LB and MPI_UB (size 0, a marker at displacement 0).
   static TypeRef make_marker(bool lower);
   // A derived type of these blocks. `pad` applies the alignment padding of structs

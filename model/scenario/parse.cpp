@@ -298,8 +298,9 @@ class ScenarioParser {
       fail(path + "/type", "expected the element datatype, e.g. \"MPI_INT\"");
     s.type_name = j["type"].get<std::string>();
     s.type = mpi::predefined_type(s.type_name);
-    if (!s.type)
-      fail(path + "/type", "expected a predefined element datatype such as MPI_INT or MPI_DOUBLE, got \"" +
+    if (!s.type || !s.type->basic())
+      fail(path + "/type", "expected a basic predefined datatype such as MPI_INT or MPI_DOUBLE (a pair type's "
+                               "data can be declared as its members, e.g. MPI_2INT as MPI_INT), got \"" +
                                s.type_name + "\"");
     if (!j.contains("count")) fail(path + "/count", "missing: the number of elements");
     s.count = expr(j["count"], path + "/count");

@@ -129,3 +129,18 @@ TEST_CASE("constructor arguments are checked") {
   CHECK_THROWS_AS(type_indexed({1, 2}, {0}, T("MPI_INT")), MpiError);
   CHECK_THROWS_AS(type_vector(2, 1, 1, Datatype::make_marker(true)), MpiError);
 }
+
+TEST_CASE("the pair types of MAXLOC/MINLOC have this ABI's struct layouts") {
+  auto di = predefined_type("MPI_DOUBLE_INT");
+  REQUIRE(di);
+  CHECK(di->size() == 12);
+  CHECK(di->extent() == 16);
+  CHECK(di->predefined());
+  CHECK(di->committed());
+  CHECK(predefined_type("MPI_2INT")->extent() == 8);
+  CHECK(predefined_type("MPI_FLOAT_INT")->extent() == 8);
+  CHECK(predefined_type("MPI_SHORT_INT")->extent() == 8);
+  CHECK(predefined_type("MPI_LONG_INT")->extent() == 16);
+  CHECK(predefined_type("MPI_LONG_DOUBLE_INT")->extent() == 32);
+  CHECK(predefined_type("MPI_LONG_DOUBLE_INT")->size() == 20);
+}
