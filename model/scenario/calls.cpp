@@ -256,6 +256,18 @@ const std::vector<CallSpec>& call_specs() {
        {{P::status, "status", K::status_in, req}, {P::datatype, "datatype", K::datatype, req},
         {P::count, "count", K::out_int, req}},
        "the number of basic elements a receive got"},
+      {CallId::op_create, "MPI_Op_create",
+       {{P::user_fn, "user_fn", K::function_name, req}, {P::commute, "commute", K::integer, req},
+        {P::op, "op", K::op_out, req}},
+       "a user operation from a function mpisim provides: matrix_product_2x2 or absolute_max"},
+      {CallId::op_free, "MPI_Op_free", {{P::op, "op", K::op_inout, req}}, "frees the operation; the handle becomes MPI_OP_NULL"},
+      {CallId::op_commutative, "MPI_Op_commutative",
+       {{P::op, "op", K::op_in, req}, {P::commute, "commute", K::out_int, req}},
+       "1 if the operation is commutative"},
+      {CallId::reduce_local, "MPI_Reduce_local",
+       {{P::inbuf, "inbuf", K::buffer, req}, {P::inoutbuf, "inoutbuf", K::buffer, req}, {P::count, "count", K::integer, req},
+        {P::datatype, "datatype", K::datatype, req}, {P::op, "op", K::op_in, req}},
+       "inoutbuf = inbuf op inoutbuf, element by element"},
   };
   return specs;
 }
@@ -271,7 +283,7 @@ const char* param_name(P p) {
       "oldtype", "newtype", "blocklength", "stride", "array_of_blocklengths", "array_of_displacements",
       "array_of_types", "ndims", "array_of_sizes", "array_of_subsizes", "array_of_starts", "order", "lb", "extent",
       "true_lb", "true_extent", "displacement", "location", "address", "inbuf", "incount", "outbuf", "outsize",
-      "position", "insize", "outcount"};
+      "position", "insize", "outcount", "user_fn", "commute", "op", "inoutbuf"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/mpi/op.hpp"
 #include "model/scenario/scenario.hpp"
 #include "sim/input_error.hpp"
 
@@ -381,6 +382,8 @@ class ScenarioParser {
         case ParamKind::datatype_out:
         case ParamKind::datatype_inout:
         case ParamKind::int_inout:
+        case ParamKind::op_out:
+        case ParamKind::op_inout:
         case ParamKind::array_out: a.name = name(v, ap, "a name"); break;
         case ParamKind::group_in:
           if (v.is_string() && v == "MPI_GROUP_EMPTY") {
@@ -402,6 +405,22 @@ class ScenarioParser {
           } else {
             a.expr = expr(v, ap);
           }
+          break;
+        case ParamKind::op_in:
+          if (!v.is_string()) fail(ap, "expected an operation: MPI_SUM, MPI_MAX, ... or the name of one the program made");
+          a.handle = v.get<std::string>();
+          if (!mpi::predefined_op(a.handle)) {
+            if (!is_identifier(a.handle) || a.handle.rfind("MPI_", 0) == 0)
+              fail(ap, "unknown operation \"" + a.handle + "\"; predefined: MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, "
+                       "MPI_BAND, MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP");
+            a.name = names_.intern(a.handle);
+          }
+          break;
+        case ParamKind::function_name:
+          if (!v.is_string() || !mpi::user_function(v.get<std::string>()))
+            fail(ap, "expected one of the user functions mpisim provides: \"matrix_product_2x2\" (not commutative) "
+                     "or \"absolute_max\" (commutative)");
+          a.handle = v.get<std::string>();
           break;
         case ParamKind::type_array:
           if (!v.is_array()) fail(ap, "expected a list of datatype names");

@@ -9,6 +9,7 @@
 #include "model/coll/comm/constructors.hpp"
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
+#include "model/mpi/op.hpp"
 #include "model/mpi/runtime.hpp"
 #include "model/mpi/type_constructors.hpp"
 #include "sim/engine.hpp"
@@ -75,6 +76,7 @@ struct RankEnv {
     std::vector<std::pair<NameId, const mpi::Communicator*>> comms;  // null: MPI_COMM_NULL
     std::vector<std::pair<std::uint32_t, std::int64_t>> collectives;  // per communicator context: calls so far
     std::vector<std::pair<NameId, mpi::TypeRef>> types;  // null: MPI_DATATYPE_NULL (freed)
+    std::vector<std::pair<NameId, mpi::OpRef>> ops;      // null: MPI_OP_NULL (freed)
   };
   std::unique_ptr<Bindings> bindings;
   Bindings& b() {
@@ -87,6 +89,7 @@ struct RankEnv {
   std::vector<std::pair<NameId, mpi::GroupRef>>& groups() { return b().groups; }
   std::vector<std::pair<NameId, const mpi::Communicator*>>& comms() { return b().comms; }
   std::vector<std::pair<NameId, mpi::TypeRef>>& types() { return b().types; }
+  std::vector<std::pair<NameId, mpi::OpRef>>& ops() { return b().ops; }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -887,6 +890,42 @@ class Executor {
         bind_int(env, s, P::count, basic_elements(*type_arg(env, s, P::datatype), st->bytes));
         return true;
       }
+      case CallId::op_create: {
+        bool commute = int_arg(env, s, P::commute) != 0;
+        NameId id = arg(s, P::op).name;
+        bind(env.ops(), id, mpi::make_user_op(names_.str(id), arg(s, P::user_fn).handle, commute));
+        return true;
+      }
+      case CallId::op_free: {
+        NameId id = arg(s, P::op).name;
+        mpi::OpRef* o = find_in(env.ops(), id);
+        if (!o || !*o)
+          throw MpiError(mpi::ErrorClass::op, "op",
+                         "operation '" + names_.str(id) + (o ? "' is already MPI_OP_NULL" : "' was never created on this rank"),
+                         "MPI-4.1 §6.9.5: MPI_Op_free takes a user-defined operation");
+        o->reset();
+        return true;
+      }
+      case CallId::op_commutative: bind_int(env, s, P::commute, op_arg(env, s)->commutative ? 1 : 0); return true;
+      case CallId::reduce_local: {
+        auto op = op_arg(env, s);
+        auto t = type_arg(env, s, P::datatype);
+        std::int64_t n = int_arg(env, s, P::count);
+        if (n < 0)
+          throw MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
+                         "MPI-4.1 §3.2.2: counts are non-negative");
+        if (!t->committed())
+          throw MpiError(mpi::ErrorClass::type, "datatype", "datatype " + t->name() + " is not committed",
+                         "MPI-4.1 §5.1.9: a datatype must be committed before use");
+        mpi::check_op_type(*op, *t, n, "op");
+        mpi::Rank& r = world_.rank(env.rank);
+        mpi::TypedBuffer in{&r.memory(), address(env, arg(s, P::inbuf), "inbuf"), n, t.get()};
+        mpi::TypedBuffer inout{&r.memory(), address(env, arg(s, P::inoutbuf), "inoutbuf"), n, t.get()};
+        mpi::check_access(in, n * t->size(), "inbuf");
+        mpi::check_access(inout, n * t->size(), "inoutbuf");
+        if (world_.payload() == mpi::PayloadMode::data) mpi::reduce_local(*op, in, inout);
+        return true;
+      }
       case CallId::group_free: {
         NameId id = arg(s, P::group).name;
         mpi::GroupRef* g = find_in(env.groups(), id);
@@ -902,6 +941,19 @@ class Executor {
   }
 
   std::string type_name(const Step& s) { return names_.str(arg(s, P::newtype).name); }
+
+  mpi::OpRef op_arg(RankEnv& env, const Step& s) {
+    const Arg& a = arg(s, P::op);
+    if (auto op = mpi::predefined_op(a.handle)) return op;
+    mpi::OpRef* o = find_in(env.ops(), a.name);
+    if (!o)
+      throw MpiError(mpi::ErrorClass::op, "op", "operation '" + a.handle + "' was never created on this rank",
+                     "MPI-4.1 §6.9: op must be a valid operation handle");
+    if (!*o)
+      throw MpiError(mpi::ErrorClass::op, "op", "operation '" + a.handle + "' is MPI_OP_NULL: it was freed",
+                     "MPI-4.1 §6.9.5: MPI_Op_free sets the handle to MPI_OP_NULL");
+    return *o;
+  }
 
   // MPI-4.1 §5.1.11: the number of basic elements in `bytes` of data of type t, or
   // MPI_UNDEFINED when the bytes end inside a basic element.

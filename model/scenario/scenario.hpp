@@ -57,6 +57,10 @@ enum class ParamKind {
   datatype_inout, // a datatype name the call changes (commit) or sets to MPI_DATATYPE_NULL (free)
   type_array,     // a JSON array of datatype names (MPI_LB and MPI_UB allowed)
   int_inout,      // the name of an integer value the call reads and updates (position)
+  op_in,          // an operation: MPI_SUM, ... or the name of one the program made
+  op_out,         // a name to bind a new operation to
+  op_inout,       // an operation name the call sets to MPI_OP_NULL (MPI_Op_free)
+  function_name,  // the name of a user function mpisim provides (MPI_Op_create)
   out_int,        // a name to bind an integer result to: rank, size, count, flag, index
   request_out,    // a name to bind a new request to
   request_in,     // the name of a request
@@ -80,6 +84,7 @@ enum class P : std::uint8_t {
   oldtype, newtype, blocklength, stride, array_of_blocklengths, array_of_displacements, array_of_types, ndims,
   array_of_sizes, array_of_subsizes, array_of_starts, order, lb, extent, true_lb, true_extent, displacement,
   location, address, inbuf, incount, outbuf, outsize, position, insize, outcount,
+  user_fn, commute, op, inoutbuf,
   count_
 };
 
@@ -102,6 +107,7 @@ enum class CallId {
   type_contiguous, type_vector, type_hvector, type_indexed, type_hindexed, type_indexed_block, type_hindexed_block,
   type_struct, type_subarray, type_resized, type_dup, type_commit, type_free, type_size, type_get_extent,
   type_get_true_extent, type_extent, type_lb, type_ub, get_address, pack, unpack, pack_size, get_elements,
+  op_create, op_free, op_commutative, reduce_local,
 };
 
 struct CallSpec {

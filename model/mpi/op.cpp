@@ -1,0 +1,274 @@
+#include "model/mpi/op.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <type_traits>
+#include <vector>
+
+#include "model/mpi/error.hpp"
+
+namespace mpisim::mpi {
+namespace {
+
+// The classes of MPI-4.1 §6.9.2's table.
+enum class Group { c_integer, floating, logical, byte, none };
+
+Group group_of(const BasicType& b) {
+  std::string_view n = b.name;
+  if (n == "MPI_CHAR" || n == "MPI_WCHAR" || n == "MPI_PACKED") return Group::none;
+  if (n == "MPI_BYTE") return Group::byte;
+  if (n == "MPI_C_BOOL") return Group::logical;
+  if (b.kind == ElementKind::floating) return Group::floating;
+  return Group::c_integer;  // C integers and the multi-language MPI_AINT, MPI_OFFSET, MPI_COUNT
+}
+
+bool allowed(OpKind k, Group g) {
+  switch (k) {
+    case OpKind::max:
+    case OpKind::min:
+    case OpKind::sum:
+    case OpKind::prod: return g == Group::c_integer || g == Group::floating;
+    case OpKind::land:
+    case OpKind::lor:
+    case OpKind::lxor: return g == Group::c_integer || g == Group::logical;
+    case OpKind::band:
+    case OpKind::bor:
+    case OpKind::bxor: return g == Group::c_integer || g == Group::byte;
+    case OpKind::replace:
+    case OpKind::no_op:
+    case OpKind::user: return true;
+    case OpKind::maxloc:
+    case OpKind::minloc: return false;  // pair types only, checked apart
+  }
+  return false;
+}
+
+bool is_pair(const Datatype& t) {
+  static const char* const names[] = {"MPI_FLOAT_INT", "MPI_DOUBLE_INT", "MPI_LONG_INT",
+                                      "MPI_2INT",      "MPI_SHORT_INT",  "MPI_LONG_DOUBLE_INT"};
+  for (const char* n : names)
+    if (t.predefined() && t.name() == n) return true;
+  return false;
+}
+
+// Two's-complement arithmetic for signed integers (no undefined overflow).
+template <typename T>
+T wrap_add(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a || b;
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return a + b;
+  }
+}
+template <typename T>
+T wrap_mul(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a && b;
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  } else {
+    return a * b;
+  }
+}
+
+template <typename T>
+void combine(OpKind k, const std::byte* in, std::byte* inout, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    T a, b;
+    std::memcpy(&a, in + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
+    std::memcpy(&b, inout + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
+    T r = b;
+    switch (k) {
+      case OpKind::max: r = a > b ? a : b; break;
+      case OpKind::min: r = a < b ? a : b; break;
+      case OpKind::sum: r = wrap_add(a, b); break;
+      case OpKind::prod: r = wrap_mul(a, b); break;
+      case OpKind::land: r = static_cast<T>((a != T{}) && (b != T{})); break;
+      case OpKind::lor: r = static_cast<T>((a != T{}) || (b != T{})); break;
+      case OpKind::lxor: r = static_cast<T>((a != T{}) != (b != T{})); break;
+      case OpKind::band:
+        if constexpr (std::is_integral_v<T>) r = static_cast<T>(a & b);
+        break;
+      case OpKind::bor:
+        if constexpr (std::is_integral_v<T>) r = static_cast<T>(a | b);
+        break;
+      case OpKind::bxor:
+        if constexpr (std::is_integral_v<T>) r = static_cast<T>(a ^ b);
+        break;
+      case OpKind::replace: r = a; break;
+      case OpKind::no_op: r = b; break;
+      default: break;
+    }
+    std::memcpy(inout + i * static_cast<std::int64_t>(sizeof(T)), &r, sizeof(T));
+  }
+}
+
+// Dispatches on the basic type's C type.
+template <typename F>
+void with_c_type(const BasicType& b, F&& f) {
+  std::string_view n = b.name;
+  if (b.kind == ElementKind::floating) {
+    if (b.size == 4) return f(float{});
+    if (b.size == 8) return f(double{});
+    return f(static_cast<long double>(0));
+  }
+  if (n == "MPI_C_BOOL") return f(bool{});
+  bool is_signed = b.kind == ElementKind::signed_int;
+  switch (b.size) {
+    case 1: return is_signed ? f(std::int8_t{}) : f(std::uint8_t{});
+    case 2: return is_signed ? f(std::int16_t{}) : f(std::uint16_t{});
+    case 4: return is_signed ? f(std::int32_t{}) : f(std::uint32_t{});
+    default: return is_signed ? f(std::int64_t{}) : f(std::uint64_t{});
+  }
+}
+
+// MAXLOC/MINLOC on packed (value, int) pairs (MPI-4.1 §6.9.4): the extreme value;
+// on a tie, the smaller index.
+template <typename V>
+void combine_loc(bool max, const std::byte* in, std::byte* inout, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(sizeof(V) + sizeof(std::int32_t));
+  for (std::int64_t i = 0; i < n; ++i) {
+    V a, b;
+    std::int32_t ia, ib;
+    std::memcpy(&a, in + i * stride, sizeof(V));
+    std::memcpy(&ia, in + i * stride + static_cast<std::int64_t>(sizeof(V)), 4);
+    std::memcpy(&b, inout + i * stride, sizeof(V));
+    std::memcpy(&ib, inout + i * stride + static_cast<std::int64_t>(sizeof(V)), 4);
+    bool take_a = max ? (a > b) : (a < b);
+    if (a == b) take_a = ia < ib;
+    if (take_a) {
+      std::memcpy(inout + i * stride, &a, sizeof(V));
+      std::memcpy(inout + i * stride + static_cast<std::int64_t>(sizeof(V)), &ia, 4);
+    }
+  }
+}
+
+void matrix_product_2x2(const std::byte* in, std::byte* inout, std::int64_t count, const Datatype& type) {
+  std::int64_t ints = count * type.size() / 4;
+  for (std::int64_t m = 0; m + 4 <= ints; m += 4) {
+    std::int32_t a[4], b[4], c[4];
+    std::memcpy(a, in + m * 4, 16);
+    std::memcpy(b, inout + m * 4, 16);
+    c[0] = wrap_add(wrap_mul(a[0], b[0]), wrap_mul(a[1], b[2]));
+    c[1] = wrap_add(wrap_mul(a[0], b[1]), wrap_mul(a[1], b[3]));
+    c[2] = wrap_add(wrap_mul(a[2], b[0]), wrap_mul(a[3], b[2]));
+    c[3] = wrap_add(wrap_mul(a[2], b[1]), wrap_mul(a[3], b[3]));
+    std::memcpy(inout + m * 4, c, 16);
+  }
+}
+
+void absolute_max(const std::byte* in, std::byte* inout, std::int64_t count, const Datatype& type) {
+  std::int64_t offset = 0;
+  for (std::int64_t e = 0; e < count; ++e)
+    for (const SignatureRun& r : type.signature()) {
+      const BasicType& b = basic_type(r.basic);
+      with_c_type(b, [&](auto zero) {
+        using T = decltype(zero);
+        for (std::int64_t i = 0; i < r.count; ++i, offset += b.size) {
+          T x, y;
+          std::memcpy(&x, in + offset, sizeof(T));
+          std::memcpy(&y, inout + offset, sizeof(T));
+          auto mag = [](T v) { if constexpr (std::is_signed_v<T>) return v < 0 ? -v : v; else return v; };
+          if (mag(x) > mag(y)) std::memcpy(inout + offset, &x, sizeof(T));
+        }
+      });
+    }
+}
+
+}  // namespace
+
+OpRef predefined_op(std::string_view name) {
+  static const std::map<std::string_view, OpRef> ops = [] {
+    std::map<std::string_view, OpRef> m;
+    const std::pair<const char*, OpKind> table[] = {
+        {"MPI_MAX", OpKind::max},   {"MPI_MIN", OpKind::min},       {"MPI_SUM", OpKind::sum},
+        {"MPI_PROD", OpKind::prod}, {"MPI_LAND", OpKind::land},     {"MPI_BAND", OpKind::band},
+        {"MPI_LOR", OpKind::lor},   {"MPI_BOR", OpKind::bor},       {"MPI_LXOR", OpKind::lxor},
+        {"MPI_BXOR", OpKind::bxor}, {"MPI_MAXLOC", OpKind::maxloc}, {"MPI_MINLOC", OpKind::minloc},
+        {"MPI_REPLACE", OpKind::replace}, {"MPI_NO_OP", OpKind::no_op}};
+    for (const auto& [n, k] : table) m.emplace(n, std::make_shared<const Op>(Op{n, k, true, nullptr, ""}));
+    return m;
+  }();
+  auto it = ops.find(name);
+  return it == ops.end() ? nullptr : it->second;
+}
+
+UserFunction user_function(std::string_view name) {
+  if (name == "matrix_product_2x2") return &matrix_product_2x2;
+  if (name == "absolute_max") return &absolute_max;
+  return nullptr;
+}
+
+OpRef make_user_op(std::string name, std::string_view function, bool commute) {
+  UserFunction f = user_function(function);
+  if (!f) return nullptr;
+  return std::make_shared<const Op>(Op{std::move(name), OpKind::user, commute, f, std::string(function)});
+}
+
+void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const char* argument) {
+  const std::string rule = "MPI-4.1 §6.9.2: each predefined operation is defined only on the basic types its table lists";
+  if (op.kind == OpKind::maxloc || op.kind == OpKind::minloc) {
+    if (is_pair(type)) return;
+    throw MpiError(ErrorClass::op, argument,
+                   op.name + " needs a pair type (MPI_2INT, MPI_DOUBLE_INT, ...), not " + type.name(),
+                   "MPI-4.1 §6.9.4: MPI_MAXLOC and MPI_MINLOC act on the pair types");
+  }
+  if (op.kind == OpKind::user) {
+    if (op.function == &matrix_product_2x2 && (type.uniform_basic() == nullptr ||
+                                              std::string_view(type.uniform_basic()->name) != "MPI_INT" ||
+                                              (count * type.basic_count()) % 4 != 0))
+      throw MpiError(ErrorClass::op, argument,
+                     "matrix_product_2x2 combines 2x2 matrices of MPI_INT: the data must be 4k ints, not " +
+                         std::to_string(count) + " x " + type.name(),
+                     "docs/semantics.md: the user functions scenarios can name");
+    return;
+  }
+  for (const SignatureRun& r : type.signature()) {
+    const BasicType& b = basic_type(r.basic);
+    if (!allowed(op.kind, group_of(b)))
+      throw MpiError(ErrorClass::op, argument, op.name + " is not defined on " + std::string(b.name), rule);
+  }
+}
+
+void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout) {
+  const Datatype& t = *in.type;
+  const std::int64_t bytes = in.count * t.size();
+  if (bytes == 0) return;
+  std::vector<std::byte> a(static_cast<std::size_t>(bytes)), b(static_cast<std::size_t>(bytes));
+  pack(in, bytes, a.data());
+  pack(inout, bytes, b.data());
+  if (op.kind == OpKind::user) {
+    op.function(a.data(), b.data(), in.count, t);
+  } else if (op.kind == OpKind::maxloc || op.kind == OpKind::minloc) {
+    const BasicType& v = basic_type(t.signature()[0].basic);
+    with_c_type(v, [&](auto zero) {
+      combine_loc<decltype(zero)>(op.kind == OpKind::maxloc, a.data(), b.data(), in.count);
+    });
+  } else {
+    std::int64_t offset = 0;
+    for (std::int64_t e = 0; e < in.count; ++e)
+      for (const SignatureRun& r : t.signature()) {
+        const BasicType& bt = basic_type(r.basic);
+        with_c_type(bt, [&](auto zero) {
+          using T = decltype(zero);
+          if constexpr (std::is_same_v<T, bool>) {
+            if (op.kind == OpKind::land || op.kind == OpKind::lor || op.kind == OpKind::lxor ||
+                op.kind == OpKind::replace || op.kind == OpKind::no_op)
+              combine<bool>(op.kind, a.data() + offset, b.data() + offset, r.count);
+          } else {
+            combine<T>(op.kind, a.data() + offset, b.data() + offset, r.count);
+          }
+        });
+        offset += r.count * bt.size;
+      }
+  }
+  unpack(b.data(), bytes, inout);
+}
+
+}  // namespace mpisim::mpi

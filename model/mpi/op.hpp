@@ -1,0 +1,52 @@
+#pragma once
+// Reduction operations (MPI-4.1 §6.9), as timeless values and functions.
+//
+// An operation combines elements pairwise: MPI_Reduce_local computes
+// inoutbuf[i] = inbuf[i] op inoutbuf[i]. On a derived datatype it acts on the basic
+// elements of the type map (MAXLOC/MINLOC on the pair types' (value, index) pairs).
+// Which operation may act on which basic type is the table of §6.9.2; anything
+// else is MPI_ERR_OP.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "model/mpi/datatype.hpp"
+#include "model/mpi/memory.hpp"
+
+namespace mpisim::mpi {
+
+enum class OpKind : std::uint8_t { max, min, sum, prod, land, band, lor, bor, lxor, bxor, maxloc, minloc, replace, no_op, user };
+
+class Datatype;
+
+// A user function: combines `count` elements of `type`, packed contiguously.
+using UserFunction = void (*)(const std::byte* in, std::byte* inout, std::int64_t count, const Datatype& type);
+
+struct Op {
+  std::string name;
+  OpKind kind;
+  bool commutative;
+  UserFunction function = nullptr;  // for OpKind::user
+  std::string function_name;
+};
+using OpRef = std::shared_ptr<const Op>;
+
+// MPI_MAX, MPI_SUM, ... by name; null if unknown.
+OpRef predefined_op(std::string_view name);
+
+// The user functions scenarios can pass to MPI_Op_create, by name (see
+// docs/semantics.md): "matrix_product_2x2" (not commutative: each 4 MPI_INTs are a
+// row-major 2x2 integer matrix, inout = in x inout) and "absolute_max"
+// (commutative: the value of larger magnitude, on integer and floating types).
+UserFunction user_function(std::string_view name);
+OpRef make_user_op(std::string name, std::string_view function, bool commute);
+
+// Throws MpiError(MPI_ERR_OP) if `op` may not act on every basic element of
+// `count` elements of `type`.
+void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const char* argument);
+
+// inout = in op inout over `count` elements of the buffers' type (both buffers have it).
+void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout);
+
+}  // namespace mpisim::mpi

@@ -1,0 +1,108 @@
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "model/mpi/error.hpp"
+#include "model/mpi/op.hpp"
+#include "model/mpi/type_constructors.hpp"
+
+using namespace mpisim::mpi;
+
+namespace {
+
+struct Buffers {
+  Memory mem;
+  std::string na = "a", nb = "b";
+  Address a, b;
+  Buffers(const TypeRef& t, std::int64_t n) {
+    a = mem.allocate(&na, t, n, PayloadMode::data);
+    b = mem.allocate(&nb, t, n, PayloadMode::data);
+  }
+  template <typename T>
+  void set(Address at, std::vector<T> v) { std::memcpy(mem.find(at, 1)->data.get(), v.data(), v.size() * sizeof(T)); }
+  template <typename T>
+  std::vector<T> get(Address at, std::size_t n) {
+    std::vector<T> v(n);
+    std::memcpy(v.data(), mem.find(at, 1)->data.get(), n * sizeof(T));
+    return v;
+  }
+};
+
+std::string op_error(const char* op, const char* type, std::int64_t count = 1) {
+  try {
+    check_op_type(*predefined_op(op), *predefined_type(type), count, "op");
+  } catch (const MpiError& e) {
+    return error_class_name(e.error_class());
+  }
+  return "ok";
+}
+
+}  // namespace
+
+TEST_CASE("each predefined operation acts only on the types of the standard's table") {
+  CHECK(op_error("MPI_SUM", "MPI_DOUBLE") == "ok");
+  CHECK(op_error("MPI_BAND", "MPI_DOUBLE") == "MPI_ERR_OP");
+  CHECK(op_error("MPI_BAND", "MPI_BYTE") == "ok");
+  CHECK(op_error("MPI_SUM", "MPI_BYTE") == "MPI_ERR_OP");
+  CHECK(op_error("MPI_LAND", "MPI_C_BOOL") == "ok");
+  CHECK(op_error("MPI_MAX", "MPI_C_BOOL") == "MPI_ERR_OP");
+  CHECK(op_error("MPI_MAX", "MPI_CHAR") == "MPI_ERR_OP");
+  CHECK(op_error("MPI_MAXLOC", "MPI_INT") == "MPI_ERR_OP");
+  CHECK(op_error("MPI_MINLOC", "MPI_DOUBLE_INT") == "ok");
+  CHECK(op_error("MPI_LXOR", "MPI_UNSIGNED_LONG") == "ok");
+}
+
+TEST_CASE("reduce_local computes inout = in op inout, wrapping signed overflow") {
+  auto i = predefined_type("MPI_INT");
+  Buffers b(i, 3);
+  b.set<int>(b.a, {2147483647, -5, 6});
+  b.set<int>(b.b, {1, 7, 6});
+  reduce_local(*predefined_op("MPI_SUM"), {&b.mem, b.a, 3, i.get()}, {&b.mem, b.b, 3, i.get()});
+  CHECK(b.get<int>(b.b, 3) == std::vector<int>{-2147483647 - 1, 2, 12});
+  reduce_local(*predefined_op("MPI_BXOR"), {&b.mem, b.a, 3, i.get()}, {&b.mem, b.b, 3, i.get()});
+  CHECK(b.get<int>(b.b, 3)[2] == (6 ^ 12));
+}
+
+TEST_CASE("an operation on a derived type acts on its basic elements") {
+  auto i = predefined_type("MPI_INT");
+  auto v = type_vector(2, 1, 2, i);
+  v->commit();
+  Buffers b(i, 4);
+  b.set<int>(b.a, {1, 100, 2, 100});
+  b.set<int>(b.b, {10, 0, 20, 0});
+  reduce_local(*predefined_op("MPI_SUM"), {&b.mem, b.a, 1, v.get()}, {&b.mem, b.b, 1, v.get()});
+  CHECK(b.get<int>(b.b, 4) == std::vector<int>{11, 0, 22, 0});
+}
+
+TEST_CASE("MINLOC on MPI_DOUBLE_INT: the smaller value, the smaller index on a tie") {
+  auto di = predefined_type("MPI_DOUBLE_INT");
+  Buffers b(predefined_type("MPI_BYTE"), 32);
+  struct P { double v; int i; };
+  b.set<P>(b.a, {{1.5, 3}, {2.0, 1}});
+  b.set<P>(b.b, {{1.5, 7}, {1.0, 9}});
+  reduce_local(*predefined_op("MPI_MINLOC"), {&b.mem, b.a, 2, di.get()}, {&b.mem, b.b, 2, di.get()});
+  auto r = b.get<P>(b.b, 2);
+  CHECK(r[0].v == 1.5);
+  CHECK(r[0].i == 3);
+  CHECK(r[1].v == 1.0);
+  CHECK(r[1].i == 9);
+}
+
+TEST_CASE("user operations: a non-commutative matrix product and a commutative absolute maximum") {
+  auto mm = make_user_op("mm", "matrix_product_2x2", false);
+  REQUIRE(mm);
+  CHECK_FALSE(mm->commutative);
+  auto i = predefined_type("MPI_INT");
+  Buffers b(i, 4);
+  b.set<int>(b.a, {0, 1, 1, 0});
+  b.set<int>(b.b, {1, 2, 3, 4});
+  reduce_local(*mm, {&b.mem, b.a, 4, i.get()}, {&b.mem, b.b, 4, i.get()});
+  CHECK(b.get<int>(b.b, 4) == std::vector<int>{3, 4, 1, 2});  // swaps rows: in x inout
+  CHECK_THROWS_AS(check_op_type(*mm, *i, 3, "op"), MpiError);
+  auto am = make_user_op("am", "absolute_max", true);
+  b.set<int>(b.a, {-9, 1, 0, 5});
+  b.set<int>(b.b, {3, -4, 0, -5});
+  reduce_local(*am, {&b.mem, b.a, 4, i.get()}, {&b.mem, b.b, 4, i.get()});
+  CHECK(b.get<int>(b.b, 4) == std::vector<int>{-9, -4, 0, -5});
+  CHECK_FALSE(make_user_op("x", "no_such_function", true));
+}
