@@ -173,6 +173,86 @@ TypeRef type_subarray(const std::vector<std::int64_t>& sizes, const std::vector<
   return Datatype::make_derived(out->name(), Combiner::subarray, {Datatype::Block{r, 0, 1}}, false, std::move(c));
 }
 
+TypeRef type_darray(std::int64_t size, std::int64_t rank, const std::vector<std::int64_t>& gsizes,
+                    const std::vector<Distribution>& distribs, const std::vector<std::int64_t>& dargs,
+                    const std::vector<std::int64_t>& psizes, Order order, const TypeRef& oldtype, std::string name) {
+  const std::size_t n = gsizes.size();
+  constexpr const char* kRule = "MPI-4.1 §5.1.4: the arguments of MPI_Type_create_darray";
+  if (n == 0) throw MpiError(ErrorClass::arg, "ndims", "ndims = 0", kRule);
+  same_length(n, distribs.size(), "array_of_gsizes", "array_of_distribs");
+  same_length(n, dargs.size(), "array_of_gsizes", "array_of_dargs");
+  same_length(n, psizes.size(), "array_of_gsizes", "array_of_psizes");
+  not_marker(oldtype, "oldtype");
+  std::int64_t procs = 1;
+  for (auto p : psizes) {
+    if (p < 1) throw MpiError(ErrorClass::arg, "array_of_psizes", "a process grid dimension is " + std::to_string(p), kRule);
+    procs *= p;
+  }
+  if (procs != size)
+    throw MpiError(ErrorClass::arg, "array_of_psizes",
+                   "the process grid has " + std::to_string(procs) + " processes, not size = " + std::to_string(size),
+                   "MPI-4.1 §5.1.4: the product of array_of_psizes must equal size");
+  if (rank < 0 || rank >= size)
+    throw MpiError(ErrorClass::rank, "rank", "rank = " + std::to_string(rank) + " is not in 0.." + std::to_string(size - 1), kRule);
+  // The process's coordinates in the grid, row-major (C order) whatever `order` is.
+  std::vector<std::int64_t> coord(n);
+  for (std::size_t d = n, r = static_cast<std::size_t>(rank); d-- > 0;) {
+    coord[d] = static_cast<std::int64_t>(r % static_cast<std::size_t>(psizes[d]));
+    r /= static_cast<std::size_t>(psizes[d]);
+  }
+  // The indices this process owns along each dimension, ascending.
+  std::vector<std::vector<std::int64_t>> owned(n);
+  for (std::size_t d = 0; d < n; ++d) {
+    std::string dim = "[" + std::to_string(d) + "]";
+    if (gsizes[d] < 1) throw MpiError(ErrorClass::arg, "array_of_gsizes", "array_of_gsizes" + dim + " < 1", kRule);
+    const std::int64_t g = gsizes[d], p = psizes[d], c = coord[d];
+    switch (distribs[d]) {
+      case Distribution::none:
+        if (p != 1)
+          throw MpiError(ErrorClass::arg, "array_of_psizes", "array_of_psizes" + dim + " must be 1 for MPI_DISTRIBUTE_NONE", kRule);
+        for (std::int64_t i = 0; i < g; ++i) owned[d].push_back(i);
+        break;
+      case Distribution::block: {
+        std::int64_t b = dargs[d] == kDefaultDistributionArg ? (g + p - 1) / p : dargs[d];
+        if (b < 1 || b * p < g)
+          throw MpiError(ErrorClass::arg, "array_of_dargs",
+                         "array_of_dargs" + dim + " = " + std::to_string(b) + ": blocks of that size do not cover " +
+                             std::to_string(g) + " elements on " + std::to_string(p) + " processes",
+                         "MPI-4.1 §5.1.4: for MPI_DISTRIBUTE_BLOCK, darg * psize >= gsize");
+        for (std::int64_t i = c * b; i < std::min(g, (c + 1) * b); ++i) owned[d].push_back(i);
+        break;
+      }
+      case Distribution::cyclic: {
+        std::int64_t k = dargs[d] == kDefaultDistributionArg ? 1 : dargs[d];
+        if (k < 1) throw MpiError(ErrorClass::arg, "array_of_dargs", "array_of_dargs" + dim + " < 1", kRule);
+        for (std::int64_t start = c * k; start < g; start += k * p)
+          for (std::int64_t i = start; i < std::min(g, start + k); ++i) owned[d].push_back(i);
+        break;
+      }
+    }
+  }
+  // Nested from the fastest-varying dimension out: each level places the inner
+  // type once per owned index, at that index's absolute offset.
+  std::vector<std::size_t> dims(n);
+  for (std::size_t i = 0; i < n; ++i) dims[i] = order == Order::c ? n - 1 - i : i;
+  const std::int64_t ext = oldtype->extent();
+  TypeRef t = oldtype;
+  std::int64_t stride = ext;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& idx = owned[dims[i]];
+    std::vector<Block> blocks;
+    for (auto x : idx) blocks.push_back(Block{t, x * stride, 1});
+    t = Datatype::make_derived("darray-level", Combiner::hindexed, std::move(blocks), false, {});
+    stride *= gsizes[dims[i]];
+  }
+  Contents c{{size, rank, static_cast<std::int64_t>(n)}, {}, {oldtype}};
+  for (const auto* v : {&gsizes, &dargs, &psizes}) c.integers.insert(c.integers.end(), v->begin(), v->end());
+  for (auto d : distribs) c.integers.push_back(d == Distribution::block ? 121 : d == Distribution::cyclic ? 122 : 123);
+  c.integers.push_back(order == Order::c ? 56 : 57);
+  TypeRef r = Datatype::make_resized(name, t, 0, stride);
+  return Datatype::make_derived(std::move(name), Combiner::darray, {Block{r, 0, 1}}, false, std::move(c));
+}
+
 TypeRef type_resized(const TypeRef& oldtype, std::int64_t lb, std::int64_t extent, std::string name) {
   not_marker(oldtype, "oldtype");
   return Datatype::make_resized(std::move(name), oldtype, lb, extent);

@@ -30,6 +30,16 @@ TypeRef type_struct(const std::vector<std::int64_t>& blocklengths, const std::ve
 TypeRef type_subarray(const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& subsizes,
                       const std::vector<std::int64_t>& starts, Order order, const TypeRef& oldtype,
                       std::string name = "subarray");
+enum class Distribution { block, cyclic, none };
+inline constexpr std::int64_t kDefaultDistributionArg = -49767;  // MPI_DISTRIBUTE_DFLT_DARG (MPICH's value)
+
+// MPI-4.1 §5.1.4: the part of a global array that process `rank` of a `size`-process
+// grid (psizes, row-major) owns under the given distributions, in array order,
+// with the whole array's extent.
+TypeRef type_darray(std::int64_t size, std::int64_t rank, const std::vector<std::int64_t>& gsizes,
+                    const std::vector<Distribution>& distribs, const std::vector<std::int64_t>& dargs,
+                    const std::vector<std::int64_t>& psizes, Order order, const TypeRef& oldtype,
+                    std::string name = "darray");
 TypeRef type_resized(const TypeRef& oldtype, std::int64_t lb, std::int64_t extent, std::string name = "resized");
 TypeRef type_dup(const TypeRef& oldtype, std::string name = "dup");
 

@@ -40,7 +40,7 @@ static int random_type(int depth) {
     printf("T %d basic %s\n", k, basic_names[b]);
     return k;
   }
-  int op = rnd(11);
+  int op = rnd(12);
   if (op == 7) { /* struct of 1..3 members */
     int bl[3], nm = 1 + rnd(3), ch[3];
     MPI_Aint disp[3];
@@ -89,6 +89,28 @@ static int random_type(int depth) {
       for (i = 0; i < nd; ++i) printf(" %d", sz[i]);
       for (i = 0; i < nd; ++i) printf(" %d", sub[i]);
       for (i = 0; i < nd; ++i) printf(" %d", st[i]);
+      printf(" %s %d\n", order == MPI_ORDER_C ? "C" : "F", child);
+      break; }
+    case 11: { /* darray on a grid of up to 4 processes */
+      int nd = 1 + rnd(2), gs[2], dist[2], darg[2], ps[2], size = 1, r, order = rnd(2) ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+      static const int kinds[3] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_NONE};
+      for (i = 0; i < nd; ++i) {
+        gs[i] = 1 + rnd(7);
+        dist[i] = kinds[rnd(3)];
+        ps[i] = dist[i] == MPI_DISTRIBUTE_NONE ? 1 : 1 + rnd(2);
+        darg[i] = MPI_DISTRIBUTE_DFLT_DARG;
+        if (dist[i] == MPI_DISTRIBUTE_CYCLIC && rnd(2)) darg[i] = 1 + rnd(3);
+        if (dist[i] == MPI_DISTRIBUTE_BLOCK && rnd(2)) darg[i] = (gs[i] + ps[i] - 1) / ps[i] + rnd(2);
+        size *= ps[i];
+      }
+      r = rnd(size);
+      MPI_Type_create_darray(size, r, nd, gs, dist, darg, ps, order, c, &t);
+      k = add(t);
+      printf("T %d darray %d %d %d", k, size, r, nd);
+      for (i = 0; i < nd; ++i) printf(" %d", gs[i]);
+      for (i = 0; i < nd; ++i) printf(" %s", dist[i] == MPI_DISTRIBUTE_BLOCK ? "B" : dist[i] == MPI_DISTRIBUTE_CYCLIC ? "C" : "N");
+      for (i = 0; i < nd; ++i) printf(" %d", darg[i]);
+      for (i = 0; i < nd; ++i) printf(" %d", ps[i]);
       printf(" %s %d\n", order == MPI_ORDER_C ? "C" : "F", child);
       break; }
     default: MPI_Type_dup(c, &t); k = add(t); printf("T %d dup %d\n", k, child); break;

@@ -144,3 +144,23 @@ TEST_CASE("the pair types of MAXLOC/MINLOC have this ABI's struct layouts") {
   CHECK(predefined_type("MPI_LONG_DOUBLE_INT")->extent() == 32);
   CHECK(predefined_type("MPI_LONG_DOUBLE_INT")->size() == 20);
 }
+
+TEST_CASE("darray: block and cyclic distributions on a process grid") {
+  auto i = predefined_type("MPI_INT");
+  // 8 elements, 2 processes, BLOCK: rank 1 owns 4..7.
+  auto b = type_darray(2, 1, {8}, {Distribution::block}, {kDefaultDistributionArg}, {2}, Order::c, i);
+  CHECK(b->size() == 16);
+  CHECK(b->extent() == 32);
+  b->commit();
+  CHECK(b->segments() == std::vector<Segment>{{16, 16}});
+  // CYCLIC(2) over 2 processes: rank 0 owns 0,1,4,5.
+  auto c = type_darray(2, 0, {8}, {Distribution::cyclic}, {2}, {2}, Order::c, i);
+  c->commit();
+  CHECK(c->segments() == std::vector<Segment>{{0, 8}, {16, 8}});
+  // 2-D 4x4, grid 2x2, BLOCK x BLOCK, rank 3 = coordinates (1, 1): rows 2-3, columns 2-3.
+  auto g = type_darray(4, 3, {4, 4}, {Distribution::block, Distribution::block},
+                       {kDefaultDistributionArg, kDefaultDistributionArg}, {2, 2}, Order::c, i);
+  g->commit();
+  CHECK(g->segments() == std::vector<Segment>{{40, 8}, {56, 8}});
+  CHECK_THROWS_AS(type_darray(3, 0, {8}, {Distribution::block}, {kDefaultDistributionArg}, {2}, Order::c, i), MpiError);
+}
