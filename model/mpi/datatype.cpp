@@ -126,6 +126,26 @@ const char* combiner_name(Combiner c) {
   return "?";
 }
 
+int combiner_value(Combiner c) {
+  switch (c) {
+    case Combiner::named:
+    case Combiner::marker: return 1;
+    case Combiner::dup: return 2;
+    case Combiner::contiguous: return 3;
+    case Combiner::vector: return 4;
+    case Combiner::hvector: return 6;
+    case Combiner::indexed: return 7;
+    case Combiner::hindexed: return 9;
+    case Combiner::indexed_block: return 10;
+    case Combiner::struct_: return 12;
+    case Combiner::subarray: return 13;
+    case Combiner::darray: return 14;
+    case Combiner::resized: return 18;
+    case Combiner::hindexed_block: return 19;
+  }
+  return 0;
+}
+
 const BasicType* Datatype::uniform_basic() const {
   if (basic_) return basic_;
   const auto& sig = signature();

@@ -47,6 +47,7 @@ enum class Combiner : std::uint8_t {
   darray, resized, dup, marker
 };
 const char* combiner_name(Combiner c);  // "MPI_COMBINER_VECTOR", ...
+int combiner_value(Combiner c);         // its value in MPICH's mpi.h
 
 class Datatype {
  public:

@@ -245,9 +245,12 @@ TypeRef type_darray(std::int64_t size, std::int64_t rank, const std::vector<std:
     t = Datatype::make_derived("darray-level", Combiner::hindexed, std::move(blocks), false, {});
     stride *= gsizes[dims[i]];
   }
+  // MPI_Type_get_contents order: size, rank, ndims, gsizes, distribs, dargs, psizes, order.
   Contents c{{size, rank, static_cast<std::int64_t>(n)}, {}, {oldtype}};
-  for (const auto* v : {&gsizes, &dargs, &psizes}) c.integers.insert(c.integers.end(), v->begin(), v->end());
+  c.integers.insert(c.integers.end(), gsizes.begin(), gsizes.end());
   for (auto d : distribs) c.integers.push_back(d == Distribution::block ? 121 : d == Distribution::cyclic ? 122 : 123);
+  c.integers.insert(c.integers.end(), dargs.begin(), dargs.end());
+  c.integers.insert(c.integers.end(), psizes.begin(), psizes.end());
   c.integers.push_back(order == Order::c ? 56 : 57);
   TypeRef r = Datatype::make_resized(name, t, 0, stride);
   return Datatype::make_derived(std::move(name), Combiner::darray, {Block{r, 0, 1}}, false, std::move(c));

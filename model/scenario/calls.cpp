@@ -268,8 +268,41 @@ const std::vector<CallSpec>& call_specs() {
        {{P::inbuf, "inbuf", K::buffer, req}, {P::inoutbuf, "inoutbuf", K::buffer, req}, {P::count, "count", K::integer, req},
         {P::datatype, "datatype", K::datatype, req}, {P::op, "op", K::op_in, req}},
        "inoutbuf = inbuf op inoutbuf, element by element"},
+      {CallId::type_darray, "MPI_Type_create_darray",
+       {{P::size, "size", K::integer, req}, {P::rank, "rank", K::integer, req}, {P::ndims, "ndims", K::integer, opt},
+        {P::array_of_gsizes, "array_of_gsizes", K::int_array, req},
+        {P::array_of_distribs, "array_of_distribs", K::int_array, req},
+        {P::array_of_dargs, "array_of_dargs", K::int_array, req},
+        {P::array_of_psizes, "array_of_psizes", K::int_array, req}, {P::order, "order", K::integer, req},
+        {P::oldtype, "oldtype", K::datatype, req}, {P::newtype, "newtype", K::datatype_out, req}},
+       "the part of a distributed array a process owns (block, cyclic, none)"},
+      {CallId::type_get_envelope, "MPI_Type_get_envelope",
+       {{P::datatype, "datatype", K::datatype, req}, {P::num_integers, "num_integers", K::out_int, req},
+        {P::num_addresses, "num_addresses", K::out_int, req}, {P::num_datatypes, "num_datatypes", K::out_int, req},
+        {P::combiner, "combiner", K::out_int, req}},
+       "how a datatype was made (MPI_COMBINER_*) and how many arguments it took"},
+      {CallId::type_get_contents, "MPI_Type_get_contents",
+       {{P::datatype, "datatype", K::datatype, req}, {P::max_integers, "max_integers", K::integer, opt},
+        {P::max_addresses, "max_addresses", K::integer, opt}, {P::max_datatypes, "max_datatypes", K::integer, opt},
+        {P::array_of_integers, "array_of_integers", K::array_out, req},
+        {P::array_of_addresses, "array_of_addresses", K::array_out, req},
+        {P::array_of_datatypes, "array_of_datatypes", K::array_out, req}},
+       "the arguments a derived datatype was made with; its datatypes are bound as NAME0, NAME1, ..."},
   };
   return specs;
+}
+
+std::optional<std::int64_t> mpi_constant(std::string_view name) {
+  static const std::pair<std::string_view, std::int64_t> table[] = {
+      {"MPI_COMBINER_NAMED", 1},        {"MPI_COMBINER_DUP", 2},           {"MPI_COMBINER_CONTIGUOUS", 3},
+      {"MPI_COMBINER_VECTOR", 4},       {"MPI_COMBINER_HVECTOR", 6},       {"MPI_COMBINER_INDEXED", 7},
+      {"MPI_COMBINER_HINDEXED", 9},     {"MPI_COMBINER_INDEXED_BLOCK", 10}, {"MPI_COMBINER_STRUCT", 12},
+      {"MPI_COMBINER_SUBARRAY", 13},    {"MPI_COMBINER_DARRAY", 14},       {"MPI_COMBINER_RESIZED", 18},
+      {"MPI_COMBINER_HINDEXED_BLOCK", 19}, {"MPI_DISTRIBUTE_BLOCK", 121},  {"MPI_DISTRIBUTE_CYCLIC", 122},
+      {"MPI_DISTRIBUTE_NONE", 123},     {"MPI_DISTRIBUTE_DFLT_DARG", -49767}};
+  for (const auto& [n, v] : table)
+    if (n == name) return v;
+  return std::nullopt;
 }
 
 const char* param_name(P p) {
@@ -283,7 +316,10 @@ const char* param_name(P p) {
       "oldtype", "newtype", "blocklength", "stride", "array_of_blocklengths", "array_of_displacements",
       "array_of_types", "ndims", "array_of_sizes", "array_of_subsizes", "array_of_starts", "order", "lb", "extent",
       "true_lb", "true_extent", "displacement", "location", "address", "inbuf", "incount", "outbuf", "outsize",
-      "position", "insize", "outcount", "user_fn", "commute", "op", "inoutbuf"};
+      "position", "insize", "outcount", "user_fn", "commute", "op", "inoutbuf",
+      "array_of_gsizes", "array_of_distribs", "array_of_dargs", "array_of_psizes", "num_integers", "num_addresses",
+      "num_datatypes", "combiner", "max_integers", "max_addresses", "max_datatypes", "array_of_integers",
+      "array_of_addresses", "array_of_datatypes"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

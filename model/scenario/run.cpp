@@ -204,6 +204,7 @@ class Executor {
       }
       if (Value* v = find_in(env.values(), *id)) return *v;
       if (mpi::GroupRef* g = find_in(env.groups(), *id); g && *g) return Value::of((*g)->members());
+      if (auto c = mpi_constant(n)) return Value::of(*c);
       if (const mpi::Allocation* a = allocation(env, *id)) {
         if (!a->data)
           throw StepError("buffer '" + std::string(n) + "' has no contents in --payload sizes mode");
@@ -257,7 +258,12 @@ class Executor {
       default: break;
     }
     const Value* v = find_in(env.values(), id);
-    if (v == nullptr || v->is_array) return false;
+    if (v == nullptr) {
+      auto c = mpi_constant(self->first->names_.str(id));
+      if (c) *out = *c;
+      return c.has_value();
+    }
+    if (v->is_array) return false;
     *out = v->scalar;
     return true;
   }
@@ -888,6 +894,55 @@ class Executor {
           throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
                          "MPI-4.1 §5.1.11: MPI_Get_elements reads the status a receive returned");
         bind_int(env, s, P::count, basic_elements(*type_arg(env, s, P::datatype), st->bytes));
+        return true;
+      }
+      case CallId::type_darray: {
+        auto gs = array_arg_counted(env, s, P::array_of_gsizes, P::ndims);
+        auto ds = array_arg_counted(env, s, P::array_of_distribs, P::ndims);
+        auto da = array_arg_counted(env, s, P::array_of_dargs, P::ndims);
+        auto ps = array_arg_counted(env, s, P::array_of_psizes, P::ndims);
+        std::vector<mpi::Distribution> dist;
+        for (std::size_t i = 0; i < ds.size(); ++i) {
+          if (ds[i] == 121) dist.push_back(mpi::Distribution::block);
+          else if (ds[i] == 122) dist.push_back(mpi::Distribution::cyclic);
+          else if (ds[i] == 123) dist.push_back(mpi::Distribution::none);
+          else
+            throw MpiError(mpi::ErrorClass::arg, "array_of_distribs",
+                           "array_of_distribs[" + std::to_string(i) + "] = " + std::to_string(ds[i]) +
+                               " is not MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC or MPI_DISTRIBUTE_NONE",
+                           "MPI-4.1 §5.1.4: the distribution of each dimension");
+        }
+        auto order = int_arg(env, s, P::order);
+        if (order != kOrderC && order != kOrderFortran)
+          throw MpiError(mpi::ErrorClass::arg, "order", "order is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
+                         "MPI-4.1 §5.1.4: order is MPI_ORDER_C or MPI_ORDER_FORTRAN");
+        bind_type(env, s, P::newtype,
+                  mpi::type_darray(int_arg(env, s, P::size), int_arg(env, s, P::rank), gs, dist, da, ps,
+                                   order == kOrderC ? mpi::Order::c : mpi::Order::fortran,
+                                   type_arg(env, s, P::oldtype), type_name(s)));
+        return true;
+      }
+      case CallId::type_get_envelope: {
+        auto t = type_arg(env, s, P::datatype);
+        const auto& c = t->contents();
+        bool named = t->predefined();
+        bind_int(env, s, P::num_integers, named ? 0 : static_cast<std::int64_t>(c.integers.size()));
+        bind_int(env, s, P::num_addresses, named ? 0 : static_cast<std::int64_t>(c.addresses.size()));
+        bind_int(env, s, P::num_datatypes, named ? 0 : static_cast<std::int64_t>(c.types.size()));
+        bind_int(env, s, P::combiner, mpi::combiner_value(named ? mpi::Combiner::named : t->combiner()));
+        return true;
+      }
+      case CallId::type_get_contents: {
+        auto t = type_arg(env, s, P::datatype);
+        if (t->predefined())
+          throw MpiError(mpi::ErrorClass::arg, "datatype", t->name() + " is a predefined datatype",
+                         "MPI-4.1 §5.1.13: MPI_Type_get_contents is erroneous for MPI_COMBINER_NAMED");
+        const auto& c = t->contents();
+        bind(env.values(), arg(s, P::array_of_integers).name, Value::of(c.integers));
+        bind(env.values(), arg(s, P::array_of_addresses).name, Value::of(c.addresses));
+        const std::string& prefix = names_.str(arg(s, P::array_of_datatypes).name);
+        for (std::size_t i = 0; i < c.types.size(); ++i)
+          bind(env.types(), names_.intern(prefix + std::to_string(i)), c.types[i]);
         return true;
       }
       case CallId::op_create: {

@@ -85,6 +85,8 @@ enum class P : std::uint8_t {
   array_of_sizes, array_of_subsizes, array_of_starts, order, lb, extent, true_lb, true_extent, displacement,
   location, address, inbuf, incount, outbuf, outsize, position, insize, outcount,
   user_fn, commute, op, inoutbuf,
+  array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, num_integers, num_addresses, num_datatypes,
+  combiner, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes,
   count_
 };
 
@@ -108,7 +110,12 @@ enum class CallId {
   type_struct, type_subarray, type_resized, type_dup, type_commit, type_free, type_size, type_get_extent,
   type_get_true_extent, type_extent, type_lb, type_ub, get_address, pack, unpack, pack_size, get_elements,
   op_create, op_free, op_commutative, reduce_local,
+  type_darray, type_get_envelope, type_get_contents,
 };
+
+// The value of an MPI constant a scenario may name that is not a builtin
+// (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.
+std::optional<std::int64_t> mpi_constant(std::string_view name);
 
 struct CallSpec {
   CallId id;
