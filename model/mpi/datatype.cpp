@@ -40,6 +40,9 @@ const std::vector<BasicType> kBasic = {
     {"MPI_COUNT", 27, 8, 8, K::signed_int},
     {"MPI_BYTE", 28, 1, 1, K::byte},
     {"MPI_PACKED", 29, 1, 1, K::byte},
+    {"MPI_C_FLOAT_COMPLEX", 30, 8, 4, K::complex},
+    {"MPI_C_DOUBLE_COMPLEX", 31, 16, 8, K::complex},
+    {"MPI_C_LONG_DOUBLE_COMPLEX", 32, 32, 16, K::complex},
 };
 
 constexpr std::uint8_t kPacked = 29;
@@ -48,6 +51,7 @@ const std::map<std::string_view, TypeRef>& predefined_table() {
   static const std::map<std::string_view, TypeRef> table = [] {
     std::map<std::string_view, TypeRef> t;
     for (const auto& b : kBasic) t.emplace(b.name, Datatype::make_basic(b));
+    t.emplace("MPI_C_COMPLEX", t.at("MPI_C_FLOAT_COMPLEX"));  // a synonym (MPI-4.1 §3.2.2)
     // The pair types of MAXLOC and MINLOC (MPI-4.1 §6.9.4): C structs {value; int}
     // with this ABI's layout, e.g. MPI_DOUBLE_INT is (double, 0), (int, 8), extent 16.
     static const std::pair<std::string_view, std::string_view> pairs[] = {

@@ -17,7 +17,7 @@
 namespace mpisim::mpi {
 
 // How the bytes of a basic element are interpreted (for init, show and reductions).
-enum class ElementKind : std::uint8_t { signed_int, unsigned_int, floating, boolean, byte };
+enum class ElementKind : std::uint8_t { signed_int, unsigned_int, floating, complex, boolean, byte };
 
 struct BasicType {
   std::string_view name;

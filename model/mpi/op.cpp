@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <map>
 #include <type_traits>
@@ -13,7 +14,7 @@ namespace mpisim::mpi {
 namespace {
 
 // The classes of MPI-4.1 §6.9.2's table.
-enum class Group { c_integer, floating, logical, byte, none };
+enum class Group { c_integer, floating, complex, logical, byte, none };
 
 Group group_of(const BasicType& b) {
   std::string_view n = b.name;
@@ -21,15 +22,16 @@ Group group_of(const BasicType& b) {
   if (n == "MPI_BYTE") return Group::byte;
   if (n == "MPI_C_BOOL") return Group::logical;
   if (b.kind == ElementKind::floating) return Group::floating;
+  if (b.kind == ElementKind::complex) return Group::complex;
   return Group::c_integer;  // C integers and the multi-language MPI_AINT, MPI_OFFSET, MPI_COUNT
 }
 
 bool allowed(OpKind k, Group g) {
   switch (k) {
     case OpKind::max:
-    case OpKind::min:
+    case OpKind::min: return g == Group::c_integer || g == Group::floating;
     case OpKind::sum:
-    case OpKind::prod: return g == Group::c_integer || g == Group::floating;
+    case OpKind::prod: return g == Group::c_integer || g == Group::floating || g == Group::complex;
     case OpKind::land:
     case OpKind::lor:
     case OpKind::lxor: return g == Group::c_integer || g == Group::logical;
@@ -128,6 +130,19 @@ void with_c_type(const BasicType& b, F&& f) {
   }
 }
 
+// SUM and PROD on complex numbers (the only operations defined on them), REPLACE
+// and NO_OP.
+template <typename R>
+void combine_complex(OpKind k, const std::byte* in, std::byte* inout, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::complex<R> a, b;
+    std::memcpy(&a, in + i * static_cast<std::int64_t>(sizeof a), sizeof a);
+    std::memcpy(&b, inout + i * static_cast<std::int64_t>(sizeof b), sizeof b);
+    std::complex<R> r = k == OpKind::sum ? a + b : k == OpKind::prod ? a * b : k == OpKind::replace ? a : b;
+    std::memcpy(inout + i * static_cast<std::int64_t>(sizeof r), &r, sizeof r);
+  }
+}
+
 // MAXLOC/MINLOC on packed (value, int) pairs (MPI-4.1 §6.9.4): the extreme value;
 // on a tie, the smaller index.
 template <typename V>
@@ -168,6 +183,10 @@ void absolute_max(const std::byte* in, std::byte* inout, std::int64_t count, con
   for (std::int64_t e = 0; e < count; ++e)
     for (const SignatureRun& r : type.signature()) {
       const BasicType& b = basic_type(r.basic);
+      if (b.kind == ElementKind::complex) {
+        offset += r.count * b.size;  // documented: absolute_max leaves complex elements as they are
+        continue;
+      }
       with_c_type(b, [&](auto zero) {
         using T = decltype(zero);
         for (std::int64_t i = 0; i < r.count; ++i, offset += b.size) {
@@ -255,6 +274,13 @@ void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout)
     for (std::int64_t e = 0; e < in.count; ++e)
       for (const SignatureRun& r : t.signature()) {
         const BasicType& bt = basic_type(r.basic);
+        if (bt.kind == ElementKind::complex) {
+          if (bt.size == 8) combine_complex<float>(op.kind, a.data() + offset, b.data() + offset, r.count);
+          else if (bt.size == 16) combine_complex<double>(op.kind, a.data() + offset, b.data() + offset, r.count);
+          else combine_complex<long double>(op.kind, a.data() + offset, b.data() + offset, r.count);
+          offset += r.count * bt.size;
+          continue;
+        }
         with_c_type(bt, [&](auto zero) {
           using T = decltype(zero);
           if constexpr (std::is_same_v<T, bool>) {

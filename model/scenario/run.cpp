@@ -113,6 +113,11 @@ std::int64_t element_as_int(const mpi::Allocation& a, std::int64_t i, bool* inte
   const std::byte* p = a.data.get() + i * b.size;
   *integral = true;
   switch (b.kind) {
+    case mpi::ElementKind::complex: {
+      double re = floating_at(p, b.size / 2), im = floating_at(p + b.size / 2, b.size / 2);
+      *integral = im == 0 && re == std::floor(re) && std::fabs(re) < 9e18;
+      return *integral ? static_cast<std::int64_t>(re) : 0;
+    }
     case mpi::ElementKind::floating: {
       double d = floating_at(p, b.size);
       *integral = d == std::floor(d) && std::fabs(d) < 9e18;
@@ -138,6 +143,15 @@ std::int64_t element_as_int(const mpi::Allocation& a, std::int64_t i, bool* inte
 void store_element(mpi::Allocation& a, std::int64_t i, std::int64_t v) {
   const mpi::BasicType& b = *a.type->basic();
   std::byte* p = a.data.get() + i * b.size;
+  if (b.kind == mpi::ElementKind::complex) {
+    // The real part; the imaginary part is zero.
+    std::memset(p, 0, static_cast<std::size_t>(b.size));
+    const std::int64_t half = b.size / 2;
+    if (half == 4) { float f = static_cast<float>(v); std::memcpy(p, &f, 4); }
+    else if (half == 8) { double d = static_cast<double>(v); std::memcpy(p, &d, 8); }
+    else { long double ld = static_cast<long double>(v); std::memcpy(p, &ld, sizeof ld); }
+    return;
+  }
   if (b.kind == mpi::ElementKind::floating) {
     if (b.size == 4) { float f = static_cast<float>(v); std::memcpy(p, &f, 4); }
     else if (b.size == 8) { double d = static_cast<double>(v); std::memcpy(p, &d, 8); }
@@ -151,6 +165,11 @@ void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64
   const mpi::BasicType& b = *a.type->basic();
   if (b.kind == mpi::ElementKind::floating) {
     w.value(floating_at(a.data.get() + i * b.size, b.size));
+    return;
+  }
+  if (b.kind == mpi::ElementKind::complex) {
+    const std::byte* p = a.data.get() + i * b.size;
+    w.begin_array().value(floating_at(p, b.size / 2)).value(floating_at(p + b.size / 2, b.size / 2)).end_array();
     return;
   }
   bool integral = true;

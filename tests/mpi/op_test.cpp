@@ -106,3 +106,15 @@ TEST_CASE("user operations: a non-commutative matrix product and a commutative a
   CHECK(b.get<int>(b.b, 4) == std::vector<int>{-9, -4, 0, -5});
   CHECK_FALSE(make_user_op("x", "no_such_function", true));
 }
+
+TEST_CASE("complex types: SUM and PROD only") {
+  CHECK(op_error("MPI_SUM", "MPI_C_DOUBLE_COMPLEX") == "ok");
+  CHECK(op_error("MPI_MAX", "MPI_C_DOUBLE_COMPLEX") == "MPI_ERR_OP");
+  CHECK(predefined_type("MPI_C_COMPLEX")->size() == 8);
+  auto z = predefined_type("MPI_C_DOUBLE_COMPLEX");
+  Buffers b(z, 1);
+  b.set<double>(b.a, {1, 2});
+  b.set<double>(b.b, {3, -1});
+  reduce_local(*predefined_op("MPI_PROD"), {&b.mem, b.a, 1, z.get()}, {&b.mem, b.b, 1, z.get()});
+  CHECK(b.get<double>(b.b, 2) == std::vector<double>{5, 5});  // (1+2i)(3-i) = 5+5i
+}
