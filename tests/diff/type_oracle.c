@@ -109,7 +109,9 @@ static int random_type(int depth) {
       printf("T %d darray %d %d %d", k, size, r, nd);
       for (i = 0; i < nd; ++i) printf(" %d", gs[i]);
       for (i = 0; i < nd; ++i) printf(" %s", dist[i] == MPI_DISTRIBUTE_BLOCK ? "B" : dist[i] == MPI_DISTRIBUTE_CYCLIC ? "C" : "N");
-      for (i = 0; i < nd; ++i) printf(" %d", darg[i]);
+      for (i = 0; i < nd; ++i) {
+        if (darg[i] == MPI_DISTRIBUTE_DFLT_DARG) printf(" D"); else printf(" %d", darg[i]);
+      }
       for (i = 0; i < nd; ++i) printf(" %d", ps[i]);
       printf(" %s %d\n", order == MPI_ORDER_C ? "C" : "F", child);
       break; }
