@@ -2,6 +2,9 @@
 //
 //   mpisim_bench ring RANKS ITERATIONS   ring shift, sizes mode, summary trace:
 //                                        simulated messages per wall-clock second
+//   mpisim_bench ring-api RANKS ITERATIONS  the same ring shift driven through the
+//                                        rank API directly (no scenario interpreter):
+//                                        the p2p engine's own throughput
 //   mpisim_bench blocked RANKS           every rank blocked in a receive: memory per rank
 //   mpisim_bench copy MIB                one contiguous message in data mode: copy
 //                                        bandwidth against memcpy
@@ -19,7 +22,9 @@
 #include "model/mpi/constants.hpp"
 #include "model/mpi/group.hpp"
 #include "model/mpi/type_constructors.hpp"
+#include "model/mpi/runtime.hpp"
 #include "model/net/hockney.hpp"
+#include "sim/engine.hpp"
 #include "model/net/network_file.hpp"
 #include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
@@ -67,6 +72,46 @@ int ring(std::int64_t ranks, std::int64_t iters) {
               static_cast<unsigned long long>(r.trace.message_count()), static_cast<unsigned long long>(r.events), s,
               r.trace.message_count() / s / 1e6, r.events / s / 1e6, static_cast<long long>(r.makespan_ps));
   return r.outcome == scenario::Outcome::clean ? 0 : 1;
+}
+
+sim::Task<void> ring_rank(mpi::Rank& rank, std::int64_t iters, const mpi::TypeRef& type, mpi::Address a,
+                          mpi::Address b) {
+  const mpi::Communicator& world = rank.world().comm_world();
+  const int p = world.size();
+  const int me = static_cast<int>(rank.id());
+  for (std::int64_t i = 0; i < iters; ++i) {
+    mpi::Request* reqs[2] = {
+        rank.irecv(mpi::TypedBuffer{&rank.memory(), b, 1, type.get()}, type, (me + p - 1) % p, 0, world),
+        rank.isend(mpi::TypedBuffer{&rank.memory(), a, 1, type.get()}, type, (me + 1) % p, 0, world),
+    };
+    co_await rank.wait_all(reqs);
+  }
+}
+
+int ring_api(std::int64_t ranks, std::int64_t iters) {
+  sim::Engine engine;
+  net::Network n = net::default_network();
+  sim::Trace trace(sim::TraceLevel::summary);
+  mpi::World world(engine, *n.model, trace, static_cast<std::uint32_t>(ranks), mpi::PayloadMode::sizes);
+  auto type = mpi::predefined_type("MPI_INT");
+  static const std::string na = "a", nb = "b";
+  std::vector<std::pair<mpi::Address, mpi::Address>> bufs;
+  for (std::int64_t r = 0; r < ranks; ++r) {
+    mpi::Memory& m = world.rank(static_cast<std::uint32_t>(r)).memory();
+    bufs.emplace_back(m.allocate(&na, type, 1, mpi::PayloadMode::sizes), m.allocate(&nb, type, 1, mpi::PayloadMode::sizes));
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  for (std::int64_t r = 0; r < ranks; ++r)
+    engine.spawn(ring_rank(world.rank(static_cast<std::uint32_t>(r)), iters, type, bufs[static_cast<std::size_t>(r)].first,
+                           bufs[static_cast<std::size_t>(r)].second));
+  engine.run();
+  double s = seconds_since(t0);
+  std::printf("ring-api: %lld ranks x %lld iterations: %llu messages, %llu events in %.3f s -> %.2f M messages/s\n",
+              static_cast<long long>(ranks), static_cast<long long>(iters),
+              static_cast<unsigned long long>(trace.message_count()),
+              static_cast<unsigned long long>(engine.events_processed()), s, trace.message_count() / s / 1e6);
+  engine.destroy_processes();
+  return 0;
 }
 
 int blocked(std::int64_t ranks) {
@@ -223,6 +268,7 @@ int main(int argc, char** argv) {
   }
   std::string what = argv[1];
   if (what == "ring" && argc == 4) return ring(std::stoll(argv[2]), std::stoll(argv[3]));
+  if (what == "ring-api" && argc == 4) return ring_api(std::stoll(argv[2]), std::stoll(argv[3]));
   if (what == "blocked") return blocked(std::stoll(argv[2]));
   if (what == "copy") return copy(std::stoll(argv[2]));
   if (what == "groups") return groups();

@@ -342,6 +342,14 @@ TypeRef predefined_type(std::string_view name) {
 
 MatchResult match_signatures(const Datatype& stype, std::int64_t scount, const Datatype& rtype, std::int64_t rcount) {
   MatchResult res;
+  // The common case, one basic type on both sides: only the counts matter.
+  if (stype.basic() != nullptr && stype.basic() == rtype.basic() && stype.basic()->id != kPacked) {
+    if (scount > rcount) {
+      res.kind = MatchResult::truncated;
+      res.element = rcount;
+    }
+    return res;
+  }
   const std::int64_t sbytes = stype.size() * scount;
   const std::int64_t rbytes = rtype.size() * rcount;
   // MPI_PACKED on either side matches any data byte for byte (MPI-4.1 §3.3.1, §5.2).

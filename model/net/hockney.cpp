@@ -6,7 +6,8 @@
 
 namespace mpisim::net {
 namespace {
-SimTime round_ps(double ps) { return SimTime::from_ps(std::llround(ps)); }
+// Costs are non-negative: rounding half up is llround's result, without its cost.
+SimTime round_ps(double ps) { return SimTime::from_ps(static_cast<std::int64_t>(ps + 0.5)); }
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> Hockney::parameters() const {
