@@ -10,8 +10,14 @@ namespace mpisim::mpi {
 Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode) {
   std::int64_t bytes = type->extent() * count;
   Address base = (next_ + 63) / 64 * 64;
-  Allocation a{name, base, bytes, std::move(type), count, nullptr};
-  if (mode == PayloadMode::data && bytes > 0) a.data = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes));
+  Allocation a{name, base, bytes, std::move(type), count, nullptr, nullptr};
+  if (mode == PayloadMode::data && bytes > 0) {
+    a.data = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes));
+    if (owner_ >= 0 && bytes <= origin_limit_) {
+      a.origin = std::make_unique<std::int32_t[]>(static_cast<std::size_t>(bytes));
+      std::fill_n(a.origin.get(), bytes, owner_);
+    }
+  }
   allocs_.push_back(std::move(a));
   next_ = base + std::max<std::int64_t>(bytes, 1) + kGuard;
   return base;
@@ -94,15 +100,22 @@ class RunCursor {
 // Host pointer of a checked run, caching the last allocation found.
 class HostMap {
  public:
-  explicit HostMap(Memory* m) : m_(m) {}
+  explicit HostMap(const TypedBuffer& b) : m_(b.memory), packed_origin_(b.packed_origin), packed_base_(b.addr) {}
   std::byte* ptr(Address a, std::int64_t len) {
     if (m_ == nullptr) return reinterpret_cast<std::byte*>(a);
     if (last_ == nullptr || a < last_->base || a + len > last_->base + last_->bytes) last_ = m_->find(a, len);
     return last_->data.get() + (a - last_->base);
   }
+  // The provenance of the run `ptr` just resolved, or null.
+  std::int32_t* origin(Address a) {
+    if (m_ == nullptr) return packed_origin_ ? packed_origin_ + (a - packed_base_) : nullptr;
+    return last_->origin ? last_->origin.get() + (a - last_->base) : nullptr;
+  }
 
  private:
   Memory* m_;
+  std::int32_t* packed_origin_;
+  Address packed_base_;
   Allocation* last_ = nullptr;
 };
 
@@ -134,23 +147,43 @@ void check_access(const TypedBuffer& b, std::int64_t bytes, const char* argument
 
 void copy_typed(const TypedBuffer& src, const TypedBuffer& dst, std::int64_t bytes) {
   RunCursor s(src, bytes), d(dst, bytes);
-  HostMap sm(src.memory), dm(dst.memory);
+  HostMap sm(src), dm(dst);
   while (!s.done() && !d.done()) {
     std::int64_t n = std::min(s.left(), d.left());
     std::memmove(dm.ptr(d.addr(), n), sm.ptr(s.addr(), n), static_cast<std::size_t>(n));
+    if (std::int32_t* to = dm.origin(d.addr())) {
+      const std::int32_t* from = sm.origin(s.addr());
+      if (from) std::memmove(to, from, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+    }
     s.advance(n);
     d.advance(n);
   }
 }
 
-void pack(const TypedBuffer& src, std::int64_t bytes, std::byte* out) {
+void pack(const TypedBuffer& src, std::int64_t bytes, std::byte* out, std::int32_t* out_origin) {
   static const TypeRef byte_type = predefined_type("MPI_BYTE");
-  copy_typed(src, TypedBuffer{nullptr, reinterpret_cast<Address>(out), bytes, byte_type.get()}, bytes);
+  copy_typed(src, TypedBuffer{nullptr, reinterpret_cast<Address>(out), bytes, byte_type.get(), out_origin}, bytes);
 }
 
-void unpack(const std::byte* in, std::int64_t bytes, const TypedBuffer& dst) {
+void unpack(const std::byte* in, std::int64_t bytes, const TypedBuffer& dst, const std::int32_t* in_origin) {
   static const TypeRef byte_type = predefined_type("MPI_BYTE");
-  copy_typed(TypedBuffer{nullptr, reinterpret_cast<Address>(in), bytes, byte_type.get()}, dst, bytes);
+  copy_typed(TypedBuffer{nullptr, reinterpret_cast<Address>(in), bytes, byte_type.get(),
+                         const_cast<std::int32_t*>(in_origin)},
+             dst, bytes);
+}
+
+void set_origin(const TypedBuffer& dst, std::int64_t bytes, std::int32_t rank) {
+  RunCursor d(dst, bytes);
+  HostMap dm(dst);
+  for (; !d.done(); d.advance(d.left())) {
+    dm.ptr(d.addr(), d.left());
+    if (std::int32_t* to = dm.origin(d.addr())) std::fill_n(to, d.left(), rank);
+  }
+}
+
+std::int32_t origin_at(const Memory& m, Address addr) {
+  const Allocation* a = m.find(addr, 1);
+  return a && a->origin ? a->origin[addr - a->base] : -1;
 }
 
 }  // namespace mpisim::mpi

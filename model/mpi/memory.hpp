@@ -29,7 +29,9 @@ struct Allocation {
   TypeRef type;                   // the element type it was declared with
   std::int64_t count;
   std::unique_ptr<std::byte[]> data;  // null in sizes mode
-  std::int32_t origin_rank = -1;      // unused by the core; kept for snapshots
+  // Provenance, when tracked: for every byte, the rank whose buffer it came from
+  // (the viewer colours shown elements by it). Null when not tracked.
+  std::unique_ptr<std::int32_t[]> origin;
 };
 
 class Memory {
@@ -38,6 +40,10 @@ class Memory {
   static constexpr std::int64_t kGuard = 64;
 
   Address allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode);
+  // From now on, allocations of at most `limit` bytes record the provenance of
+  // their bytes; new data is `owner`'s.
+  void track_origins(std::int32_t owner, std::int64_t limit) { owner_ = owner, origin_limit_ = limit; }
+  std::int32_t owner() const { return owner_; }
   // The allocation holding [addr, addr + len), or null.
   const Allocation* find(Address addr, std::int64_t len) const;
   Allocation* find(Address addr, std::int64_t len);
@@ -47,6 +53,8 @@ class Memory {
  private:
   std::vector<Allocation> allocs_;  // sorted by base (allocated upwards)
   Address next_ = kFirstAddress;
+  std::int32_t owner_ = -1;
+  std::int64_t origin_limit_ = 0;
 };
 
 // A buffer argument as the data path sees it: count elements of type at addr.
@@ -55,6 +63,8 @@ struct TypedBuffer {
   Address addr;
   std::int64_t count;
   const Datatype* type;
+  // For a packed byte array (memory null): the provenance of its bytes, or null.
+  std::int32_t* packed_origin = nullptr;
 };
 
 // Checks that every byte the type map of `b` touches lies inside an allocation;
@@ -68,9 +78,15 @@ void check_access(const TypedBuffer& b, std::int64_t bytes, const char* argument
 // side may be a packed byte array (type MPI_BYTE, memory null, addr a pointer).
 void copy_typed(const TypedBuffer& src, const TypedBuffer& dst, std::int64_t bytes);
 
-// Packs the first `bytes` bytes of src into out (contiguous).
-void pack(const TypedBuffer& src, std::int64_t bytes, std::byte* out);
-// Unpacks `bytes` contiguous bytes into dst.
-void unpack(const std::byte* in, std::int64_t bytes, const TypedBuffer& dst);
+// Packs the first `bytes` bytes of src into out (contiguous); the provenance of
+// the bytes goes to out_origin when both it and src's are there.
+void pack(const TypedBuffer& src, std::int64_t bytes, std::byte* out, std::int32_t* out_origin = nullptr);
+// Unpacks `bytes` contiguous bytes into dst (with their provenance, if given).
+void unpack(const std::byte* in, std::int64_t bytes, const TypedBuffer& dst, const std::int32_t* in_origin = nullptr);
+// Marks the bytes dst's first `bytes` bytes of type map as `rank`'s (a reduction
+// computed them there).
+void set_origin(const TypedBuffer& dst, std::int64_t bytes, std::int32_t rank);
+// The provenance of the byte at addr, or -1 when not tracked.
+std::int32_t origin_at(const Memory& m, Address addr);
 
 }  // namespace mpisim::mpi

@@ -246,7 +246,7 @@ Request* Rank::irecv_unchecked(const TypedBuffer& buf, TypeRef type, int source,
 }
 
 Request* Rank::isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
-                            const Communicator& comm) {
+                            const Communicator& comm, std::vector<std::int32_t> origins) {
   validate_peer(dest, comm, false, "dest");
   validate_tag(tag, false);
   TypedBuffer none{&memory_, 0, count, type.get()};
@@ -261,6 +261,7 @@ Request* Rank::isend_packed(std::vector<std::byte> packed, TypeRef type, std::in
   m->channel = comm.channel(Context::p2p);
   if (world_->mode_ == PayloadMode::data) {
     m->payload = std::move(packed);
+    m->payload_origin = std::move(origins);
     m->has_payload = true;
   }
   world_->post(m, r);
@@ -550,7 +551,12 @@ void World::serve_send(Message* m) {
     Request* s = m->send_request;
     if (mode_ == PayloadMode::data && !m->has_payload && !m->phantom) {
       m->payload.resize(m->bytes);
-      pack(s->buffer, static_cast<std::int64_t>(m->bytes), m->payload.data());
+      std::int32_t* origin = nullptr;
+      if (track_origins_) {
+        m->payload_origin.assign(m->bytes, static_cast<std::int32_t>(m->src_world));
+        origin = m->payload_origin.data();
+      }
+      pack(s->buffer, static_cast<std::int64_t>(m->bytes), m->payload.data(), origin);
       m->has_payload = true;
     }
     // An eager send is complete once its data has left the send buffer.
@@ -623,7 +629,7 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
   } else if (mode_ == PayloadMode::data && m->bytes > 0 && !m->phantom && !recv->phantom) {
     auto n = static_cast<std::int64_t>(m->bytes);
     if (m->has_payload)
-      unpack(m->payload.data(), n, recv->buffer);
+      unpack(m->payload.data(), n, recv->buffer, m->payload_origin.empty() ? nullptr : m->payload_origin.data());
     else
       copy_typed(m->send_request->buffer, recv->buffer, n);
   }
@@ -641,6 +647,12 @@ void World::complete(Request* r, SimTime at) {
   r->complete = true;
   r->done_at = at;
   rank(r->owner).on_complete(r);
+}
+
+void World::track_origins(std::int64_t allocation_limit) {
+  if (mode_ != PayloadMode::data) return;
+  track_origins_ = true;
+  for (Rank& r : ranks_) r.memory().track_origins(static_cast<std::int32_t>(r.id()), allocation_limit);
 }
 
 void World::release(Message* m) {

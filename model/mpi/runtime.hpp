@@ -93,6 +93,7 @@ struct Message {
   bool phantom = false;       // carries no data at all
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
+  std::vector<std::int32_t> payload_origin;  // the provenance of the payload's bytes, when tracked
   Request* send_request;      // rendezvous: completed on match (null once detached)
   SimTime sent{}, arrived{}, ready{};  // served at the sender; absorbed; absorption done
   bool matched = false;
@@ -126,7 +127,7 @@ class Rank {
   // Sends bytes already packed (for MPI_Sendrecv_replace): a send of `packed.size()` bytes
   // whose signature is (type, count).
   Request* isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
-                        const Communicator& comm);
+                        const Communicator& comm, std::vector<std::int32_t> origins = {});
 
   // Waits for `req` (null: MPI_REQUEST_NULL) and frees it. The handle should be
   // cleared by the caller first: the request is gone when this returns or throws.
@@ -247,6 +248,9 @@ class World {
   }
   void forget(std::uint32_t context, std::int64_t seq) { agreements_.erase({context, seq}); }
   std::uint64_t messages_in_flight() const { return messages_.live(); }
+  // Record where every byte of data comes from (for the viewer); data mode only.
+  void track_origins(std::int64_t allocation_limit);
+  bool tracks_origins() const { return track_origins_; }
 
   // When a rank is last busy: the later of its process's end and its CPU's last work.
   SimTime finish_time(std::uint32_t r) const;
@@ -289,6 +293,7 @@ class World {
   ComputeStage compute_stage_;
   std::uint64_t next_message_id_ = 0;
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
+  bool track_origins_ = false;
   std::vector<std::unique_ptr<Communicator>> comms_;
   std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;
   std::map<std::tuple<std::uint32_t, int, std::uint32_t, std::uint32_t>, Pairing> pairings_;

@@ -603,6 +603,12 @@ class Executor {
           std::int64_t n = std::min<std::int64_t>(a->count, kMaxShown);
           for (std::int64_t i = 0; i < n; ++i) write_element_json(w, *a, i);
           w.end_array();
+          if (a->origin) {
+            // The rank each element came from: the origin of its first byte.
+            w.key("origins").begin_array();
+            for (std::int64_t i = 0; i < n; ++i) w.value(a->origin[i * a->type->size()]);
+            w.end_array();
+          }
           if (n < a->count) w.field("truncated", true);
         }
       } else if (mpi::GroupRef* g = find_in(env.groups(), id)) {
@@ -997,7 +1003,10 @@ class Executor {
         mpi::TypedBuffer inout{&r.memory(), address(env, arg(s, P::inoutbuf), "inoutbuf"), n, t.get()};
         mpi::check_access(in, n * t->size(), "inbuf");
         mpi::check_access(inout, n * t->size(), "inoutbuf");
-        if (world_.payload() == mpi::PayloadMode::data) mpi::reduce_local(*op, in, inout);
+        if (world_.payload() == mpi::PayloadMode::data) {
+          mpi::reduce_local(*op, in, inout);
+          mpi::set_origin(inout, n * t->size(), static_cast<std::int32_t>(env.rank));  // computed here
+        }
         return true;
       }
       case CallId::group_free: {
@@ -1249,12 +1258,15 @@ class Executor {
     // MPI-4.1 §3.10: the data sent is the buffer's content before the receive
     // replaces it, so it is packed first.
     std::vector<std::byte> packed;
+    std::vector<std::int32_t> origins;
     if (world_.payload() == mpi::PayloadMode::data) {
       packed.resize(static_cast<std::size_t>(n * t->size()));
-      mpi::pack(b, n * t->size(), packed.data());
+      if (world_.tracks_origins()) origins.assign(packed.size(), static_cast<std::int32_t>(env.rank));
+      mpi::pack(b, n * t->size(), packed.data(), origins.empty() ? nullptr : origins.data());
     }
     Request* reqs[2] = {rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c), nullptr};
-    reqs[1] = rk.isend_packed(std::move(packed), t, n, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
+    reqs[1] = rk.isend_packed(std::move(packed), t, n, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c,
+                              std::move(origins));
     Status sts[2];
     co_await rk.wait_all(reqs, sts);
     co_return sts[0];
@@ -1490,6 +1502,8 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
 
   sim::Engine engine;
   mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
+  // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
+  if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);
   for (std::uint32_t r = 0; r < n; ++r) engine.spawn(ex.run_rank(r));
   engine.run();

@@ -23,6 +23,8 @@ struct RunFlags {
   std::vector<std::string> algorithms;
   std::string payload;
   std::string out;
+  std::string chrome;
+  std::string html;
   std::string trace = "full";
   bool quiet = false;
 };
@@ -39,6 +41,9 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
       ->check(CLI::IsMember({"data", "sizes"}));
   if (with_output) {
     cmd->add_option("--out", f.out, "write the trace JSON (schema mpisim-trace/1) to this file");
+    cmd->add_option("--html", f.html, "write a self-contained page with the trace viewer and this run (opens offline)");
+    cmd->add_option("--chrome-trace", f.chrome,
+                    "write the run in the Trace Event Format (open it in Perfetto or chrome://tracing)");
     cmd->add_option("--trace", f.trace,
                     "what the trace keeps: full (calls, messages), calls (no messages), summary (counters only)")
         ->check(CLI::IsMember({"full", "calls", "summary"}));
@@ -92,9 +97,21 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
     if (!o) throw sim::InputError(f.out, "cannot write the trace file");
     o << trace_json(sc, net, r);
   }
+  if (!check_only && !f.html.empty()) {
+    std::ofstream o(f.html, std::ios::binary);
+    if (!o) throw sim::InputError(f.html, "cannot write the HTML page");
+    o << html_page(trace_json(sc, net, r));
+  }
+  if (!check_only && !f.chrome.empty()) {
+    std::ofstream o(f.chrome, std::ios::binary);
+    if (!o) throw sim::InputError(f.chrome, "cannot write the Chrome trace file");
+    o << chrome_trace_json(sc, r);
+  }
   if (!check_only && !f.quiet) {
     print_summary(out, sc, net, r);
     if (!f.out.empty()) out << "trace written to " << f.out << "\n";
+    if (!f.html.empty()) out << "viewer page written to " << f.html << "\n";
+    if (!f.chrome.empty()) out << "Chrome trace written to " << f.chrome << "\n";
   }
   if (check_only && r.trace.diagnostics().empty())
     out << f.scenario << ": no diagnostics (" << r.ranks << " ranks)\n";

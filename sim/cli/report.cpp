@@ -65,6 +65,73 @@ std::string trace_json(const scenario::Scenario& sc, const net::Network& net, co
   return out;
 }
 
+extern const char* const kViewerHtml;
+
+std::string html_page(const std::string& trace_json) {
+  std::string page = kViewerHtml;
+  const std::string placeholder = "/*MPISIM_TRACE*/";
+  // "</" inside a script element would end it; "<\/" is the same JSON string.
+  std::string embedded;
+  embedded.reserve(trace_json.size());
+  for (std::size_t i = 0; i < trace_json.size(); ++i) {
+    if (trace_json[i] == '<' && i + 1 < trace_json.size() && trace_json[i + 1] == '/') {
+      embedded += "<\\/";
+      ++i;
+    } else {
+      embedded += trace_json[i];
+    }
+  }
+  auto at = page.find(placeholder);
+  if (at != std::string::npos) page.replace(at, placeholder.size(), embedded);
+  return page;
+}
+
+std::string chrome_trace_json(const scenario::Scenario& sc, const scenario::RunResult& r) {
+  std::string out;
+  sim::JsonWriter w(out, 2);
+  auto us = [](std::int64_t ps) { return static_cast<double>(ps) / 1e6; };
+  w.begin_object();
+  w.field("displayTimeUnit", "ns");
+  w.key("traceEvents").begin_array();
+  w.begin_object();
+  w.field("name", "process_name").field("ph", "M").field("pid", 0);
+  w.key("args").begin_object().field("name", "mpisim: " + (sc.name.empty() ? sc.file : sc.name)).end_object();
+  w.end_object();
+  for (std::int64_t rank = 0; rank < r.ranks && rank < 4096; ++rank) {
+    w.begin_object();
+    w.field("name", "thread_name").field("ph", "M").field("pid", 0).field("tid", rank);
+    w.key("args").begin_object().field("name", "rank " + std::to_string(rank)).end_object();
+    w.end_object();
+  }
+  for (const auto& c : r.trace.calls()) {
+    w.begin_object();
+    w.field("name", c.name).field("cat", "call").field("ph", "X").field("pid", 0).field("tid", c.process);
+    w.field("ts", us(c.start.ps)).field("dur", us((c.end - c.start).ps));
+    w.key("args").begin_object();
+    if (!c.detail.empty()) w.field("algorithm", c.detail);
+    if (c.step >= 0) w.field("step", c.step);
+    w.end_object();
+    w.end_object();
+  }
+  const auto& channels = r.trace.channel_names();
+  for (const auto& m : r.trace.messages()) {
+    std::string name = "message " + std::to_string(m.bytes) + " B";
+    w.begin_object();
+    w.field("name", name).field("cat", "message").field("ph", "s").field("id", m.id).field("pid", 0);
+    w.field("tid", m.src).field("ts", us(m.sent.ps));
+    w.key("args").begin_object().field("bytes", m.bytes).field("tag", m.tag);
+    w.field("communicator", m.channel < channels.size() ? channels[m.channel] : std::string("?")).end_object();
+    w.end_object();
+    w.begin_object();
+    w.field("name", name).field("cat", "message").field("ph", "f").field("bp", "e").field("id", m.id).field("pid", 0);
+    w.field("tid", m.dst).field("ts", us(m.arrived.ps));
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return out;
+}
+
 namespace {
 
 // A snapshot's values, compactly: up to 12 shown, runs of consecutive integers folded.

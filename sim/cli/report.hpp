@@ -13,6 +13,11 @@ inline constexpr const char* kVersion = "0.1.0";
 inline constexpr const char* kTraceSchema = "mpisim-trace/1";
 
 std::string trace_json(const scenario::Scenario& sc, const net::Network& net, const scenario::RunResult& r);
+// The run in the Trace Event Format (chrome://tracing, Perfetto): ranks as
+// threads, calls as complete events, messages as flow events.
+std::string chrome_trace_json(const scenario::Scenario& sc, const scenario::RunResult& r);
+// The trace viewer with this trace embedded: one page that opens offline.
+std::string html_page(const std::string& trace_json);
 void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::Network& net,
                    const scenario::RunResult& r);
 // One readable line per diagnostic (plus indented detail lines).
