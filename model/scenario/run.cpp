@@ -63,6 +63,7 @@ struct RankEnv {
   std::uint32_t top_next = 0;       // the next step of the top-level program
   const Program* top_program = nullptr;
   const Step* step = nullptr;       // the step running now
+  std::vector<std::string> explain_before;  // mpisim explain: the buffers as the call found them
   std::vector<Cursor> nested;       // repeat bodies being run, innermost last
   SimTime call_start{};
   const char* algorithm = nullptr;  // the algorithm of the collective running now (a registry name)
@@ -493,6 +494,7 @@ class Executor {
         case Step::call:
           env.call_start = world_.engine().now();
           env.algorithm = nullptr;
+          if (cfg_.explain) env.explain_before = buffer_texts(env);
           if (!call_sync(env, s)) return call_async(env, s, env.algorithm);
           record_call(env, s, s.spec->name, env.call_start, "", args_json(env, s));
           break;
@@ -519,8 +521,50 @@ class Executor {
 
   static std::int32_t index_of(const Step& s) { return s.index; }
 
+  // Each buffer of the rank, compactly (mpisim explain).
+  std::vector<std::string> buffer_texts(RankEnv& env) {
+    std::vector<std::string> out;
+    for (const auto& a : world_.rank(env.rank).memory().allocations()) {
+      if (!a.data) {
+        out.push_back("(no data)");
+        continue;
+      }
+      std::string body;
+      sim::JsonWriter w(body, 0);
+      w.begin_object();
+      w.key("values").begin_array();
+      std::int64_t n = std::min<std::int64_t>(a.count, 64);
+      for (std::int64_t i = 0; i < n; ++i) write_element_json(w, a, i);
+      w.end_array();
+      w.field("count", a.count);
+      w.end_object();
+      body.pop_back();
+      out.push_back(std::move(body));
+    }
+    return out;
+  }
+
+  void record_explain(RankEnv& env, const Step& s, const char* algorithm, SimTime start, const std::string& args) {
+    ExplainEntry e;
+    e.path = s.path;
+    e.call = s.spec->name;
+    e.rank = env.rank;
+    e.args_json = args;
+    e.algorithm = algorithm;
+    e.start_ps = start.ps;
+    e.end_ps = world_.engine().now().ps;
+    std::vector<std::string> after = buffer_texts(env);
+    const auto& allocs = world_.rank(env.rank).memory().allocations();
+    for (std::size_t i = 0; i < after.size(); ++i) {
+      std::string before = i < env.explain_before.size() ? env.explain_before[i] : "(not yet declared)";
+      if (before != after[i]) e.changes.push_back({*allocs[i].name, std::move(before), after[i]});
+    }
+    result_.explain.push_back(std::move(e));
+  }
+
   void record_call(RankEnv& env, const Step& s, const char* name, SimTime start, const char* algorithm,
                    std::string args) {
+    if (cfg_.explain && s.kind == Step::call) record_explain(env, s, algorithm, start, args);
     if (result_.trace.level() == sim::TraceLevel::summary) {
       result_.trace.count_call(name, start, world_.engine().now());
       return;

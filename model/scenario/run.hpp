@@ -18,6 +18,21 @@ struct RunConfig {
   mpi::PayloadMode payload = mpi::PayloadMode::data;
   sim::TraceLevel trace_level = sim::TraceLevel::full;
   std::map<std::string, std::string> algorithms;   // collective -> algorithm (CLI over scenario)
+  bool explain = false;                            // record every buffer before and after each call
+};
+
+// One call at one rank, with the buffers it changed (mpisim explain).
+struct ExplainEntry {
+  std::string path;                                // the step's JSON pointer
+  std::string call;
+  std::int64_t rank = 0;
+  std::string args_json;
+  std::string algorithm;
+  std::int64_t start_ps = 0, end_ps = 0;
+  struct Change {
+    std::string buffer, before, after;
+  };
+  std::vector<Change> changes;
 };
 
 enum class Outcome { clean, erroneous, internal_error };
@@ -33,6 +48,7 @@ struct RunResult {
   std::map<std::string, std::string> algorithms_used;  // collective -> algorithm, as run
   std::vector<std::pair<std::string, std::string>> network_parameters;
   std::string network_kind;
+  std::vector<ExplainEntry> explain;               // with RunConfig::explain
 };
 
 // Runs `sc` on `net`. Never throws for a problem of the simulated program: those

@@ -10,6 +10,7 @@
 #include "model/net/network_file.hpp"
 #include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
+#include "sim/cli/explain.hpp"
 #include "sim/cli/report.hpp"
 #include "sim/input_error.hpp"
 
@@ -59,7 +60,7 @@ std::string resolve(const std::string& path, const std::string& scenario_file) {
   return beside.string();
 }
 
-int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream& err) {
+int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream& err, bool explain = false) {
   scenario::Scenario sc = scenario::load_scenario(f.scenario);
   scenario::RunConfig cfg;
   if (f.ranks > 0) cfg.ranks = f.ranks;
@@ -90,7 +91,12 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
                      : !sc.network.empty()   ? net::load_network_file(resolve(sc.network, sc.file))
                                              : net::default_network();
 
+  cfg.explain = explain;
   scenario::RunResult r = scenario::run_scenario(sc, net, cfg);
+  if (explain) {
+    print_explanation(out, sc, net, r);
+    return r.outcome == scenario::Outcome::clean ? 0 : r.outcome == scenario::Outcome::erroneous ? 2 : 1;
+  }
 
   if (!check_only && !f.out.empty()) {
     std::ofstream o(f.out, std::ios::binary);
@@ -163,13 +169,18 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "1 mpisim itself failed.\nExamples:\n"
       "  mpisim run scenarios/seed/scatter.json --out trace.json\n"
       "  mpisim run scenarios/ring.json --ranks 65536 --payload sizes --trace summary\n"
-      "  mpisim check scenarios/errors/deadlock.json");
+      "  mpisim check scenarios/errors/deadlock.json\n"
+      "  mpisim explain scenarios/seed/scatter.json");
 
-  RunFlags run_flags, check_flags;
+  RunFlags run_flags, check_flags, explain_flags;
   CLI::App* run = app.add_subcommand("run", "run a scenario: print a summary, optionally write the trace");
   add_run_options(run, run_flags, true);
   CLI::App* check = app.add_subcommand("check", "run a scenario and report only its diagnostics");
   add_run_options(check, check_flags, false);
+  CLI::App* explain = app.add_subcommand(
+      "explain", "run a scenario and print each step: the standard's definition with this run's values, and the "
+                 "buffers it changed at each rank");
+  add_run_options(explain, explain_flags, false);
 
   try {
     app.parse(argc, argv);
@@ -193,6 +204,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   try {
     if (run->parsed()) return execute(run_flags, false, out, err);
     if (check->parsed()) return execute(check_flags, true, out, err);
+    if (explain->parsed()) return execute(explain_flags, true, out, err, true);
   } catch (const sim::InputError& e) {
     err << "error: " << e.what() << "\n";
     return 2;

@@ -144,30 +144,40 @@ std::string compact_values(const std::string& body) {
   const auto& v = j[key];
   std::string s;
   std::size_t n = v.size();
+  std::size_t total = j.contains("count") ? j["count"].get<std::size_t>() : n;
   std::size_t i = 0;
   int shown = 0;
   while (i < n && shown < 12) {
-    std::size_t k = i;
-    if (v[i].is_number_integer()) {
-      while (k + 1 < n && v[k + 1].is_number_integer() && v[k + 1].get<std::int64_t>() == v[k].get<std::int64_t>() + 1) ++k;
-    }
+    // Fold a run of equal values (v x k) or of consecutive integers (a..b).
+    std::size_t same = i, step = i;
+    while (same + 1 < n && v[same + 1] == v[i]) ++same;
+    if (v[i].is_number_integer())
+      while (step + 1 < n && v[step + 1].is_number_integer() &&
+             v[step + 1].get<std::int64_t>() == v[step].get<std::int64_t>() + 1)
+        ++step;
     if (!s.empty()) s += " ";
-    if (k >= i + 3) {
-      s += v[i].dump() + ".." + v[k].dump();
-      i = k + 1;
+    if (same >= i + 3) {
+      s += v[i].dump() + "x" + std::to_string(same - i + 1);
+      i = same + 1;
+    } else if (step >= i + 3) {
+      s += v[i].dump() + ".." + v[step].dump();
+      i = step + 1;
     } else {
       s += v[i].dump();
       ++i;
     }
     ++shown;
   }
-  if (i < n) s += " ... (" + std::to_string(n) + " elements)";
+  if (i < total) s += " ... (" + std::to_string(total) + " elements)";
+  if (j.contains("truncated")) s += " (snapshot truncated)";
   if (j.contains("members")) s = "group {" + s + "}";
   if (j.contains("truncated")) s += " (snapshot truncated)";
   return s;
 }
 
 }  // namespace
+
+std::string compact_snapshot(const std::string& body) { return compact_values(body); }
 
 void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::Network& net,
                    const scenario::RunResult& r) {

@@ -20,6 +20,8 @@ std::string chrome_trace_json(const scenario::Scenario& sc, const scenario::RunR
 std::string html_page(const std::string& trace_json);
 void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::Network& net,
                    const scenario::RunResult& r);
+// A snapshot body ({"values": [...]}) as a short line: runs folded, 12 items at most.
+std::string compact_snapshot(const std::string& body);
 // One readable line per diagnostic (plus indented detail lines).
 void print_diagnostics(std::ostream& err, const scenario::RunResult& r);
 
