@@ -1,0 +1,76 @@
+// The trace viewer in a real browser (headless Chromium driven by playwright-core):
+// opens a page written by `mpisim run --html`, checks that the lanes, arrows and
+// cells are there in the right numbers, that hovering an arrow shows the message's
+// details, that playback steps through the messages, and that the page loads
+// nothing from the network; saves a screenshot.
+// Usage: node viewer_test.cjs PAGE.html TRACE.json SCREENSHOT.png
+const { chromium } = require("playwright-core");
+const fs = require("fs");
+const path = require("path");
+
+(async () => {
+  const [page_file, trace_file, shot] = process.argv.slice(2);
+  const trace = JSON.parse(fs.readFileSync(trace_file, "utf8"));
+  let passed = 0, failed = 0;
+  const check = (ok, what) => {
+    if (ok) ++passed;
+    else { ++failed; console.log("FAILED: " + what); }
+  };
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const external = [];
+  page.on("request", r => { if (!r.url().startsWith("file:") && !r.url().startsWith("data:")) external.push(r.url()); });
+  const errors = [];
+  page.on("pageerror", e => errors.push(String(e)));
+  await page.goto("file://" + path.resolve(page_file));
+
+  const ranks = Math.min(trace.scenario.ranks, 64);
+  check(await page.locator(".lane").count() === ranks, `${ranks} lanes`);
+  const messages = trace.messages.filter(m => m.src < ranks && m.dst < ranks).length;
+  check(await page.locator(".msg").count() === messages, `${messages} message arrows`);
+  const calls = trace.calls.filter(c => c.rank < ranks).length;
+  check(await page.locator(".call").count() === calls, `${calls} call bars`);
+  let cells = 0;
+  for (const s of trace.snapshots) {
+    const d = s.data;
+    const values = d.values ?? d.members ?? (d.value !== undefined ? [d.value] : []);
+    cells += Math.min((values || []).length, 512);
+  }
+  check(await page.locator(".cell").count() === cells, `${cells} buffer cells`);
+  if (trace.snapshots.length && trace.snapshots[0].data.origins) {
+    // A cell from another rank is coloured like that rank's lane.
+    const origin = trace.snapshots[trace.snapshots.length - 1].data.origins[0];
+    const title = await page.locator(".grid").last().locator(".cell").first().getAttribute("title");
+    check(title === `from rank ${origin}`, `a cell names the rank its element came from (${origin})`);
+  }
+
+  if (messages > 0) {
+    const first = page.locator(".msg").first();
+    await first.hover({ force: true });
+    const tip = page.locator("#tooltip");
+    check(await tip.isVisible(), "hovering an arrow shows a tooltip");
+    const text = await tip.textContent();
+    check(/bytes, tag/.test(text) && /sent/.test(text) && /arrived/.test(text), "the tooltip gives bytes, tag and times");
+
+    await page.click("#reset");
+    check((await page.textContent("#progress")).startsWith(`0 / ${messages}`), "reset hides every message");
+    check(await page.locator(".msg.hidden").count() === messages, "no arrow shown after reset");
+    await page.click("#step");
+    check((await page.textContent("#progress")).startsWith(`1 / ${messages}`), "step shows one message");
+    check(await page.locator(".msg:not(.hidden)").count() === 1, "one arrow shown after a step");
+    await page.click("#play");
+    await page.waitForFunction(n => document.querySelectorAll(".msg:not(.hidden)").length === n, messages,
+                               { timeout: 20000 });
+    check(true, "play shows every message in turn");
+  }
+  check(external.length === 0, "no network requests: " + external.join(", "));
+  check(errors.length === 0, "no script errors: " + errors.join("; "));
+  await page.screenshot({ path: shot, fullPage: true });
+  await browser.close();
+  console.log(`viewer: ${passed} passed, ${failed} failed (screenshot ${shot})`);
+  process.exit(failed === 0 ? 0 : 1);
+})().catch(e => { console.log("viewer test crashed: " + e); process.exit(1); });
