@@ -67,6 +67,21 @@ const path = require("path");
                                { timeout: 20000 });
     check(true, "play shows every message in turn");
   }
+  // Playback of one collective call's messages.
+  const options = await page.locator("#which option").count();
+  const instances = new Set(trace.messages.filter(m => m.collective !== undefined).map(m => m.channel + ":" + m.collective));
+  check(options === instances.size + 1, `one playback choice per collective call (${instances.size})`);
+  if (instances.size > 0) {
+    const key = [...instances][0];
+    const count = trace.messages.filter(m => m.channel + ":" + m.collective === key).length;
+    await page.selectOption("#which", key);
+    check((await page.textContent("#progress")).startsWith(`0 / ${count}`), `a collective's ${count} messages alone`);
+  }
+  // The per-link view of topology runs, from a trace that carries link loads.
+  const withLinks = JSON.parse(JSON.stringify(trace));
+  withLinks.summary.links = [{ link: "node0->switch", bytes: 4096, busy_ps: 3276800 }, { link: "switch->node1", bytes: 1024, busy_ps: 819200 }];
+  await page.evaluate(t => load(t), withLinks);
+  check(await page.locator("#links tr").count() === 2, "the link view lists every link");
   check(external.length === 0, "no network requests: " + external.join(", "));
   check(errors.length === 0, "no script errors: " + errors.join("; "));
   await page.screenshot({ path: shot, fullPage: true });
