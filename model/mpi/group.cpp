@@ -147,20 +147,25 @@ GroupRef Group::excl(const std::vector<std::int64_t>& ranks) const {
   return g;
 }
 
+// Checks triplet t (stride not 0, both ends in the group); returns how many ranks it computes.
+std::int64_t Group::check_triplet(const RankRange& r, std::size_t t) const {
+  std::string where = "ranges[" + std::to_string(t) + "] = " + triplet_text(r);
+  if (r.stride == 0) throw MpiError(ErrorClass::arg, "ranges", where + " has stride 0", kRuleRange);
+  for (std::int64_t v : {r.first, r.last})
+    if (v < 0 || v >= size_)
+      throw MpiError(ErrorClass::rank, "ranges",
+                     where + " reaches rank " + std::to_string(v) + ", outside the group (size " +
+                         std::to_string(size_) + ")",
+                     kRuleRange);
+  return triplet_count(r);
+}
+
 // Validates the triplets; returns every computed rank in order (for the general case).
 std::vector<std::int64_t> Group::expand_ranges(const std::vector<RankRange>& ranges) const {
   std::vector<std::int64_t> ranks;
   for (std::size_t t = 0; t < ranges.size(); ++t) {
     const RankRange& r = ranges[t];
-    std::string where = "ranges[" + std::to_string(t) + "] = " + triplet_text(r);
-    if (r.stride == 0) throw MpiError(ErrorClass::arg, "ranges", where + " has stride 0", kRuleRange);
-    for (std::int64_t v : {r.first, r.last})
-      if (v < 0 || v >= size_)
-        throw MpiError(ErrorClass::rank, "ranges",
-                       where + " reaches rank " + std::to_string(v) + ", outside the group (size " +
-                           std::to_string(size_) + ")",
-                       kRuleRange);
-    std::int64_t n = triplet_count(r);
+    std::int64_t n = check_triplet(r, t);
     for (std::int64_t k = 0; k < n; ++k) ranks.push_back(r.first + k * r.stride);
   }
   std::vector<std::int64_t> sorted = ranks;
@@ -181,15 +186,7 @@ GroupRef Group::range_incl(const std::vector<RankRange>& ranges) const {
     std::vector<std::pair<std::int64_t, std::int64_t>> spans;
     for (std::size_t t = 0; t < ranges.size(); ++t) {
       const RankRange& r = ranges[t];
-      std::string where = "ranges[" + std::to_string(t) + "] = " + triplet_text(r);
-      if (r.stride == 0) throw MpiError(ErrorClass::arg, "ranges", where + " has stride 0", kRuleRange);
-      for (std::int64_t v : {r.first, r.last})
-        if (v < 0 || v >= size_)
-          throw MpiError(ErrorClass::rank, "ranges",
-                         where + " reaches rank " + std::to_string(v) + ", outside the group (size " +
-                             std::to_string(size_) + ")",
-                         kRuleRange);
-      std::int64_t n = triplet_count(r);
+      std::int64_t n = check_triplet(r, t);
       if (n == 0) continue;
       spans.emplace_back(std::min(r.first, r.first + (n - 1) * r.stride), std::max(r.first, r.first + (n - 1) * r.stride));
       g->runs_.push_back(Run{base.first + base.stride * r.first, base.stride * r.stride, n});

@@ -62,6 +62,7 @@ class Group {
   void finish();                    // computes prefix sums
   void check_rank(std::int64_t r, const char* argument, std::size_t index) const;
   std::vector<std::int64_t> expand_ranges(const std::vector<RankRange>& ranges) const;
+  std::int64_t check_triplet(const RankRange& r, std::size_t index) const;
 
   std::vector<Run> runs_;
   std::vector<std::int64_t> starts_;  // group rank of each run's first member

@@ -207,7 +207,14 @@ Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, co
   validate_peer(dest, comm, false, "dest");
   validate_tag(tag, false);
   validate_buffer(buf, "buf");
+  return start_send(buf, std::move(type), dest, tag, comm, ctx, collective, false, nullptr, nullptr);
+}
+
+Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+                          Context ctx, std::int64_t collective, bool phantom, std::vector<std::byte>* packed,
+                          std::vector<std::int32_t>* origins) {
   Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
+  r->phantom = phantom;
   if (dest == PROC_NULL) {
     r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
     world_->complete(r, now());
@@ -215,27 +222,37 @@ Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, co
   }
   Message* m = world_->new_message(*this, r, comm.peer_world(dest, id_));
   m->collective = collective;
+  m->phantom = phantom;
   m->channel = comm.channel(ctx);
+  if (packed && world_->mode_ == PayloadMode::data) {
+    m->payload = std::move(*packed);
+    if (origins) m->payload_origin = std::move(*origins);
+    m->has_payload = true;
+  }
   world_->post(m, r);
   return r;
 }
 
 Request* Rank::isend_unchecked(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
                               Context ctx) {
-  Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
-  r->phantom = true;
-  Message* m = world_->new_message(*this, r, comm.peer_world(dest, id_));
-  m->collective = -1;
-  m->phantom = true;
-  m->channel = comm.channel(ctx);
-  world_->post(m, r);
-  return r;
+  return start_send(buf, std::move(type), dest, tag, comm, ctx, -1, true, nullptr, nullptr);
 }
 
 Request* Rank::irecv_unchecked(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                               Context ctx) {
+  return start_recv(buf, std::move(type), source, tag, comm, ctx, true);
+}
+
+Request* Rank::start_recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
+                          Context ctx, bool phantom) {
   Request* r = new_request(Request::Kind::recv, buf, std::move(type), source, tag, comm, ctx);
-  r->phantom = true;
+  r->phantom = phantom;
+  if (source == PROC_NULL) {
+    // A receive from MPI_PROC_NULL completes at once with an empty status (MPI-4.1 §3.11).
+    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+    world_->complete(r, now());
+    return r;
+  }
   if (Message* m = take_unexpected(source, tag, r->context, true)) {
     world_->deliver(m, r, max(now(), m->ready));
     return r;
@@ -250,22 +267,8 @@ Request* Rank::isend_packed(std::vector<std::byte> packed, TypeRef type, std::in
   validate_peer(dest, comm, false, "dest");
   validate_tag(tag, false);
   TypedBuffer none{&memory_, 0, count, type.get()};
-  Request* r = new_request(Request::Kind::send, none, std::move(type), dest, tag, comm, Context::p2p);
-  if (dest == PROC_NULL) {
-    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
-    world_->complete(r, now());
-    return r;
-  }
-  Message* m = world_->new_message(*this, r, comm.peer_world(dest, id_));
-  m->collective = -1;
-  m->channel = comm.channel(Context::p2p);
-  if (world_->mode_ == PayloadMode::data) {
-    m->payload = std::move(packed);
-    m->payload_origin = std::move(origins);
-    m->has_payload = true;
-  }
-  world_->post(m, r);
-  return r;
+  return start_send(none, std::move(type), dest, tag, comm, Context::p2p, -1, false, &packed,
+                    origins.empty() ? nullptr : &origins);
 }
 
 Message* Rank::take_unexpected(int source, int tag, std::uint32_t context, bool remove) {
@@ -292,20 +295,7 @@ Request* Rank::irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, 
   validate_peer(source, comm, true, "source");
   validate_tag(tag, true);
   validate_buffer(buf, "buf");
-  Request* r = new_request(Request::Kind::recv, buf, std::move(type), source, tag, comm, ctx);
-  if (source == PROC_NULL) {
-    // A receive from MPI_PROC_NULL completes at once with an empty status (MPI-4.1 §3.11).
-    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
-    world_->complete(r, now());
-    return r;
-  }
-  if (Message* m = take_unexpected(source, tag, r->context, true)) {
-    world_->deliver(m, r, max(now(), m->ready));
-    return r;
-  }
-  (posted_tail_ ? posted_tail_->next : posted_head_) = r;
-  posted_tail_ = r;
-  return r;
+  return start_recv(buf, std::move(type), source, tag, comm, ctx, false);
 }
 
 Task<Status> Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,

@@ -168,6 +168,13 @@ class Rank {
   Request* new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
                        const Communicator& comm, Context ctx);
   void finish(Request* r, Status* status);  // frees r; throws if it failed
+  // Posts a send whose arguments were checked: a phantom carries no data; `packed`
+  // (with its provenance) is data already taken out of the buffer.
+  Request* start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
+                      std::int64_t collective, bool phantom, std::vector<std::byte>* packed,
+                      std::vector<std::int32_t>* origins);
+  Request* start_recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm, Context ctx,
+                      bool phantom);
   Message* take_unexpected(int source, int tag, std::uint32_t context, bool remove);
   void on_complete(Request* r);
 

@@ -38,28 +38,30 @@ TypeRef type_contiguous(std::int64_t count, const TypeRef& oldtype, std::string 
                                 Contents{{count}, {}, {oldtype}});
 }
 
-TypeRef type_hvector(std::int64_t count, std::int64_t blocklength, std::int64_t stride_bytes, const TypeRef& oldtype,
-                     std::string name) {
+namespace {
+// count blocks of blocklength elements, the starts `stride_bytes` apart.
+TypeRef strided(Combiner combiner, std::int64_t count, std::int64_t blocklength, std::int64_t stride_bytes,
+                const TypeRef& oldtype, std::string name, Contents contents) {
   non_negative(count, "count");
   non_negative(blocklength, "blocklength");
   not_marker(oldtype, "oldtype");
   std::vector<Block> blocks;
   blocks.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < count; ++i) blocks.push_back(Block{oldtype, i * stride_bytes, blocklength});
-  return Datatype::make_derived(std::move(name), Combiner::hvector, std::move(blocks), false,
-                                Contents{{count, blocklength}, {stride_bytes}, {oldtype}});
+  return Datatype::make_derived(std::move(name), combiner, std::move(blocks), false, std::move(contents));
+}
+}  // namespace
+
+TypeRef type_hvector(std::int64_t count, std::int64_t blocklength, std::int64_t stride_bytes, const TypeRef& oldtype,
+                     std::string name) {
+  return strided(Combiner::hvector, count, blocklength, stride_bytes, oldtype, std::move(name),
+                 Contents{{count, blocklength}, {stride_bytes}, {oldtype}});
 }
 
 TypeRef type_vector(std::int64_t count, std::int64_t blocklength, std::int64_t stride, const TypeRef& oldtype,
                     std::string name) {
-  non_negative(count, "count");
-  non_negative(blocklength, "blocklength");
-  not_marker(oldtype, "oldtype");
-  std::vector<Block> blocks;
-  blocks.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) blocks.push_back(Block{oldtype, i * stride * oldtype->extent(), blocklength});
-  return Datatype::make_derived(std::move(name), Combiner::vector, std::move(blocks), false,
-                                Contents{{count, blocklength, stride}, {}, {oldtype}});
+  return strided(Combiner::vector, count, blocklength, stride * oldtype->extent(), oldtype, std::move(name),
+                 Contents{{count, blocklength, stride}, {}, {oldtype}});
 }
 
 TypeRef type_hindexed(const std::vector<std::int64_t>& blocklengths, const std::vector<std::int64_t>& displacements_bytes,

@@ -223,6 +223,34 @@ class Parser {
   std::vector<Node>& nodes_;
 };
 
+// a op b for the integer operators (one-character codes), with C semantics and
+// every overflow or division by zero reported instead of undefined.
+std::int64_t apply_binary(char code, std::int64_t a, std::int64_t b, int column) {
+  std::int64_t r = 0;
+  bool overflow = false;
+  switch (code) {
+    case '+': overflow = __builtin_add_overflow(a, b, &r); break;
+    case '-': overflow = __builtin_sub_overflow(a, b, &r); break;
+    case '*': overflow = __builtin_mul_overflow(a, b, &r); break;
+    case '/':
+    case '%':
+      if (b == 0) throw ExprError("division by zero", column);
+      if (a == INT64_MIN && b == -1) overflow = true;
+      else r = code == '/' ? a / b : a % b;
+      break;
+    case '<': r = a < b; break;
+    case 'l': r = a <= b; break;
+    case '>': r = a > b; break;
+    case 'g': r = a >= b; break;
+    default: throw ExprError("bad operator", column);
+  }
+  if (overflow) {
+    const char* sym = code == '+' ? "+" : code == '-' ? "-" : code == '*' ? "*" : code == '/' ? "/" : "%";
+    throw ExprError("integer overflow in " + std::to_string(a) + " " + sym + " " + std::to_string(b), column);
+  }
+  return r;
+}
+
 class Evaluator {
  public:
   Evaluator(const std::vector<Node>& nodes, const Lookup& lookup) : nodes_(nodes), lookup_(lookup) {}
@@ -320,26 +348,7 @@ class Evaluator {
     if (n.code == '|') return scalar(n.kids[0], "the operand") != 0 || scalar(n.kids[1], "the operand") != 0;
     std::int64_t a = scalar(n.kids[0], "the left operand");
     std::int64_t b = scalar(n.kids[1], "the right operand");
-    std::int64_t r = 0;
-    bool overflow = false;
-    switch (n.code) {
-      case '+': overflow = __builtin_add_overflow(a, b, &r); break;
-      case '-': overflow = __builtin_sub_overflow(a, b, &r); break;
-      case '*': overflow = __builtin_mul_overflow(a, b, &r); break;
-      case '/':
-      case '%':
-        if (b == 0) throw ExprError("division by zero", n.column);
-        if (a == INT64_MIN && b == -1) overflow = true;
-        else r = n.code == '/' ? a / b : a % b;
-        break;
-      case '<': r = a < b; break;
-      case 'l': r = a <= b; break;
-      case '>': r = a > b; break;
-      case 'g': r = a >= b; break;
-      default: throw ExprError("bad operator", n.column);
-    }
-    if (overflow) throw ExprError("integer overflow in " + std::to_string(a) + " " + n.op + " " + std::to_string(b), n.column);
-    return r;
+    return apply_binary(n.code, a, b, n.column);
   }
 
   Value call(const Node& n) {
@@ -445,30 +454,12 @@ struct ScalarEval {
     if (op.code == '|') return a != 0 || at(op.b) != 0;
     std::int64_t b = at(op.b);
     if (!ok) return 0;
-    std::int64_t r = 0;
-    bool overflow = false;
-    switch (op.code) {
-      case '+': overflow = __builtin_add_overflow(a, b, &r); break;
-      case '-': overflow = __builtin_sub_overflow(a, b, &r); break;
-      case '*': overflow = __builtin_mul_overflow(a, b, &r); break;
-      case '/':
-      case '%':
-        if (b == 0) throw ExprError("division by zero", op.column);
-        if (a == INT64_MIN && b == -1) overflow = true;
-        else r = op.code == '/' ? a / b : a % b;
-        break;
-      case '<': r = a < b; break;
-      case 'l': r = a <= b; break;
-      case '>': r = a > b; break;
-      case 'g': r = a >= b; break;
-      default: ok = false; return 0;
+    if (op.code != '+' && op.code != '-' && op.code != '*' && op.code != '/' && op.code != '%' && op.code != '<' &&
+        op.code != 'l' && op.code != '>' && op.code != 'g') {
+      ok = false;
+      return 0;
     }
-    if (overflow) {
-      static const char* names[] = {"+", "-", "*", "/"};
-      const char* sym = op.code == '+' ? names[0] : op.code == '-' ? names[1] : op.code == '*' ? names[2] : names[3];
-      throw ExprError("integer overflow in " + std::to_string(a) + " " + sym + " " + std::to_string(b), op.column);
-    }
-    return r;
+    return apply_binary(op.code, a, b, op.column);
   }
 };
 
