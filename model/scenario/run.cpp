@@ -63,7 +63,6 @@ struct RankEnv {
   std::uint32_t top_next = 0;       // the next step of the top-level program
   const Program* top_program = nullptr;
   const Step* step = nullptr;       // the step running now
-  std::vector<std::string> explain_before;  // mpisim explain: the buffers as the call found them
   std::vector<Cursor> nested;       // repeat bodies being run, innermost last
   SimTime call_start{};
   const char* algorithm = nullptr;  // the algorithm of the collective running now (a registry name)
@@ -494,7 +493,7 @@ class Executor {
         case Step::call:
           env.call_start = world_.engine().now();
           env.algorithm = nullptr;
-          if (cfg_.explain) env.explain_before = buffer_texts(env);
+          if (cfg_.explain) explain_before_[env.rank] = buffer_texts(env);
           if (!call_sync(env, s)) return call_async(env, s, env.algorithm);
           record_call(env, s, s.spec->name, env.call_start, "", args_json(env, s));
           break;
@@ -556,7 +555,8 @@ class Executor {
     std::vector<std::string> after = buffer_texts(env);
     const auto& allocs = world_.rank(env.rank).memory().allocations();
     for (std::size_t i = 0; i < after.size(); ++i) {
-      std::string before = i < env.explain_before.size() ? env.explain_before[i] : "(not yet declared)";
+      const auto& found = explain_before_[env.rank];
+      std::string before = i < found.size() ? found[i] : "(not yet declared)";
       if (before != after[i]) e.changes.push_back({*allocs[i].name, std::move(before), after[i]});
     }
     result_.explain.push_back(std::move(e));
@@ -1484,6 +1484,7 @@ class Executor {
   static constexpr std::int64_t kMaxShown = 65536;
   static constexpr std::int64_t kOrderC = 56, kOrderFortran = 57;  // MPICH's MPI_ORDER_C / MPI_ORDER_FORTRAN
   mpi::GroupRef world_group_;
+  std::map<std::uint32_t, std::vector<std::string>> explain_before_;  // mpisim explain: buffers as each call found them
 
   const Scenario& sc_;
   Names& names_;

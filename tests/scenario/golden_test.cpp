@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/cli/app.hpp"
 
 namespace fs = std::filesystem;
@@ -111,4 +113,42 @@ TEST_CASE("exit status: 0 clean, 2 for a wrong scenario or program, help is comp
   CHECK(code({"--list-algorithms"}, &text) == 0);
   CHECK(text.find("dissemination") != std::string::npos);
   CHECK(code({"run", "scenarios/ring.json", "--ranks", "64", "--payload", "sizes", "--trace", "summary", "-q"}) == 0);
+}
+
+TEST_CASE("mpisim explain gives the standard's definition with this run's values and the buffers changed") {
+  fs::current_path(MPISIM_SOURCE_DIR);
+  std::ostringstream out, err;
+  const char* argv[] = {"mpisim", "explain", "scenarios/seed/scatter.json"};
+  CHECK(mpisim::cli::run_cli(3, argv, out, err) == 0);
+  std::string text = out.str();
+  CHECK(text.find("as if the root (rank 0) executed n sends MPI_Send(sendbuf + i·100·extent(MPI_INT), 100, MPI_INT") !=
+        std::string::npos);
+  CHECK(text.find("rank 1  rbuf: -1x64 ... (100 elements)  ->  100..163") != std::string::npos);
+  CHECK(text.find("algorithm linear") != std::string::npos);
+}
+
+TEST_CASE("--chrome-trace and --html write what Perfetto and a browser open") {
+  fs::current_path(MPISIM_SOURCE_DIR);
+  fs::path dir = fs::temp_directory_path() / ("mpisim-outputs-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string chrome = (dir / "c.json").string(), html = (dir / "p.html").string();
+  std::ostringstream out, err;
+  const char* argv[] = {"mpisim", "run", "scenarios/seed/scatter.json", "--chrome-trace", chrome.c_str(),
+                        "--html", html.c_str(), "-q"};
+  CHECK(mpisim::cli::run_cli(8, argv, out, err) == 0);
+  auto ct = nlohmann::json::parse(slurp(chrome));
+  int complete = 0, flows = 0;
+  for (const auto& e : ct["traceEvents"]) {
+    complete += e["ph"] == "X";
+    flows += e["ph"] == "s" || e["ph"] == "f";
+  }
+  CHECK(complete == 8);  // MPI_Comm_size and MPI_Scatter at 4 ranks
+  CHECK(flows == 6);     // 3 messages, a start and a finish each
+  std::string page = slurp(html);
+  CHECK(page.find("\"schema\":\"mpisim-trace/1\"") != std::string::npos);
+  CHECK(page.find("<script src=") == std::string::npos);
+  // Nothing is fetched: no external scripts, styles or images (the SVG namespace URI is only a name).
+  for (const char* fetch : {"src=\"http", "href=\"http", "url(http", "@import"}) CHECK(page.find(fetch) == std::string::npos);
+  CHECK(page.find("<link") == std::string::npos);
+  fs::remove_all(dir);
 }
