@@ -174,16 +174,20 @@ void Engine::dispatch(const Entry& e) {
 }
 
 std::uint64_t Engine::run() {
-  std::uint64_t n = 0;
+  const std::uint64_t before = events_;
   Entry e{};
   while (!stopped_ && pop(e)) {
     assert(e.time >= now_.ps);
+    if (events_ >= max_events_ || e.time > max_time_.ps) {
+      limit_ = e.time > max_time_.ps ? Limit::time : Limit::events;
+      stopped_ = true;
+      break;
+    }
     now_.ps = e.time;
-    ++n;
+    ++events_;
     dispatch(e);
   }
-  events_ += n;
-  return n;
+  return events_ - before;
 }
 
 }  // namespace mpisim::sim

@@ -74,6 +74,12 @@ class Engine {
   void stop() noexcept { stopped_ = true; }
   bool stopped() const noexcept { return stopped_; }
 
+  // Limits on a run (--max-events, --max-sim-time): reaching one stops the run
+  // between two events, with the reason kept.
+  enum class Limit { none, events, time };
+  void set_limits(std::uint64_t max_events, SimTime max_time) { max_events_ = max_events, max_time_ = max_time; }
+  Limit limit_reached() const noexcept { return limit_; }
+
   std::size_t process_count() const noexcept { return processes_.size(); }
   bool process_done(ProcessId p) const { return processes_[p].done; }
   SimTime process_end(ProcessId p) const { return processes_[p].end; }
@@ -138,6 +144,9 @@ class Engine {
   std::vector<StartRun> starts_;
   std::size_t starts_head_ = 0;
   std::optional<ProcessFailure> failure_;
+  std::uint64_t max_events_ = UINT64_MAX;
+  SimTime max_time_ = SimTime::never();
+  Limit limit_ = Limit::none;
 };
 
 }  // namespace mpisim::sim

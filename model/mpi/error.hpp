@@ -25,4 +25,15 @@ class MpiError : public std::runtime_error {
   std::string rule_;
 };
 
+// A limit of the run was reached (memory for simulated buffers, events): not an
+// error of the simulated program, but the run cannot go on.
+class LimitError : public std::runtime_error {
+ public:
+  LimitError(std::string limit, const std::string& what) : std::runtime_error(what), limit_(std::move(limit)) {}
+  const std::string& limit() const { return limit_; }
+
+ private:
+  std::string limit_;
+};
+
 }  // namespace mpisim::mpi

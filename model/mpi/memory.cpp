@@ -8,7 +8,17 @@
 namespace mpisim::mpi {
 
 Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode) {
-  std::int64_t bytes = type->extent() * count;
+  std::int64_t bytes = 0;
+  // Addresses must stay far from overflow too: 2^56 bytes is beyond any machine.
+  if (__builtin_mul_overflow(type->extent(), count, &bytes) || bytes > (std::int64_t{1} << 56) ||
+      next_ > (std::int64_t{1} << 57))
+    throw LimitError("memory", "buffer '" + *name + "' of " + std::to_string(count) + " x " + type->name() +
+                                   " is too large to address (over 2^56 bytes)");
+  if (mode == PayloadMode::data && budget_ && budget_->used + bytes > budget_->limit)
+    throw LimitError("memory", "buffer '" + *name + "' needs " + std::to_string(bytes) + " bytes; the simulated "
+                               "buffers would then hold " + std::to_string(budget_->used + bytes) +
+                               " bytes, over --max-memory " + std::to_string(budget_->limit));
+  if (mode == PayloadMode::data && budget_) budget_->used += bytes;
   Address base = (next_ + 63) / 64 * 64;
   Allocation a{name, base, bytes, std::move(type), count, nullptr, nullptr};
   if (mode == PayloadMode::data && bytes > 0) {

@@ -39,7 +39,13 @@ class Memory {
   static constexpr Address kFirstAddress = 0x10000;
   static constexpr std::int64_t kGuard = 64;
 
+  // Throws LimitError when the bytes would overflow or exceed the budget.
   Address allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode);
+  // The budget all ranks' data shares (--max-memory): bytes used and the limit.
+  struct Budget {
+    std::int64_t used = 0, limit = INT64_MAX;
+  };
+  void set_budget(Budget* b) { budget_ = b; }
   // From now on, allocations of at most `limit` bytes record the provenance of
   // their bytes; new data is `owner`'s.
   void track_origins(std::int32_t owner, std::int64_t limit) { owner_ = owner, origin_limit_ = limit; }
@@ -55,6 +61,7 @@ class Memory {
   Address next_ = kFirstAddress;
   std::int32_t owner_ = -1;
   std::int64_t origin_limit_ = 0;
+  Budget* budget_ = nullptr;
 };
 
 // A buffer argument as the data path sees it: count elements of type at addr.

@@ -429,7 +429,10 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   trace_.set_process_count(ranks);
   model_.reset(ranks);
   ranks_.reserve(ranks);
-  for (std::uint32_t r = 0; r < ranks; ++r) ranks_.emplace_back(*this, r);
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    ranks_.emplace_back(*this, r);
+    ranks_.back().memory().set_budget(&budget_);
+  }
   send_stage_.w = this;
   arrive_stage_.w = this;
   compute_stage_.w = this;

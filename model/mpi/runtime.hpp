@@ -255,6 +255,8 @@ class World {
   }
   void forget(std::uint32_t context, std::int64_t seq) { agreements_.erase({context, seq}); }
   std::uint64_t messages_in_flight() const { return messages_.live(); }
+  // The memory budget of the simulated buffers (data mode), in bytes.
+  void set_memory_limit(std::int64_t bytes) { budget_.limit = bytes; }
   // Record where every byte of data comes from (for the viewer); data mode only.
   void track_origins(std::int64_t allocation_limit);
   bool tracks_origins() const { return track_origins_; }
@@ -301,6 +303,7 @@ class World {
   std::uint64_t next_message_id_ = 0;
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
+  Memory::Budget budget_;
   std::vector<std::unique_ptr<Communicator>> comms_;
   std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;
   std::map<std::tuple<std::uint32_t, int, std::uint32_t, std::uint32_t>, Pairing> pairings_;

@@ -73,7 +73,7 @@ class ScenarioParser {
   void top(const Json& j) {
     if (!j.is_object()) fail("", "expected a JSON object (a scenario), got " + std::string(j.type_name()));
     static const std::set<std::string> known = {"mpisim", "name", "about", "ranks", "network",
-                                                "payload", "algorithms", "program"};
+                                                "payload", "algorithms", "limits", "program"};
     for (auto it = j.begin(); it != j.end(); ++it)
       if (!known.count(it.key()))
         fail("/" + escape_pointer(it.key()),
@@ -102,6 +102,23 @@ class ScenarioParser {
         if (!it.value().is_string())
           fail("/algorithms/" + escape_pointer(it.key()), "expected an algorithm name (a string)");
         sc_.algorithms[it.key()] = it.value().get<std::string>();
+      }
+    }
+    if (j.contains("limits")) {
+      const Json& l = j["limits"];
+      if (!l.is_object()) fail("/limits", "expected an object such as {\"max_events\": 100000}");
+      for (auto it = l.begin(); it != l.end(); ++it) {
+        std::string p = "/limits/" + escape_pointer(it.key());
+        if (it.key() == "max_events") {
+          if (!it.value().is_number_unsigned() || it.value().get<std::uint64_t>() == 0)
+            fail(p, "expected a positive number of events");
+          sc_.max_events = it.value().get<std::uint64_t>();
+        } else if (it.key() == "max_sim_time" || it.key() == "max_memory") {
+          if (!it.value().is_string()) fail(p, "expected a quantity with a unit, e.g. \"10ms\" or \"1GiB\"");
+          (it.key() == "max_sim_time" ? sc_.max_sim_time : sc_.max_memory) = it.value().get<std::string>();
+        } else {
+          fail(p, "unknown limit; the limits are max_events, max_sim_time, max_memory");
+        }
       }
     }
     if (!j.contains("program")) fail("/program", "missing: the program, a list of steps");

@@ -471,6 +471,11 @@ class Executor {
   // Runs one step; returns its task if it may block.
   std::optional<Task<Status>> run_step(RankEnv& env, const Step& s) {
     env.step = &s;
+    // Interpreted steps count against --max-events too: a loop of local steps
+    // schedules no event but must end.
+    if (cfg_.max_events && ++steps_ + world_.engine().events_processed() > cfg_.max_events)
+      throw mpi::LimitError("events", "the run reached --max-events " + std::to_string(cfg_.max_events) +
+                                          " (events and interpreted steps)");
     if (s.ranks && eval_int(env, *s.ranks) == 0) return std::nullopt;
     {
       switch (s.kind) {
@@ -1484,6 +1489,7 @@ class Executor {
   static constexpr std::int64_t kMaxShown = 65536;
   static constexpr std::int64_t kOrderC = 56, kOrderFortran = 57;  // MPICH's MPI_ORDER_C / MPI_ORDER_FORTRAN
   mpi::GroupRef world_group_;
+  std::uint64_t steps_ = 0;
   std::map<std::uint32_t, std::vector<std::string>> explain_before_;  // mpisim explain: buffers as each call found them
 
   const Scenario& sc_;
@@ -1546,7 +1552,10 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   const auto n = static_cast<std::uint32_t>(cfg.ranks);
 
   sim::Engine engine;
+  engine.set_limits(cfg.max_events ? cfg.max_events : UINT64_MAX,
+                    cfg.max_sim_time_ps ? SimTime::from_ps(cfg.max_sim_time_ps) : SimTime::never());
   mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
+  if (cfg.max_memory) world.set_memory_limit(cfg.max_memory);
   // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);
@@ -1576,12 +1585,27 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
       d.code = "SCENARIO_ERROR";
       d.message = e.what() + where;
       res.outcome = Outcome::erroneous;
+    } catch (const mpi::LimitError& e) {
+      d.code = e.limit() == "memory" ? "LIMIT_MEMORY" : "LIMIT_EVENTS";
+      d.message = e.what() + where;
+      res.outcome = Outcome::erroneous;
     } catch (const std::exception& e) {
       d.code = "INTERNAL_ERROR";
       d.message = std::string("mpisim failed: ") + e.what() + where;
       res.outcome = Outcome::internal_error;
     }
     res.trace.record_diagnostic(std::move(d));
+  } else if (engine.limit_reached() != sim::Engine::Limit::none) {
+    sim::Diagnostic d;
+    d.severity = "error";
+    d.time = engine.now();
+    bool time = engine.limit_reached() == sim::Engine::Limit::time;
+    d.code = time ? "LIMIT_SIM_TIME" : "LIMIT_EVENTS";
+    d.message = time ? "the run reached --max-sim-time " + std::to_string(cfg.max_sim_time_ps) +
+                           " ps of virtual time and was stopped there"
+                     : "the run reached --max-events " + std::to_string(cfg.max_events) + " and was stopped";
+    res.trace.record_diagnostic(std::move(d));
+    res.outcome = Outcome::erroneous;
   } else if (engine.unfinished_count() > 0) {
     res.trace.record_diagnostic(deadlock_diagnostic(world, engine, sc, ex));
     res.outcome = Outcome::erroneous;

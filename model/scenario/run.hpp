@@ -19,7 +19,14 @@ struct RunConfig {
   sim::TraceLevel trace_level = sim::TraceLevel::full;
   std::map<std::string, std::string> algorithms;   // collective -> algorithm (CLI over scenario)
   bool explain = false;                            // record every buffer before and after each call
+  // Limits (0: none): events and interpreted steps, virtual time, bytes of simulated buffers.
+  std::uint64_t max_events = 0;
+  std::int64_t max_sim_time_ps = 0;
+  std::int64_t max_memory = 0;
 };
+
+// The largest number of ranks a run accepts (2^24; the design point is 2^20).
+inline constexpr std::int64_t kMaxRanks = std::int64_t{1} << 24;
 
 // One call at one rank, with the buffers it changed (mpisim explain).
 struct ExplainEntry {

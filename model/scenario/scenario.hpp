@@ -190,6 +190,9 @@ struct Scenario {
   std::string network;                 // path as given, resolved against the file's folder
   std::optional<mpi::PayloadMode> payload;
   std::map<std::string, std::string> algorithms;  // collective name -> algorithm
+  // "limits": the scenario's own run limits (the command line's flags override them).
+  std::uint64_t max_events = 0;
+  std::string max_sim_time, max_memory;
   Program program;                     // SPMD
   std::map<std::int64_t, Program> per_rank;  // MPMD: a program for these ranks
   bool mpmd = false;

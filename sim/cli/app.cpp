@@ -8,6 +8,7 @@
 
 #include "model/coll/registry.hpp"
 #include "model/net/network_file.hpp"
+#include "model/net/units.hpp"
 #include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
 #include "sim/cli/explain.hpp"
@@ -27,12 +28,15 @@ struct RunFlags {
   std::string chrome;
   std::string html;
   std::string trace = "full";
+  std::uint64_t max_events = 0;
+  std::string max_sim_time;
+  std::string max_memory;
   bool quiet = false;
 };
 
 void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
   cmd->add_option("scenario", f.scenario, "the scenario file (JSON; docs/scenario-format.md)")->required();
-  cmd->add_option("--ranks", f.ranks, "number of ranks (overrides the scenario's \"ranks\")")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--ranks", f.ranks, "number of ranks (overrides the scenario's \"ranks\"; at most 2^24)")->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--network", f.network,
                   "network description file (overrides the scenario's \"network\"; default: the built-in "
                   "10-GbE-like Hockney network)");
@@ -40,6 +44,11 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
                   "choose a collective's algorithm, e.g. MPI_Scatter=linear (repeatable; see --list-algorithms)");
   cmd->add_option("--payload", f.payload, "data: bytes are real (default); sizes: only byte counts move")
       ->check(CLI::IsMember({"data", "sizes"}));
+  cmd->add_option("--max-events", f.max_events,
+                  "stop after this many events and interpreted steps (default: no limit); exit 2, trace kept");
+  cmd->add_option("--max-sim-time", f.max_sim_time, "stop at this virtual time, e.g. 10ms (default: no limit)");
+  cmd->add_option("--max-memory", f.max_memory,
+                  "budget for the simulated buffers' data, e.g. 2GiB (default 8GiB); a buffer beyond it ends the run");
   if (with_output) {
     cmd->add_option("--out", f.out, "write the trace JSON (schema mpisim-trace/1) to this file");
     cmd->add_option("--html", f.html, "write a self-contained page with the trace viewer and this run (opens offline)");
@@ -71,6 +80,24 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   cfg.trace_level = f.trace == "calls" ? sim::TraceLevel::calls
                     : f.trace == "summary" ? sim::TraceLevel::summary
                                            : sim::TraceLevel::full;
+  if (cfg.ranks > scenario::kMaxRanks)
+    throw sim::InputError(f.ranks > 0 ? "--ranks" : f.scenario + ": /ranks",
+                          std::to_string(cfg.ranks) + " ranks is more than mpisim runs (at most 2^24 = " +
+                              std::to_string(scenario::kMaxRanks) + ")");
+  // Limits: the command line, else the scenario's "limits", else the defaults.
+  cfg.max_events = f.max_events ? f.max_events : sc.max_events;
+  const std::string sim_time = !f.max_sim_time.empty() ? f.max_sim_time : sc.max_sim_time;
+  if (!sim_time.empty()) {
+    auto t = net::parse_time_ps(sim_time);
+    if (!t || *t <= 0) throw sim::InputError("--max-sim-time", "expected a positive time with a unit, e.g. 10ms; got \"" + sim_time + "\"");
+    cfg.max_sim_time_ps = static_cast<std::int64_t>(*t);
+  }
+  const std::string memory = !f.max_memory.empty() ? f.max_memory : !sc.max_memory.empty() ? sc.max_memory : "8GiB";
+  {
+    auto b = net::parse_bytes(memory);
+    if (!b || *b == 0) throw sim::InputError("--max-memory", "expected a byte count, e.g. 2GiB; got \"" + memory + "\"");
+    cfg.max_memory = static_cast<std::int64_t>(std::min<std::uint64_t>(*b, INT64_MAX));
+  }
   cfg.algorithms = sc.algorithms;
   for (const auto& a : f.algorithms) {
     auto eq = a.find('=');

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/app.hpp"
+#include "sim/frame_pool.hpp"
 
 namespace fs = std::filesystem;
 
@@ -65,7 +66,11 @@ TEST_CASE("every shipped scenario gives the golden output and the same trace twi
   CHECK(files.size() >= 10);
   for (const auto& f : files) {
     CAPTURE(f);
+    const auto frames = mpisim::sim::frame_pool::live_frames();
     Output a = run(f, tmp / "a.json");
+    // Every coroutine frame is destroyed, whether the run ended cleanly, in a
+    // deadlock, on an MPI error or at a limit.
+    CHECK(mpisim::sim::frame_pool::live_frames() == frames);
     Output b = run(f, tmp / "b.json");
     CHECK(a.trace == b.trace);
     CHECK(a.out == b.out);
