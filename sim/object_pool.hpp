@@ -1,6 +1,8 @@
 #pragma once
 // A free-list pool for objects created and destroyed at event rate (messages,
 // requests): no malloc on the hot path once warm, stable addresses.
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -31,9 +33,17 @@ class ObjectPool {
 
   std::size_t live() const noexcept { return live_; }
 
+  // Objects still alive at the end (a run stopped by a deadlock, an error or a
+  // limit leaves some) are destroyed here, so nothing they own leaks.
   ~ObjectPool() {
-    // Objects still alive at the end (a deadlocked run) are not destroyed here:
-    // their owners release them; storage goes either way.
+    if (live_ == 0) return;
+    std::vector<T*> free = free_;
+    std::sort(free.begin(), free.end(), std::less<T*>());  // a lookup order only
+    for (const auto& block : blocks_)
+      for (std::size_t i = 0; i < block.second; ++i) {
+        T* p = reinterpret_cast<T*>(&block.first[i]);
+        if (!std::binary_search(free.begin(), free.end(), p, std::less<T*>())) std::destroy_at(p);
+      }
   }
 
  private:
@@ -43,11 +53,11 @@ class ObjectPool {
   void grow() {
     std::size_t n = blocks_.empty() ? 64 : blocks_.size() * 64;
     if (n > 65536) n = 65536;
-    blocks_.push_back(std::make_unique<Slot[]>(n));
-    Slot* b = blocks_.back().get();
+    blocks_.emplace_back(std::make_unique<Slot[]>(n), n);
+    Slot* b = blocks_.back().first.get();
     for (std::size_t i = n; i-- > 0;) free_.push_back(reinterpret_cast<T*>(&b[i]));
   }
-  std::vector<std::unique_ptr<Slot[]>> blocks_;
+  std::vector<std::pair<std::unique_ptr<Slot[]>, std::size_t>> blocks_;
   std::vector<T*> free_;
   std::size_t live_ = 0;
 };

@@ -438,17 +438,8 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   compute_stage_.w = this;
 }
 
-World::~World() {
-  // Release what a stopped or deadlocked run left behind.
-  for (Rank& r : ranks_) {
-    for (Message* m = r.unexpected_head_; m;) {
-      Message* n = m->next;
-      messages_.release(m);
-      m = n;
-    }
-    r.unexpected_head_ = r.unexpected_tail_ = nullptr;
-  }
-}
+// Requests and messages a stopped run left behind go with their pools.
+World::~World() = default;
 
 const Communicator& World::new_intra(std::string name, GroupRef group) {
   std::uint32_t ctx = next_context_;
