@@ -117,6 +117,9 @@ Network parse_network(const std::string& text, const std::string& where) {
     j = Json::parse(text);
   } catch (const Json::parse_error& e) {
     throw sim::InputError(where, "not valid JSON (byte " + std::to_string(e.byte) + ")");
+  } catch (const Json::exception&) {
+    // e.g. a number too large for a double (found by fuzzing)
+    throw sim::InputError(where, "not valid JSON: a number is out of range");
   }
   if (!j.is_object()) throw sim::InputError(where, "expected a JSON object describing a network");
   Reader r(j, where);

@@ -511,6 +511,9 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
     auto colon = what.find(": ", pos == std::string::npos ? 0 : pos);
     std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
     throw sim::InputError(file, "not valid JSON at " + line_col(text, e.byte) + ": " + reason);
+  } catch (const Json::exception&) {
+    // e.g. a number too large for a double (found by fuzzing)
+    throw sim::InputError(file, "not valid JSON: a number is out of range");
   }
   Scenario sc;
   sc.file = file;

@@ -159,6 +159,8 @@ TEST_CASE("network files: every error names the field and what was expected") {
   CHECK(err(R"({"mpisim-network": 1, "model": "loggp", "L": "1us", "o": "1us", "g": "1us"})").find("/G: missing") !=
         std::string::npos);
   CHECK(err("{ nope").find("not valid JSON") != std::string::npos);
+  // Found by fuzzing: a number nlohmann-json cannot hold threw past the parse-error handler.
+  CHECK(err("2220000000000000E0200000000000E020").find("not valid JSON") != std::string::npos);
   CHECK(err(R"({"model": "hockney"})").find("/mpisim-network") != std::string::npos);
 }
 
