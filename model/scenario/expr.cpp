@@ -84,7 +84,19 @@ class Parser {
   }
   int col() const { return static_cast<int>(pos_) + 1; }
 
+  // Nesting is bounded so that deep input cannot overflow the stack (found by
+  // fuzzing: thousands of '[').
+  struct Depth {
+    Parser& p;
+    explicit Depth(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxDepth) p.fail("expression nested too deeply (over 200 levels)");
+    }
+    ~Depth() { --p.depth_; }
+  };
+  static constexpr int kMaxDepth = 200;
+
   int expr() {
+    Depth guard(*this);
     int c = col();
     int cond = logical_or();
     if (eat("?")) {
@@ -133,6 +145,7 @@ class Parser {
     }
   }
   int unary() {
+    Depth guard(*this);
     int c = col();
     if (eat("-")) return add(Node{Node::unary, "-", 0, {unary()}, c});
     if (eat("!")) return add(Node{Node::unary, "!", 0, {unary()}, c});
@@ -221,6 +234,7 @@ class Parser {
   std::string_view s_;
   std::size_t pos_ = 0;
   std::vector<Node>& nodes_;
+  int depth_ = 0;
 };
 
 // a op b for the integer operators (one-character codes), with C semantics and

@@ -201,6 +201,12 @@ class ScenarioParser {
   }
 
   Program program(const Json& steps, const std::string& path) {
+    // repeat bodies nest programs; the depth is bounded like the expressions'.
+    if (++depth_ > 64) fail(path, "programs nested too deeply (over 64 repeat levels)");
+    struct Leave {
+      int& d;
+      ~Leave() { --d; }
+    } leave{depth_};
     Program prog;
     for (std::size_t i = 0; i < steps.size(); ++i) {
       prog.push_back(step(steps[i], path + "/" + std::to_string(i)));
@@ -488,6 +494,7 @@ class ScenarioParser {
   std::string file_;
   Scenario& sc_;
   Names& names_;
+  int depth_ = 0;
 };
 
 std::string line_col(const std::string& text, std::size_t byte) {

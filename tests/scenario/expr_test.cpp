@@ -58,4 +58,8 @@ TEST_CASE("errors carry the column and never overflow silently") {
   CHECK(error_column("xs[3]") == 3);
   CHECK(error_column("foo(1)") == 1);
   CHECK_THROWS_AS(Expr::parse("99999999999999999999"), ExprError);
+  // Found by fuzzing: deep nesting overflowed the parser's stack.
+  CHECK_THROWS_AS(Expr::parse(std::string(5000, '[')), ExprError);
+  CHECK_THROWS_AS(Expr::parse(std::string(5000, '-') + "1"), ExprError);
+  CHECK(ev("((((1))))") == 1);
 }

@@ -45,6 +45,11 @@ TEST_CASE("MPMD: per-rank programs with a default") {
 TEST_CASE("malformed scenarios are refused with the JSON path and what was expected") {
   CHECK(has(parse_error("{\"mpisim\": 1,\n \"program\": [,]}"), "not valid JSON at line 2"));
   CHECK(has(parse_error("{\"ranks\": 1E400}"), "not valid JSON"));  // found by fuzzing
+  std::string deep = R"({"mpisim": 1, "program": )";
+  for (int i = 0; i < 100; ++i) deep += R"([{"repeat": 1, "program": )";
+  deep += "[]";
+  for (int i = 0; i < 100; ++i) deep += "}]";
+  CHECK(has(parse_error(deep + "}"), "nested too deeply"));
   CHECK(has(parse_error(R"({"program": []})"), "s.json: /mpisim: expected \"mpisim\": 1"));
   CHECK(has(parse_error(R"({"mpisim": 1, "program": [], "colour": 3})"), "/colour: unknown field"));
   CHECK(has(parse_error(R"({"mpisim": 1, "program": [{"call": "MPI_Sned"}]})"), "/program/0/call: unknown or unsupported MPI call \"MPI_Sned\""));
