@@ -205,36 +205,34 @@ GroupRef Group::range_incl(const std::vector<RankRange>& ranges) const {
 
 GroupRef Group::range_excl(const std::vector<RankRange>& ranges) const { return excl(expand_ranges(ranges)); }
 
+// Appends to `g` the members of `from`, in order, whose membership in `other`
+// equals `member`.
+void Group::append_filtered(const Group& from, const Group& other, bool member) {
+  for (const Run& r : from.runs_)
+    for (std::int64_t i = 0; i < r.count; ++i) {
+      std::int64_t w = r.first + r.stride * i;
+      if ((other.rank_of(w) != UNDEFINED) == member) append(w);
+    }
+}
+
 GroupRef Group::set_union(const Group& a, const Group& b) {
   auto g = std::make_shared<Group>();
   g->runs_ = a.runs_;
-  for (const Run& r : b.runs_)
-    for (std::int64_t i = 0; i < r.count; ++i) {
-      std::int64_t w = r.first + r.stride * i;
-      if (a.rank_of(w) == UNDEFINED) g->append(w);
-    }
+  g->append_filtered(b, a, false);
   g->finish();
   return g;
 }
 
 GroupRef Group::intersection(const Group& a, const Group& b) {
   auto g = std::make_shared<Group>();
-  for (const Run& r : a.runs_)
-    for (std::int64_t i = 0; i < r.count; ++i) {
-      std::int64_t w = r.first + r.stride * i;
-      if (b.rank_of(w) != UNDEFINED) g->append(w);
-    }
+  g->append_filtered(a, b, true);
   g->finish();
   return g;
 }
 
 GroupRef Group::difference(const Group& a, const Group& b) {
   auto g = std::make_shared<Group>();
-  for (const Run& r : a.runs_)
-    for (std::int64_t i = 0; i < r.count; ++i) {
-      std::int64_t w = r.first + r.stride * i;
-      if (b.rank_of(w) == UNDEFINED) g->append(w);
-    }
+  g->append_filtered(a, b, false);
   g->finish();
   return g;
 }

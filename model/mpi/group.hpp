@@ -59,6 +59,7 @@ class Group {
 
  private:
   void append(std::int64_t world);  // extends the last run when it continues it
+  void append_filtered(const Group& from, const Group& other, bool member);
   void finish();                    // computes prefix sums
   void check_rank(std::int64_t r, const char* argument, std::size_t index) const;
   std::vector<std::int64_t> expand_ranges(const std::vector<RankRange>& ranges) const;
