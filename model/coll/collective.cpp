@@ -1,14 +1,86 @@
 #include "model/coll/collective.hpp"
 
+#include <array>
+
 namespace mpisim::coll {
 
-std::string_view collective_name(Collective c) {
+namespace {
+constexpr std::array<std::string_view, kCollectives> kNames = {
+    "MPI_Barrier",   "MPI_Bcast",     "MPI_Gather",    "MPI_Gatherv",   "MPI_Scatter",
+    "MPI_Scatterv",  "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv",
+    "MPI_Alltoallw", "MPI_Reduce",    "MPI_Allreduce", "MPI_Reduce_scatter_block", "MPI_Reduce_scatter",
+    "MPI_Scan",      "MPI_Exscan"};
+}  // namespace
+
+std::string_view collective_name(Collective c) { return kNames[static_cast<std::size_t>(c)]; }
+
+bool collective_by_name(std::string_view name, Collective* out) {
+  for (std::size_t i = 0; i < kNames.size(); ++i)
+    if (kNames[i] == name) {
+      *out = static_cast<Collective>(i);
+      return true;
+    }
+  return false;
+}
+
+bool reduces(Collective c) {
   switch (c) {
-    case Collective::barrier: return "MPI_Barrier";
-    case Collective::scatter: return "MPI_Scatter";
-    case Collective::scatterv: return "MPI_Scatterv";
+    case Collective::reduce:
+    case Collective::allreduce:
+    case Collective::reduce_scatter_block:
+    case Collective::reduce_scatter:
+    case Collective::scan:
+    case Collective::exscan: return true;
+    default: return false;
   }
-  return "?";
+}
+
+bool rooted(Collective c) {
+  switch (c) {
+    case Collective::bcast:
+    case Collective::gather:
+    case Collective::gatherv:
+    case Collective::scatter:
+    case Collective::scatterv:
+    case Collective::reduce: return true;
+    default: return false;
+  }
+}
+
+std::int64_t CollArgs::send_offset(int i) const {
+  auto k = static_cast<std::size_t>(i);
+  if (!sendtypes.empty()) return sdispls[k];
+  if (!sdispls.empty()) return sdispls[k] * sendtype->extent();
+  return i * sendcount * sendtype->extent();
+}
+
+std::int64_t CollArgs::recv_offset(int i) const {
+  auto k = static_cast<std::size_t>(i);
+  if (!recvtypes.empty()) return rdispls[k];
+  if (!rdispls.empty()) return rdispls[k] * recvtype->extent();
+  return i * recvcount * recvtype->extent();
+}
+
+Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
+  return r.isend(typed(r, at, count, t), t, dest, tag_of(a.kind), *a.comm, mpi::Context::collective, a.instance);
+}
+
+Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {
+  return r.irecv(typed(r, at, count, t), t, source, tag_of(a.kind), *a.comm, mpi::Context::collective);
+}
+
+Task<void> send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
+  co_await r.wait(post_send(r, a, at, count, t, dest));
+}
+
+Task<void> recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {
+  co_await r.wait(post_recv(r, a, at, count, t, source));
+}
+
+Task<void> sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+                    Address rat, std::int64_t rcount, const TypeRef& rt, int source) {
+  Request* reqs[2] = {post_recv(r, a, rat, rcount, rt, source), post_send(r, a, sat, scount, st, dest)};
+  co_await r.wait_all(reqs);
 }
 
 Task<void> local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
@@ -16,23 +88,61 @@ Task<void> local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef
   mpi::MatchResult mr = mpi::match_signatures(*type, count, *type2, count2);
   if (mr.kind == mpi::MatchResult::truncated)
     throw mpi::MpiError(mpi::ErrorClass::truncate, "recvcount",
-                        "the root's own block (" + std::to_string(count) + " x " + type->name() +
+                        "the process's own block (" + std::to_string(count) + " x " + type->name() +
                             ") is longer than its receive buffer (" + std::to_string(count2) + " x " + type2->name() + ")",
-                        "MPI-4.1 §6.2.2: the amount of data sent must equal the amount received, pairwise between "
-                        "each process and the root");
+                        "MPI-4.1 §6.1: the amount of data sent must equal the amount received, pairwise between "
+                        "processes");
   if (mr.kind == mpi::MatchResult::mismatch)
     throw mpi::MpiError(mpi::ErrorClass::type, "recvtype",
-                        "the root's own block carries " + std::string(mpi::basic_type(mr.send_basic).name) +
+                        "the process's own block carries " + std::string(mpi::basic_type(mr.send_basic).name) +
                             " where its recvtype expects " + std::string(mpi::basic_type(mr.recv_basic).name),
-                        "MPI-4.1 §6.2.2: the type signatures of sendtype and recvtype must match");
+                        "MPI-4.1 §6.1: the type signatures of sendtype and recvtype must match");
   std::int64_t bytes = count * type->size();
-  mpi::TypedBuffer s{&rank.memory(), src, count, type.get()};
-  mpi::TypedBuffer d{&rank.memory(), dst, count2, type2.get()};
+  mpi::TypedBuffer s = typed(rank, src, count, type);
+  mpi::TypedBuffer d = typed(rank, dst, count2, type2);
   mpi::check_access(s, bytes, "sendbuf");
   mpi::check_access(d, bytes, "recvbuf");
   if (rank.world().payload() == mpi::PayloadMode::data) mpi::copy_typed(s, d, bytes);
   sim::SimTime cost = rank.world().model().copy_time(static_cast<std::uint64_t>(bytes));
   if (cost > sim::SimTime{}) co_await rank.compute(cost);
+}
+
+Task<void> combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count, const TypeRef& type,
+                  bool inout_first) {
+  const std::int64_t bytes = count * type->size();
+  if (bytes == 0) co_return;
+  if (rank.world().payload() == mpi::PayloadMode::data) {
+    mpi::TypedBuffer i = typed(rank, in, count, type), io = typed(rank, inout, count, type);
+    mpi::reduce_local(op, i, io, inout_first);
+    if (rank.world().tracks_origins()) mpi::set_origin(io, bytes, static_cast<std::int32_t>(rank.id()));
+  }
+  sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
+  if (cost > sim::SimTime{}) co_await rank.compute(cost);
+}
+
+Scratch::Scratch(Rank& rank, std::int64_t count, const TypeRef& type) : rank_(&rank) {
+  std::int64_t bytes = count <= 0 ? 0 : type->true_extent() + (count - 1) * type->extent();
+  base_ = rank.memory().scratch(bytes, rank.world().payload());
+  addr_ = base_ - type->true_lb();
+}
+
+Scratch::~Scratch() { rank_->memory().release(base_); }
+
+Fold::Fold(int p, int me) : pof2(largest_pof2(p)), rem(p - largest_pof2(p)) {
+  if (me < 2 * rem) newrank = me % 2 == 0 ? -1 : me / 2;
+  else newrank = me - rem;
+}
+
+int largest_pof2(int p) {
+  int k = 1;
+  while (k * 2 <= p) k *= 2;
+  return k;
+}
+
+int ceil_log2(int p) {
+  int k = 0;
+  while ((1 << k) < p) ++k;
+  return k;
 }
 
 }  // namespace mpisim::coll

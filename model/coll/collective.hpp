@@ -1,10 +1,15 @@
 #pragma once
-// What every collective algorithm receives: the call's arguments, already
-// validated at the rank API boundary, as the standard names them.
+// What every collective algorithm receives and the few helpers they share.
+//
+// An algorithm is a coroutine of simulated point-to-point messages on the
+// communicator's collective context (so its traffic never meets the program's),
+// written against the rank API only. Its arguments arrive validated (model/coll/
+// check.cpp and the caller did that); it may assume them correct.
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "model/mpi/op.hpp"
 #include "model/mpi/runtime.hpp"
 
 namespace mpisim::coll {
@@ -12,41 +17,124 @@ namespace mpisim::coll {
 using mpi::Address;
 using mpi::Communicator;
 using mpi::Rank;
+using mpi::Request;
 using mpi::TypeRef;
 using sim::Task;
 
-enum class Collective { barrier, scatter, scatterv };
+enum class Collective : std::uint8_t {
+  barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw,
+  reduce, allreduce, reduce_scatter_block, reduce_scatter, scan, exscan
+};
+inline constexpr int kCollectives = 17;
 
 std::string_view collective_name(Collective c);  // "MPI_Barrier", ...
+// The collective named `name` ("MPI_Allreduce"), if any.
+bool collective_by_name(std::string_view name, Collective* out);
+// Whether the collective reduces with an op; whether it has a root.
+bool reduces(Collective c);
+bool rooted(Collective c);
 
 // MPI_IN_PLACE as a buffer address: a value no allocation can have.
 inline constexpr Address kInPlace = -1;
 
+// A collective call's arguments as the standard names them. The vector forms
+// (counts, displacements, types per process) are empty when the call has the
+// uniform form; algorithms read them through the accessors, so one algorithm
+// serves MPI_Allgather and MPI_Allgatherv, MPI_Alltoall, -v and -w.
 struct CollArgs {
+  Collective kind = Collective::barrier;
   const Communicator* comm = nullptr;
-  int root = 0;
-  // Send side (significant at the root for scatter(v)).
+  int me = 0, p = 0;  // the caller's rank and the (local) group's size
+  int root = 0;       // a rank; for an intercommunicator also mpi::ROOT or mpi::PROC_NULL
+  mpi::OpRef op;
+  // Send side. MPI_Bcast's buffer is the receive side at every rank.
   Address sendbuf = 0;
   std::int64_t sendcount = 0;
-  std::vector<std::int64_t> sendcounts, displs;
   TypeRef sendtype;
+  std::vector<std::int64_t> sendcounts, sdispls;  // sdispls in sendtype extents (bytes for alltoallw)
+  std::vector<TypeRef> sendtypes;                 // alltoallw
   // Receive side.
   Address recvbuf = 0;
   std::int64_t recvcount = 0;
   TypeRef recvtype;
-  // The instance number of this call on its communicator (for the trace).
+  std::vector<std::int64_t> recvcounts, rdispls;  // rdispls in recvtype extents (bytes for alltoallw)
+  std::vector<TypeRef> recvtypes;
+  std::int64_t segment_bytes = 0;  // pipelined algorithms: the segment size (0: the algorithm's default)
+  // This call's position among the collectives on its communicator (for the trace).
   std::int64_t instance = -1;
+
+  bool in_place() const { return sendbuf == kInPlace; }
+  std::int64_t send_count(int i) const { return sendcounts.empty() ? sendcount : sendcounts[static_cast<std::size_t>(i)]; }
+  std::int64_t recv_count(int i) const { return recvcounts.empty() ? recvcount : recvcounts[static_cast<std::size_t>(i)]; }
+  const TypeRef& send_type(int i) const { return sendtypes.empty() ? sendtype : sendtypes[static_cast<std::size_t>(i)]; }
+  const TypeRef& recv_type(int i) const { return recvtypes.empty() ? recvtype : recvtypes[static_cast<std::size_t>(i)]; }
+  // Where block i starts, in bytes from the buffer.
+  std::int64_t send_offset(int i) const;
+  std::int64_t recv_offset(int i) const;
 };
 
-// Tags of the collective context, one per collective: consecutive calls on one
-// communicator are kept apart by non-overtaking order.
-inline constexpr int kTagBarrier = 1;
-inline constexpr int kTagScatter = 2;
+// The tag of a collective's messages: consecutive calls on one communicator are
+// kept apart by non-overtaking order, different collectives by their tags.
+inline int tag_of(Collective c) { return 1 + static_cast<int>(c); }
+
+inline mpi::TypedBuffer typed(Rank& r, Address at, std::int64_t count, const TypeRef& t) {
+  return mpi::TypedBuffer{&r.memory(), at, count, t.get()};
+}
+
+// Point-to-point on the collective context of a.comm, tagged with the collective.
+Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
+Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
+Task<void> send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
+Task<void> recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
+// Both at once, as MPI_Sendrecv.
+Task<void> sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+                    Address rat, std::int64_t rcount, const TypeRef& rt, int source);
 
 // Copies `count` elements of `type` at `src` to `count2` of `type2` at `dst`, both in
 // the rank's own memory, as a message from the rank to itself would (the type
 // signatures must match), and charges the model's local copy time.
 Task<void> local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
                       std::int64_t count2, const TypeRef& type2);
+
+// inout = in op inout (or inout op in, with inout_first) over `count` elements of
+// `type`, charging the model's reduction time γ per byte.
+Task<void> combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count, const TypeRef& type,
+                  bool inout_first = false);
+
+// Scratch space for `count` elements of `type` laid out as a user buffer would be
+// (element i at i·extent), released when the object goes. addr() is the buffer
+// address to pass with `type` (the true lower bound is accounted for).
+class Scratch {
+ public:
+  Scratch(Rank& rank, std::int64_t count, const TypeRef& type);
+  ~Scratch();
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  Address addr() const { return addr_; }
+
+ private:
+  Rank* rank_;
+  Address base_, addr_;
+};
+
+// The fold that lets a power-of-two algorithm run on any p (Thakur, Rabenseifner &
+// Gropp 2005, §4): with pof2 the largest power of two <= p and rem = p - pof2, the
+// first 2·rem ranks pair up (2i, 2i+1); the even one hands its data to the odd one
+// and sits out, so pof2 ranks remain, renumbered in order. The even partner of a
+// pair is always the lower rank, so an operation's order is kept.
+struct Fold {
+  int pof2 = 1, rem = 0;
+  int newrank = 0;  // the caller's rank among the pof2, or -1 if it sits out
+  explicit Fold(int p, int me);
+  // The rank of the process with new rank `nr`.
+  int real(int nr) const { return nr < rem ? 2 * nr + 1 : nr + rem; }
+  // Whether the caller is the even (sitting-out) member of a pair; its partner is me + 1.
+  bool sits_out() const { return newrank < 0; }
+  // Whether the caller is the odd member of a pair: its partner is me - 1.
+  bool holds_pair(int me) const { return me < 2 * rem && me % 2 == 1; }
+};
+
+int largest_pof2(int p);  // the largest power of two <= p (p >= 1)
+int ceil_log2(int p);
 
 }  // namespace mpisim::coll

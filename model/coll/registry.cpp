@@ -3,21 +3,91 @@
 #include <array>
 #include <stdexcept>
 
-#include "model/coll/barrier/barrier.hpp"
-#include "model/coll/scatter/scatter.hpp"
-#include "model/coll/scatterv/scatterv.hpp"
+#include "model/coll/algorithms.hpp"
 
 namespace mpisim::coll {
 namespace {
 
+using C = Collective;
+constexpr Restrictions any{};
+constexpr Restrictions commutative{true, false};
+constexpr Restrictions pof2{false, true};
+
 const std::array kAlgorithms = {
-    Algorithm{Collective::barrier, "dissemination", {}, "ceil(lg p) rounds; in round k each rank signals rank+2^k",
-              &barrier::dissemination},
-    Algorithm{Collective::scatter, "linear", {}, "the root sends each rank its block directly (p-1 messages)",
-              &scatter::linear},
-    Algorithm{Collective::scatterv, "linear", {}, "the root sends each rank its block directly (p-1 messages)",
-              &scatterv::linear},
+    Algorithm{C::barrier, "dissemination", any, "ceil(lg p) rounds; in round k rank r signals r + 2^k", &barrier::dissemination},
+    Algorithm{C::barrier, "binomial", any, "report up a binomial tree to rank 0, released down it", &barrier::binomial},
+    Algorithm{C::bcast, "binomial", any, "binomial tree from the root: ceil(lg p) rounds of the whole buffer", &bcast::binomial},
+    Algorithm{C::bcast, "scatter_recursive_doubling", pof2, "binomial scatter of p chunks, then recursive-doubling allgather",
+              &bcast::scatter_recursive_doubling},
+    Algorithm{C::bcast, "scatter_ring", any, "binomial scatter of p chunks, then ring allgather", &bcast::scatter_ring},
+    Algorithm{C::bcast, "pipelined_chain", any, "a chain from the root, the buffer in segments (\"segment\" bytes, 8 KiB)",
+              &bcast::pipelined_chain},
+    Algorithm{C::bcast, "linear", any, "the root sends the buffer to every rank", &bcast::linear},
+    Algorithm{C::gather, "binomial", any, "binomial tree: subtrees' blocks travel packed to the root", &gather::binomial},
+    Algorithm{C::gather, "linear", any, "every rank sends its block to the root directly", &gather::linear},
+    Algorithm{C::gatherv, "linear", any, "every rank sends its block to the root directly", &gather::linear},
+    Algorithm{C::scatter, "binomial", any, "binomial tree: subtrees' blocks travel packed from the root", &scatter::binomial},
+    Algorithm{C::scatter, "linear", any, "the root sends each rank its block directly", &scatter::linear},
+    Algorithm{C::scatterv, "linear", any, "the root sends each rank its block directly", &scatter::linear},
+    Algorithm{C::allgather, "recursive_doubling", any, "lg p rounds exchanging all blocks held (fold for other p)",
+              &allgather::recursive_doubling},
+    Algorithm{C::allgather, "bruck", any, "ceil(lg p) rounds sending the first blocks held to r - 2^k", &allgather::bruck},
+    Algorithm{C::allgather, "ring", any, "p - 1 steps passing blocks to the right neighbour", &allgather::ring},
+    Algorithm{C::allgatherv, "recursive_doubling", any, "lg p rounds exchanging all blocks held (fold for other p)",
+              &allgather::recursive_doubling},
+    Algorithm{C::allgatherv, "bruck", any, "ceil(lg p) rounds sending the first blocks held to r - 2^k", &allgather::bruck},
+    Algorithm{C::allgatherv, "ring", any, "p - 1 steps passing blocks to the right neighbour", &allgather::ring},
+    Algorithm{C::alltoall, "bruck", any, "ceil(lg p) rounds of the blocks whose index has bit k set", &alltoall::bruck},
+    Algorithm{C::alltoall, "linear", any, "every send and receive posted at once", &alltoall::linear},
+    Algorithm{C::alltoall, "pairwise", any, "p - 1 exchanges with r xor i (or r + i / r - i)", &alltoall::pairwise},
+    Algorithm{C::alltoallv, "linear", any, "every send and receive posted at once", &alltoall::linear},
+    Algorithm{C::alltoallv, "pairwise", any, "p - 1 exchanges with r xor i (or r + i / r - i)", &alltoall::pairwise},
+    Algorithm{C::alltoallw, "linear", any, "every send and receive posted at once", &alltoall::linear},
+    Algorithm{C::alltoallw, "pairwise", any, "p - 1 exchanges with r xor i (or r + i / r - i)", &alltoall::pairwise},
+    Algorithm{C::reduce, "binomial", any, "binomial tree, children combined behind the parent (rooted at 0 if not commutative)",
+              &reduce::binomial},
+    Algorithm{C::reduce, "rabenseifner", commutative, "recursive-halving reduce-scatter, then binomial gather to the root",
+              &reduce::rabenseifner},
+    Algorithm{C::reduce, "linear", any, "the root receives every contribution and combines them in rank order", &reduce::linear},
+    Algorithm{C::allreduce, "recursive_doubling", any, "lg p rounds exchanging the whole vector (fold for other p)",
+              &allreduce::recursive_doubling},
+    Algorithm{C::allreduce, "rabenseifner", commutative, "recursive-halving reduce-scatter, then recursive-doubling allgather",
+              &allreduce::rabenseifner},
+    Algorithm{C::allreduce, "ring", commutative, "ring reduce-scatter, then ring allgather", &allreduce::ring},
+    Algorithm{C::allreduce, "reduce_bcast", any, "binomial reduce to rank 0, then binomial bcast", &allreduce::reduce_bcast},
+    Algorithm{C::reduce_scatter_block, "recursive_halving", commutative, "recursive halving of the vector (fold for other p)",
+              &reduce_scatter::recursive_halving},
+    Algorithm{C::reduce_scatter_block, "pairwise", commutative, "p - 1 steps: send block r + i, combine r - i's",
+              &reduce_scatter::pairwise},
+    Algorithm{C::reduce_scatter_block, "recursive_doubling", any, "recursive doubling of the whole vector, rank order kept",
+              &reduce_scatter::recursive_doubling},
+    Algorithm{C::reduce_scatter_block, "ring", commutative, "p - 1 ring steps of partial blocks", &reduce_scatter::ring},
+    Algorithm{C::reduce_scatter_block, "reduce_scatterv", any, "binomial reduce to rank 0, then linear scatterv",
+              &reduce_scatter::reduce_scatterv},
+    Algorithm{C::reduce_scatter, "recursive_halving", commutative, "recursive halving of the vector (fold for other p)",
+              &reduce_scatter::recursive_halving},
+    Algorithm{C::reduce_scatter, "pairwise", commutative, "p - 1 steps: send block r + i, combine r - i's",
+              &reduce_scatter::pairwise},
+    Algorithm{C::reduce_scatter, "recursive_doubling", any, "recursive doubling of the whole vector, rank order kept",
+              &reduce_scatter::recursive_doubling},
+    Algorithm{C::reduce_scatter, "ring", commutative, "p - 1 ring steps of partial blocks", &reduce_scatter::ring},
+    Algorithm{C::reduce_scatter, "reduce_scatterv", any, "binomial reduce to rank 0, then linear scatterv",
+              &reduce_scatter::reduce_scatterv},
+    Algorithm{C::scan, "recursive_doubling", any, "ceil(lg p) rounds exchanging partial results with r xor 2^k",
+              &scan::recursive_doubling},
+    Algorithm{C::scan, "linear", any, "a chain: each rank combines its data behind its left neighbour's prefix", &scan::linear},
+    Algorithm{C::exscan, "recursive_doubling", any, "ceil(lg p) rounds exchanging partial results with r xor 2^k",
+              &scan::recursive_doubling},
+    Algorithm{C::exscan, "linear", any, "a chain: each rank passes on the prefix including its data", &scan::linear},
 };
+
+bool is_pof2(int p) { return p > 0 && (p & (p - 1)) == 0; }
+
+const Algorithm& named(C c, std::string_view name) {
+  const Algorithm* a = find_algorithm(c, name);
+  if (!a) throw std::logic_error("auto selection names an unregistered algorithm");
+  return *a;
+}
 
 }  // namespace
 
@@ -29,10 +99,73 @@ const Algorithm* find_algorithm(Collective c, std::string_view name) {
   return nullptr;
 }
 
-const Algorithm& default_algorithm(Collective c, int) {
-  for (const auto& a : kAlgorithms)
-    if (a.collective == c) return a;
-  throw std::logic_error("no algorithm registered for a collective");
+std::string ineligible(const Algorithm& alg, const CollArgs& a) {
+  if (alg.restrictions.commutative_only && a.op && !a.op->commutative)
+    return "it combines operands out of rank order, so it needs a commutative operation, and " + a.op->name +
+           " is not commutative (MPI-4.1 §6.9.1: a non-commutative operation is applied in rank order)";
+  if (alg.restrictions.power_of_two_only && !is_pof2(a.p))
+    return "it needs a power-of-two number of processes; the communicator has " + std::to_string(a.p);
+  return {};
+}
+
+// MPICH's default (legacy "auto") selection, with its default thresholds
+// (the MPIR_CVAR_*_MSG_SIZE and *_MIN_PROCS control variables); docs/collectives.md.
+const Algorithm& auto_algorithm(const CollArgs& a) {
+  const int p = a.p;
+  const bool commute = !a.op || a.op->commutative;
+  switch (a.kind) {
+    case C::barrier: return named(C::barrier, "dissemination");
+    case C::bcast: {
+      const std::int64_t n = a.recvcount * a.recvtype->size();
+      if (n < 12288 || p < 8) return named(C::bcast, "binomial");
+      if (n < 524288 && is_pof2(p)) return named(C::bcast, "scatter_recursive_doubling");
+      return named(C::bcast, "scatter_ring");
+    }
+    case C::gather: return named(C::gather, "binomial");
+    case C::gatherv: return named(C::gatherv, "linear");
+    case C::scatter: return named(C::scatter, "binomial");
+    case C::scatterv: return named(C::scatterv, "linear");
+    case C::allgather:
+    case C::allgatherv: {
+      std::int64_t total = 0;
+      for (int i = 0; i < p; ++i) total += a.recv_count(i);
+      total *= a.recvtype->size();
+      if (total < 524288 && is_pof2(p)) return named(a.kind, "recursive_doubling");
+      if (total < 81920) return named(a.kind, "bruck");
+      return named(a.kind, "ring");
+    }
+    case C::alltoall: {
+      const std::int64_t n = a.recvcount * a.recvtype->size();
+      if (a.in_place()) return named(C::alltoall, "pairwise");
+      if (n <= 256 && p >= 8) return named(C::alltoall, "bruck");
+      if (n <= 32768) return named(C::alltoall, "linear");
+      return named(C::alltoall, "pairwise");
+    }
+    case C::alltoallv:
+    case C::alltoallw: return named(a.kind, a.in_place() ? "pairwise" : "linear");
+    case C::reduce: {
+      const std::int64_t n = a.sendcount * a.sendtype->size();
+      if (commute && n > 2048 && a.sendcount >= largest_pof2(p)) return named(C::reduce, "rabenseifner");
+      return named(C::reduce, "binomial");
+    }
+    case C::allreduce: {
+      const std::int64_t n = a.recvcount * a.recvtype->size();
+      if (commute && n > 2048 && a.recvcount >= largest_pof2(p)) return named(C::allreduce, "rabenseifner");
+      return named(C::allreduce, "recursive_doubling");
+    }
+    case C::reduce_scatter_block:
+    case C::reduce_scatter: {
+      std::int64_t total = 0;
+      for (int i = 0; i < p; ++i) total += a.recv_count(i);
+      total *= a.recvtype->size();
+      if (!commute) return named(a.kind, "recursive_doubling");
+      if (total < 524288) return named(a.kind, "recursive_halving");
+      return named(a.kind, "pairwise");
+    }
+    case C::scan: return named(C::scan, "recursive_doubling");
+    case C::exscan: return named(C::exscan, "recursive_doubling");
+  }
+  throw std::logic_error("auto selection: unknown collective");
 }
 
 }  // namespace mpisim::coll

@@ -1,7 +1,9 @@
 #pragma once
-// The registry of collective algorithms: one row per algorithm, restrictions as
-// data. `mpisim --list-algorithms` prints it; selection reads it; tests loop over it.
+// The registry of collective algorithms: one row per (collective, algorithm),
+// restrictions as data. `mpisim --list-algorithms` prints it; selection reads it;
+// the tests loop over it, so an algorithm is tested the moment it is registered.
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "model/coll/collective.hpp"
@@ -9,8 +11,8 @@
 namespace mpisim::coll {
 
 struct Restrictions {
-  bool commutative_only = false;
-  bool power_of_two_only = false;
+  bool commutative_only = false;   // combines operands out of rank order
+  bool power_of_two_only = false;  // needs p = 2^k
 };
 
 using AlgorithmFn = Task<void> (*)(Rank&, const CollArgs&);
@@ -26,7 +28,10 @@ struct Algorithm {
 std::span<const Algorithm> algorithms();
 // The algorithm `name` for `c`, or null.
 const Algorithm* find_algorithm(Collective c, std::string_view name);
-// The algorithm used when none is requested.
-const Algorithm& default_algorithm(Collective c, int comm_size);
+// Why `alg` cannot run this call (empty if it can).
+std::string ineligible(const Algorithm& alg, const CollArgs& a);
+// The algorithm MPICH's default selection would use for this call (docs/collectives.md
+// gives the thresholds); it is always eligible.
+const Algorithm& auto_algorithm(const CollArgs& a);
 
 }  // namespace mpisim::coll

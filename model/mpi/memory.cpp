@@ -19,7 +19,7 @@ Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t cou
                                "buffers would then hold " + std::to_string(budget_->used + bytes) +
                                " bytes, over --max-memory " + std::to_string(budget_->limit));
   if (mode == PayloadMode::data && budget_) budget_->used += bytes;
-  Address base = (next_ + 63) / 64 * 64;
+  Address base = place(bytes);
   Allocation a{name, base, bytes, std::move(type), count, nullptr, nullptr};
   if (mode == PayloadMode::data && bytes > 0) {
     a.data = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes));
@@ -29,17 +29,62 @@ Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t cou
     }
   }
   allocs_.push_back(std::move(a));
+  return base;
+}
+
+Address Memory::place(std::int64_t bytes) {
+  Address base = (next_ + 63) / 64 * 64;
   next_ = base + std::max<std::int64_t>(bytes, 1) + kGuard;
   return base;
 }
 
-const Allocation* Memory::find(Address addr, std::int64_t len) const {
-  auto it = std::upper_bound(allocs_.begin(), allocs_.end(), addr,
-                             [](Address a, const Allocation& al) { return a < al.base; });
-  if (it == allocs_.begin()) return nullptr;
+Address Memory::scratch(std::int64_t bytes, PayloadMode mode) {
+  static const std::string name = "(scratch)";
+  static const TypeRef byte_type = predefined_type("MPI_BYTE");
+  if (bytes < 0 || bytes > (std::int64_t{1} << 56) || next_ > (std::int64_t{1} << 57))
+    throw LimitError("memory", "a collective's scratch space of " + std::to_string(bytes) + " bytes is too large");
+  if (mode == PayloadMode::data && budget_) {
+    if (budget_->used + bytes > budget_->limit)
+      throw LimitError("memory", "a collective algorithm needs " + std::to_string(bytes) +
+                                     " bytes of scratch space; the simulated buffers would then hold " +
+                                     std::to_string(budget_->used + bytes) + " bytes, over --max-memory " +
+                                     std::to_string(budget_->limit));
+    budget_->used += bytes;
+  }
+  Address base = place(bytes);
+  Allocation a{&name, base, bytes, byte_type, bytes, nullptr, nullptr};
+  if (mode == PayloadMode::data && bytes > 0) {
+    a.data = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes));
+    if (owner_ >= 0 && bytes <= origin_limit_) {
+      a.origin = std::make_unique<std::int32_t[]>(static_cast<std::size_t>(bytes));
+      std::fill_n(a.origin.get(), bytes, owner_);
+    }
+  }
+  scratch_.push_back(std::move(a));
+  return base;
+}
+
+void Memory::release(Address base) {
+  for (auto it = scratch_.begin(); it != scratch_.end(); ++it)
+    if (it->base == base) {
+      if (it->data && budget_) budget_->used -= it->bytes;
+      scratch_.erase(it);
+      return;
+    }
+}
+
+Allocation* Memory::find_in(std::vector<Allocation>& v, Address addr, std::int64_t len) const {
+  auto it = std::upper_bound(v.begin(), v.end(), addr, [](Address a, const Allocation& al) { return a < al.base; });
+  if (it == v.begin()) return nullptr;
   --it;
   if (addr < it->base || addr + len > it->base + it->bytes) return nullptr;
   return &*it;
+}
+
+const Allocation* Memory::find(Address addr, std::int64_t len) const {
+  auto& self = const_cast<Memory&>(*this);
+  if (Allocation* a = find_in(self.allocs_, addr, len)) return a;
+  return scratch_.empty() ? nullptr : find_in(self.scratch_, addr, len);
 }
 
 Allocation* Memory::find(Address addr, std::int64_t len) {
@@ -189,6 +234,12 @@ void set_origin(const TypedBuffer& dst, std::int64_t bytes, std::int32_t rank) {
     dm.ptr(d.addr(), d.left());
     if (std::int32_t* to = dm.origin(d.addr())) std::fill_n(to, d.left(), rank);
   }
+}
+
+std::vector<std::pair<Address, std::int64_t>> byte_runs(const TypedBuffer& b, std::int64_t bytes, std::size_t limit) {
+  std::vector<std::pair<Address, std::int64_t>> out;
+  for (RunCursor c(b, bytes); !c.done() && out.size() < limit; c.advance(c.left())) out.emplace_back(c.addr(), c.left());
+  return out;
 }
 
 std::int32_t origin_at(const Memory& m, Address addr) {

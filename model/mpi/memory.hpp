@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/mpi/datatype.hpp"
@@ -54,10 +55,21 @@ class Memory {
   const Allocation* find(Address addr, std::int64_t len) const;
   Allocation* find(Address addr, std::int64_t len);
   const Allocation* by_name(const std::string& name) const;
+  // The program's own buffers (scratch space is not among them).
   const std::vector<Allocation>& allocations() const { return allocs_; }
 
+  // Scratch space of a collective algorithm: `bytes` bytes that no step can name,
+  // released when the algorithm ends. It lies in the same address space (so typed
+  // buffers and messages use it as any buffer) and counts against the budget.
+  Address scratch(std::int64_t bytes, PayloadMode mode);
+  void release(Address base);
+
  private:
-  std::vector<Allocation> allocs_;  // sorted by base (allocated upwards)
+  Allocation* find_in(std::vector<Allocation>& v, Address addr, std::int64_t len) const;
+  Address place(std::int64_t bytes);
+
+  std::vector<Allocation> allocs_;   // sorted by base (allocated upwards)
+  std::vector<Allocation> scratch_;  // sorted by base; usually empty or a few entries
   Address next_ = kFirstAddress;
   std::int32_t owner_ = -1;
   std::int64_t origin_limit_ = 0;
@@ -93,6 +105,9 @@ void unpack(const std::byte* in, std::int64_t bytes, const TypedBuffer& dst, con
 // Marks the bytes dst's first `bytes` bytes of type map as `rank`'s (a reduction
 // computed them there).
 void set_origin(const TypedBuffer& dst, std::int64_t bytes, std::int32_t rank);
+// The byte runs (address, length) the first `bytes` bytes of b's type map touch, in
+// type-map order, touching runs merged; at most `limit` of them (the rest are cut).
+std::vector<std::pair<Address, std::int64_t>> byte_runs(const TypedBuffer& b, std::int64_t bytes, std::size_t limit);
 // The provenance of the byte at addr, or -1 when not tracked.
 std::int32_t origin_at(const Memory& m, Address addr);
 

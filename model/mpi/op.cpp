@@ -255,29 +255,24 @@ void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const
   }
 }
 
-void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout) {
-  const Datatype& t = *in.type;
-  const std::int64_t bytes = in.count * t.size();
-  if (bytes == 0) return;
-  std::vector<std::byte> a(static_cast<std::size_t>(bytes)), b(static_cast<std::size_t>(bytes));
-  pack(in, bytes, a.data());
-  pack(inout, bytes, b.data());
+void reduce_packed(const Op& op, const Datatype& t, std::int64_t count, const std::byte* in, std::byte* inout) {
+  if (count == 0 || t.size() == 0) return;
+  const std::byte* a = in;
+  std::byte* b = inout;
   if (op.kind == OpKind::user) {
-    op.function(a.data(), b.data(), in.count, t);
+    op.function(a, b, count, t);
   } else if (op.kind == OpKind::maxloc || op.kind == OpKind::minloc) {
     const BasicType& v = basic_type(t.signature()[0].basic);
-    with_c_type(v, [&](auto zero) {
-      combine_loc<decltype(zero)>(op.kind == OpKind::maxloc, a.data(), b.data(), in.count);
-    });
+    with_c_type(v, [&](auto zero) { combine_loc<decltype(zero)>(op.kind == OpKind::maxloc, a, b, count); });
   } else {
     std::int64_t offset = 0;
-    for (std::int64_t e = 0; e < in.count; ++e)
+    for (std::int64_t e = 0; e < count; ++e)
       for (const SignatureRun& r : t.signature()) {
         const BasicType& bt = basic_type(r.basic);
         if (bt.kind == ElementKind::complex) {
-          if (bt.size == 8) combine_complex<float>(op.kind, a.data() + offset, b.data() + offset, r.count);
-          else if (bt.size == 16) combine_complex<double>(op.kind, a.data() + offset, b.data() + offset, r.count);
-          else combine_complex<long double>(op.kind, a.data() + offset, b.data() + offset, r.count);
+          if (bt.size == 8) combine_complex<float>(op.kind, a + offset, b + offset, r.count);
+          else if (bt.size == 16) combine_complex<double>(op.kind, a + offset, b + offset, r.count);
+          else combine_complex<long double>(op.kind, a + offset, b + offset, r.count);
           offset += r.count * bt.size;
           continue;
         }
@@ -286,15 +281,30 @@ void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout)
           if constexpr (std::is_same_v<T, bool>) {
             if (op.kind == OpKind::land || op.kind == OpKind::lor || op.kind == OpKind::lxor ||
                 op.kind == OpKind::replace || op.kind == OpKind::no_op)
-              combine<bool>(op.kind, a.data() + offset, b.data() + offset, r.count);
+              combine<bool>(op.kind, a + offset, b + offset, r.count);
           } else {
-            combine<T>(op.kind, a.data() + offset, b.data() + offset, r.count);
+            combine<T>(op.kind, a + offset, b + offset, r.count);
           }
         });
         offset += r.count * bt.size;
       }
   }
-  unpack(b.data(), bytes, inout);
+}
+
+void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout, bool inout_first) {
+  const Datatype& t = *in.type;
+  const std::int64_t bytes = in.count * t.size();
+  if (bytes == 0) return;
+  std::vector<std::byte> a(static_cast<std::size_t>(bytes)), b(static_cast<std::size_t>(bytes));
+  pack(in, bytes, a.data());
+  pack(inout, bytes, b.data());
+  if (inout_first) {
+    reduce_packed(op, t, in.count, b.data(), a.data());
+    unpack(a.data(), bytes, inout);
+  } else {
+    reduce_packed(op, t, in.count, a.data(), b.data());
+    unpack(b.data(), bytes, inout);
+  }
 }
 
 }  // namespace mpisim::mpi

@@ -46,7 +46,11 @@ OpRef make_user_op(std::string name, std::string_view function, bool commute);
 // `count` elements of `type`.
 void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const char* argument);
 
-// inout = in op inout over `count` elements of the buffers' type (both buffers have it).
-void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout);
+// inout = in op inout over `count` elements of the buffers' type (both buffers
+// have it); with `inout_first`, inout = inout op in (the order matters for
+// operations that do not commute).
+void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout, bool inout_first = false);
+// inout = in op inout on packed data: `count` elements of `type`, contiguous.
+void reduce_packed(const Op& op, const Datatype& type, std::int64_t count, const std::byte* in, std::byte* inout);
 
 }  // namespace mpisim::mpi

@@ -341,7 +341,7 @@ class ScenarioParser {
     s.slot.fill(-1);
     for (std::size_t i = 0; i < s.spec->params.size(); ++i)
       s.slot[static_cast<std::size_t>(s.spec->params[i].id)] = static_cast<std::int8_t>(i);
-    std::set<std::string> allowed = {"call", "ranks", "where", "algorithm"};
+    std::set<std::string> allowed = {"call", "ranks", "where", "algorithm", "segment"};
     for (const auto& p : s.spec->params) allowed.insert(p.name);
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (allowed.count(it.key())) continue;
@@ -350,6 +350,12 @@ class ScenarioParser {
       fail(path + "/" + escape_pointer(it.key()), "unknown parameter of " + fn + "; its parameters are: " + list);
     }
     if (j.contains("algorithm")) s.algorithm = string_field(j, "algorithm", path + "/algorithm");
+    if (j.contains("segment")) {
+      const Json& g = j["segment"];
+      if (!g.is_number_integer() || g.get<std::int64_t>() <= 0)
+        fail(path + "/segment", "expected the segment size of a pipelined algorithm: a positive number of bytes");
+      s.segment = g.get<std::int64_t>();
+    }
     for (std::size_t i = 0; i < s.spec->params.size(); ++i) {
       const ParamSpec& p = s.spec->params[i];
       std::string ap = path + "/" + p.name;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "model/coll/comm/constructors.hpp"
+#include "model/coll/coordinator.hpp"
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
 #include "model/mpi/op.hpp"
@@ -179,7 +180,8 @@ void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64
 class Executor {
  public:
   Executor(const Scenario& sc, mpi::World& world, const RunConfig& cfg, RunResult& result)
-      : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size()) {
+      : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size()),
+        coordinator_(world, cfg.verify) {
     for (std::uint32_t r = 0; r < world.size(); ++r) envs_[r].rank = r;
   }
 
@@ -196,6 +198,7 @@ class Executor {
   }
 
   const RankEnv& env(std::uint32_t r) const { return envs_[r]; }
+  const coll::Coordinator& coordinator() const { return coordinator_; }
 
  private:
   // ---- name lookup for expressions
@@ -1212,8 +1215,22 @@ class Executor {
       case CallId::sendrecv: return sendrecv(env, s, rk);
       case CallId::sendrecv_replace: return sendrecv_replace(env, s, rk);
       case CallId::barrier:
+      case CallId::bcast:
+      case CallId::gather:
+      case CallId::gatherv:
       case CallId::scatter:
-      case CallId::scatterv: return collective(env, s, rk, algorithm);
+      case CallId::scatterv:
+      case CallId::allgather:
+      case CallId::allgatherv:
+      case CallId::alltoall:
+      case CallId::alltoallv:
+      case CallId::alltoallw:
+      case CallId::reduce:
+      case CallId::allreduce:
+      case CallId::reduce_scatter_block:
+      case CallId::reduce_scatter:
+      case CallId::scan:
+      case CallId::exscan: return collective(env, s, rk, algorithm);
       case CallId::comm_dup:
       case CallId::comm_split:
       case CallId::comm_create:
@@ -1323,84 +1340,246 @@ class Executor {
 
 
 
+  // ---- collectives: arguments validated here, at the boundary; then the coordinator runs the algorithm.
+  mpi::TypeRef committed_type(RankEnv& env, const Step& s, P p) {
+    mpi::TypeRef t = type_arg(env, s, p);
+    if (!t->committed())
+      throw MpiError(mpi::ErrorClass::type, param_name(p), "datatype " + t->name() + " is not committed",
+                     "MPI-4.1 §5.1.9: a datatype must be committed before it is used in communication");
+    return t;
+  }
+  std::int64_t count_arg(RankEnv& env, const Step& s, P p) {
+    std::int64_t n = int_arg(env, s, p);
+    if (n < 0)
+      throw MpiError(mpi::ErrorClass::count, param_name(p), std::string(param_name(p)) + " = " + std::to_string(n) + " is negative",
+                     "MPI-4.1 §3.2.2: counts are non-negative");
+    return n;
+  }
+  std::vector<std::int64_t> counts_arg(RankEnv& env, const Step& s, P p, int n, bool counts) {
+    std::vector<std::int64_t> v = array_arg(env, arg(s, p), param_name(p), static_cast<std::size_t>(n));
+    if (counts)
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (v[i] < 0)
+          throw MpiError(mpi::ErrorClass::count, param_name(p),
+                         std::string(param_name(p)) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) + " is negative",
+                         "MPI-4.1 §3.2.2: counts are non-negative");
+    return v;
+  }
+  std::vector<mpi::TypeRef> types_arg(RankEnv& env, const Step& s, P p, int n) {
+    const Arg& a = arg(s, p);
+    if (static_cast<int>(a.names.size()) != n)
+      throw MpiError(mpi::ErrorClass::arg, param_name(p),
+                     std::string(param_name(p)) + " has " + std::to_string(a.names.size()) + " entries; the group has " +
+                         std::to_string(n) + " processes",
+                     "MPI-4.1 §6.8: sendtypes and recvtypes have one entry per process of the group");
+    std::vector<mpi::TypeRef> out;
+    for (NameId id : a.names) {
+      mpi::TypeRef t = named_type(env, id, param_name(p));
+      if (!t->committed())
+        throw MpiError(mpi::ErrorClass::type, param_name(p), "datatype " + t->name() + " is not committed",
+                       "MPI-4.1 §5.1.9: a datatype must be committed before it is used in communication");
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
+  // A buffer argument; MPI_IN_PLACE only where `in_place_rule` is empty... or allowed.
+  Address coll_buffer(RankEnv& env, const Step& s, P p, bool in_place_allowed, const char* rule) {
+    Address at = address(env, arg(s, p), param_name(p));
+    if (at == coll::kInPlace && !in_place_allowed)
+      throw MpiError(mpi::ErrorClass::buffer, param_name(p),
+                     std::string("MPI_IN_PLACE as ") + param_name(p) + " is not allowed here", rule);
+    return at;
+  }
+  void check_block(mpi::Rank& rk, Address at, std::int64_t count, const mpi::TypeRef& t, const char* argument) {
+    if (at == coll::kInPlace) return;
+    mpi::check_access(mpi::TypedBuffer{&rk.memory(), at, count, t.get()}, count * t->size(), argument);
+  }
+
   Task<Status> collective(RankEnv& env, const Step& s, mpi::Rank& rk, const char*& algorithm_out) {
-    coll::Collective kind = s.spec->id == CallId::barrier ? coll::Collective::barrier
-                            : s.spec->id == CallId::scatter ? coll::Collective::scatter
-                                                            : coll::Collective::scatterv;
+    using coll::Collective;
     coll::CollArgs a;
+    a.kind = static_cast<Collective>(static_cast<int>(s.spec->id) - static_cast<int>(CallId::barrier));
+    const std::string cname(coll::collective_name(a.kind));
     a.comm = &comm_arg(env, s);
     if (a.comm->is_inter())
-      throw MpiError(mpi::ErrorClass::comm, "comm",
-                     std::string(s.spec->name) + " on an intercommunicator is not supported yet",
+      throw MpiError(mpi::ErrorClass::comm, "comm", cname + " on an intercommunicator is not supported yet",
                      "MPI-4.1 §6.2.2: the intercommunicator forms of the collectives");
-    const int p = a.comm->size();
-    const int me = a.comm->rank_of(env.rank, env.rank);
-    if (kind != coll::Collective::barrier) {
+    const int p = a.p = a.comm->size();
+    const int me = a.me = a.comm->rank_of(env.rank, env.rank);
+    a.segment_bytes = s.segment;
+    const bool rooted = coll::rooted(a.kind);
+    if (rooted) {
       a.root = rank_arg(env, s, P::root);
       if (a.root < 0 || a.root >= p)
         throw MpiError(mpi::ErrorClass::root, "root",
                        "root = " + std::to_string(a.root) + " is not a rank of " + a.comm->name() + " (size " +
                            std::to_string(p) + ")",
-                       "MPI-4.1 §6.6: root must be a valid rank of the group, the same on every process");
-      a.recvtype = type_arg(env, s, P::recvtype);
-      a.recvcount = int_arg(env, s, P::recvcount);
-      a.recvbuf = address(env, arg(s, P::recvbuf), "recvbuf");
-      if (a.recvbuf == coll::kInPlace && me != a.root)
-        throw MpiError(mpi::ErrorClass::buffer, "recvbuf", "MPI_IN_PLACE as recvbuf on a process that is not the root",
-                       "MPI-4.1 §6.6: MPI_IN_PLACE may be given as recvbuf only at the root");
-      if (a.recvcount < 0)
-        throw MpiError(mpi::ErrorClass::count, "recvcount", "recvcount = " + std::to_string(a.recvcount) + " is negative",
-                       "MPI-4.1 §3.2.2: counts are non-negative");
-      if (a.recvbuf != coll::kInPlace)
-        mpi::check_access(mpi::TypedBuffer{&rk.memory(), a.recvbuf, a.recvcount, a.recvtype.get()},
-                          a.recvcount * a.recvtype->size(), "recvbuf");
-      if (me == a.root) {
-        const char* why = "at the root";
-        need(s, P::sendbuf, why);
-        need(s, P::sendtype, why);
-        a.sendtype = type_arg(env, s, P::sendtype);
-        a.sendbuf = address(env, arg(s, P::sendbuf), "sendbuf");
-        if (kind == coll::Collective::scatter) {
-          need(s, P::sendcount, why);
-          a.sendcount = int_arg(env, s, P::sendcount);
-          if (a.sendcount < 0)
-            throw MpiError(mpi::ErrorClass::count, "sendcount", "sendcount = " + std::to_string(a.sendcount) + " is negative",
-                           "MPI-4.1 §3.2.2: counts are non-negative");
-          mpi::TypedBuffer all{&rk.memory(), a.sendbuf, a.sendcount * p, a.sendtype.get()};
-          mpi::check_access(all, all.count * a.sendtype->size(), "sendbuf");
-        } else {
-          a.sendcounts = array_arg(env, need(s, P::sendcounts, why), "sendcounts", static_cast<std::size_t>(p));
-          a.displs = array_arg(env, need(s, P::displs, why), "displs", static_cast<std::size_t>(p));
-          for (int i = 0; i < p; ++i) {
-            auto k = static_cast<std::size_t>(i);
-            if (a.sendcounts[k] < 0)
-              throw MpiError(mpi::ErrorClass::count, "sendcounts",
-                             "sendcounts[" + std::to_string(i) + "] = " + std::to_string(a.sendcounts[k]) + " is negative",
-                             "MPI-4.1 §3.2.2: counts are non-negative");
-            mpi::TypedBuffer blk{&rk.memory(), a.sendbuf + a.displs[k] * a.sendtype->extent(), a.sendcounts[k],
-                                 a.sendtype.get()};
-            mpi::check_access(blk, blk.count * a.sendtype->size(), "sendbuf");
+                       "MPI-4.1 §6.1: root must be a valid rank of the group, the same on every process");
+    }
+    const bool at_root = rooted && me == a.root;
+    const char* why = "at the root";
+    auto send_side = [&](bool in_place_ok, const char* rule) {
+      a.sendbuf = coll_buffer(env, s, P::sendbuf, in_place_ok, rule);
+      if (a.in_place()) return;
+      need(s, P::sendcount, "unless sendbuf is MPI_IN_PLACE");
+      need(s, P::sendtype, "unless sendbuf is MPI_IN_PLACE");
+      a.sendcount = count_arg(env, s, P::sendcount);
+      a.sendtype = committed_type(env, s, P::sendtype);
+      check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
+    };
+    auto recv_blocks = [&](const char* argument) {
+      for (int i = 0; i < p; ++i) check_block(rk, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i), argument);
+    };
+    auto reduction = [&](bool in_place_ok, const char* in_place_rule, bool recv_here) {
+      a.op = op_arg(env, s);
+      a.sendtype = a.recvtype = committed_type(env, s, P::datatype);
+      a.sendbuf = coll_buffer(env, s, P::sendbuf, in_place_ok, in_place_rule);
+      if (recv_here) {
+        need(s, P::recvbuf, why);
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.9: MPI_IN_PLACE is given as sendbuf, not recvbuf");
+      }
+    };
+    switch (a.kind) {
+      case Collective::barrier: break;
+      case Collective::bcast:
+        a.recvbuf = coll_buffer(env, s, P::buffer, false, "MPI-4.1 §6.4: MPI_Bcast has no in-place option");
+        a.recvcount = count_arg(env, s, P::count);
+        a.recvtype = committed_type(env, s, P::datatype);
+        check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "buffer");
+        break;
+      case Collective::gather:
+      case Collective::gatherv:
+        send_side(at_root, "MPI-4.1 §6.5: MPI_IN_PLACE may be given as sendbuf only at the root");
+        if (at_root) {
+          need(s, P::recvbuf, why);
+          need(s, P::recvtype, why);
+          a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.5: MPI_IN_PLACE is given as sendbuf, at the root");
+          a.recvtype = committed_type(env, s, P::recvtype);
+          if (a.kind == Collective::gather) {
+            need(s, P::recvcount, why);
+            a.recvcount = count_arg(env, s, P::recvcount);
+          } else {
+            need(s, P::recvcounts, why);
+            need(s, P::displs, why);
+            a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
+            a.rdispls = counts_arg(env, s, P::displs, p, false);
           }
+          recv_blocks("recvbuf");
         }
+        break;
+      case Collective::scatter:
+      case Collective::scatterv:
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, at_root, "MPI-4.1 §6.6: MPI_IN_PLACE may be given as recvbuf only at the root");
+        if (a.recvbuf != coll::kInPlace) {
+          need(s, P::recvcount, "unless recvbuf is MPI_IN_PLACE");
+          need(s, P::recvtype, "unless recvbuf is MPI_IN_PLACE");
+          a.recvcount = count_arg(env, s, P::recvcount);
+          a.recvtype = committed_type(env, s, P::recvtype);
+          check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
+        }
+        if (at_root) {
+          need(s, P::sendbuf, why);
+          need(s, P::sendtype, why);
+          a.sendbuf = coll_buffer(env, s, P::sendbuf, false, "MPI-4.1 §6.6: MPI_IN_PLACE is given as recvbuf, at the root");
+          a.sendtype = committed_type(env, s, P::sendtype);
+          if (a.kind == Collective::scatter) {
+            need(s, P::sendcount, why);
+            a.sendcount = count_arg(env, s, P::sendcount);
+          } else {
+            need(s, P::sendcounts, why);
+            need(s, P::displs, why);
+            a.sendcounts = counts_arg(env, s, P::sendcounts, p, true);
+            a.sdispls = counts_arg(env, s, P::displs, p, false);
+          }
+          for (int i = 0; i < p; ++i) check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.sendtype, "sendbuf");
+        }
+        break;
+      case Collective::allgather:
+      case Collective::allgatherv:
+      case Collective::alltoall:
+        send_side(true, "");
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.7: MPI_IN_PLACE is given as sendbuf");
+        a.recvtype = committed_type(env, s, P::recvtype);
+        if (a.kind == Collective::allgatherv) {
+          a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
+          a.rdispls = counts_arg(env, s, P::displs, p, false);
+        } else {
+          a.recvcount = count_arg(env, s, P::recvcount);
+        }
+        recv_blocks("recvbuf");
+        if (a.kind == Collective::alltoall && !a.in_place())
+          for (int i = 0; i < p; ++i) check_block(rk, a.sendbuf + a.send_offset(i), a.sendcount, a.sendtype, "sendbuf");
+        break;
+      case Collective::alltoallv:
+      case Collective::alltoallw: {
+        const bool w = a.kind == Collective::alltoallw;
+        a.sendbuf = coll_buffer(env, s, P::sendbuf, true, "");
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.8: MPI_IN_PLACE is given as sendbuf");
+        a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
+        a.rdispls = counts_arg(env, s, P::rdispls, p, false);
+        if (w) a.recvtypes = types_arg(env, s, P::recvtypes, p);
+        else a.recvtype = committed_type(env, s, P::recvtype);
+        recv_blocks("recvbuf");
+        if (!a.in_place()) {
+          const char* unless = "unless sendbuf is MPI_IN_PLACE";
+          need(s, P::sendcounts, unless);
+          need(s, P::sdispls, unless);
+          need(s, w ? P::sendtypes : P::sendtype, unless);
+          a.sendcounts = counts_arg(env, s, P::sendcounts, p, true);
+          a.sdispls = counts_arg(env, s, P::sdispls, p, false);
+          if (w) a.sendtypes = types_arg(env, s, P::sendtypes, p);
+          else a.sendtype = committed_type(env, s, P::sendtype);
+          for (int i = 0; i < p; ++i)
+            check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i), "sendbuf");
+        }
+        break;
+      }
+      case Collective::reduce:
+        reduction(at_root, "MPI-4.1 §6.9.1: MPI_IN_PLACE may be given as sendbuf only at the root", at_root);
+        a.sendcount = a.recvcount = count_arg(env, s, P::count);
+        check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
+        if (at_root) check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
+        break;
+      case Collective::allreduce:
+      case Collective::scan:
+      case Collective::exscan:
+        reduction(true, "", true);
+        a.sendcount = a.recvcount = count_arg(env, s, P::count);
+        check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
+        check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
+        break;
+      case Collective::reduce_scatter_block:
+      case Collective::reduce_scatter: {
+        reduction(true, "", true);
+        if (a.kind == Collective::reduce_scatter) a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
+        else a.recvcount = count_arg(env, s, P::recvcount);
+        std::int64_t total = 0;
+        for (int i = 0; i < p; ++i) total += a.recv_count(i);
+        a.sendcount = total;
+        check_block(rk, a.sendbuf, total, a.sendtype, "sendbuf");
+        check_block(rk, a.recvbuf, a.in_place() ? total : a.recv_count(me), a.recvtype, "recvbuf");
+        break;
       }
     }
+    if (a.op) mpi::check_op_type(*a.op, *a.recvtype, a.sendcount, "op");
     a.instance = next_instance(env, *a.comm);
-    const coll::Algorithm* alg = nullptr;
-    std::string cname(coll::collective_name(kind));
     std::string want = s.algorithm;
     if (want.empty()) {
       auto it = cfg_.algorithms.find(cname);
       if (it != cfg_.algorithms.end()) want = it->second;
     }
+    const coll::Algorithm* alg = nullptr;
     if (!want.empty() && want != "auto") {
-      alg = coll::find_algorithm(kind, want);
+      alg = coll::find_algorithm(a.kind, want);
       if (!alg) throw StepError("no algorithm \"" + want + "\" for " + cname + " (mpisim --list-algorithms lists them)");
+      std::string no = coll::ineligible(*alg, a);
+      if (!no.empty()) throw StepError("the algorithm \"" + want + "\" of " + cname + " cannot run this call: " + no);
     } else {
-      alg = &coll::default_algorithm(kind, p);
+      alg = &coll::auto_algorithm(a);
     }
     algorithm_out = alg->name.data();  // registry names are string literals
     result_.algorithms_used[cname] = std::string(alg->name);
-    co_await alg->run(rk, a);
+    co_await coordinator_.run(rk, std::move(a), *alg);
     co_return Status{};
   }
 
@@ -1498,6 +1677,7 @@ class Executor {
   const RunConfig& cfg_;
   RunResult& result_;
   std::vector<RankEnv> envs_;
+  coll::Coordinator coordinator_;
 };
 
 // A description of every blocked rank and the cycle among them, as a diagnostic.
@@ -1619,6 +1799,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
     res.makespan_ps = std::max(res.makespan_ps, res.finish_ps[r]);
   }
   res.events = engine.events_processed();
+  for (const auto& [name, t] : ex.coordinator().totals()) res.collectives[name] = {t.calls, t.time.ps};
   engine.destroy_processes();
   return res;
 }

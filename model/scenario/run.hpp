@@ -19,6 +19,7 @@ struct RunConfig {
   sim::TraceLevel trace_level = sim::TraceLevel::full;
   std::map<std::string, std::string> algorithms;   // collective -> algorithm (CLI over scenario)
   bool explain = false;                            // record every buffer before and after each call
+  bool verify = false;                             // compare every collective's result with the standard's definition
   // Limits (0: none): events and interpreted steps, virtual time, bytes of simulated buffers.
   std::uint64_t max_events = 0;
   std::int64_t max_sim_time_ps = 0;
@@ -53,6 +54,11 @@ struct RunResult {
   std::int64_t ranks = 0;
   mpi::PayloadMode payload = mpi::PayloadMode::data;
   std::map<std::string, std::string> algorithms_used;  // collective -> algorithm, as run
+  struct CollectiveTotals {
+    std::int64_t calls = 0;
+    std::int64_t time_ps = 0;                      // each call from its first entry to its last exit
+  };
+  std::map<std::string, CollectiveTotals> collectives;  // per collective name
   std::vector<std::pair<std::string, std::string>> network_parameters;
   std::string network_kind;
   std::vector<ExplainEntry> explain;               // with RunConfig::explain

@@ -87,6 +87,7 @@ enum class P : std::uint8_t {
   user_fn, commute, op, inoutbuf,
   array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, num_integers, num_addresses, num_datatypes,
   combiner, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes,
+  buffer, recvcounts, sdispls, rdispls, sendtypes, recvtypes,
   count_
 };
 
@@ -101,7 +102,8 @@ enum class CallId {
   comm_rank, comm_size, wtime,
   send, recv, isend, irecv, wait, waitall, waitany, test,
   sendrecv, sendrecv_replace, probe, iprobe, get_count,
-  barrier, scatter, scatterv,
+  barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw,
+  reduce, allreduce, reduce_scatter_block, reduce_scatter, scan, exscan,
   comm_group, group_size, group_rank, group_translate_ranks, group_compare, group_union, group_intersection,
   group_difference, group_incl, group_excl, group_range_incl, group_range_excl, group_free,
   comm_dup, comm_split, comm_create, comm_create_group, comm_compare, comm_free, intercomm_create, intercomm_merge,
@@ -166,6 +168,7 @@ struct Step {
   std::vector<Arg> args;               // parallel to spec->params
   std::array<std::int8_t, static_cast<std::size_t>(P::count_)> slot{};  // P -> index in args, -1 if none
   std::string algorithm;
+  std::int64_t segment = 0;            // "segment": bytes per segment of a pipelined algorithm
   // show
   std::vector<NameId> shown;
   // expect

@@ -32,6 +32,7 @@ struct RunFlags {
   std::string max_sim_time;
   std::string max_memory;
   bool quiet = false;
+  bool verify = false;
 };
 
 void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
@@ -49,6 +50,9 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
   cmd->add_option("--max-sim-time", f.max_sim_time, "stop at this virtual time, e.g. 10ms (default: no limit)");
   cmd->add_option("--max-memory", f.max_memory,
                   "budget for the simulated buffers' data, e.g. 2GiB (default 8GiB); a buffer beyond it ends the run");
+  cmd->add_flag("--verify", f.verify,
+                "after every collective, compare each rank's result with the standard's definition (data mode); "
+                "a difference is an internal error of mpisim (exit 1)");
   if (with_output) {
     cmd->add_option("--out", f.out, "write the trace JSON (schema mpisim-trace/1) to this file");
     cmd->add_option("--html", f.html, "write a self-contained page with the trace viewer and this run (opens offline)");
@@ -119,6 +123,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
                                              : net::default_network();
 
   cfg.explain = explain;
+  cfg.verify = f.verify;
   scenario::RunResult r = scenario::run_scenario(sc, net, cfg);
   if (explain) {
     print_explanation(out, sc, net, r);
@@ -158,17 +163,16 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
 }
 
 void list_algorithms(std::ostream& out) {
-  out << "collective      algorithm       restrictions   description\n";
+  auto pad = [](std::string_view s, std::size_t w) { return std::string(s) + std::string(w > s.size() ? w - s.size() : 1, ' '); };
+  out << pad("collective", 26) << pad("algorithm", 28) << pad("restrictions", 14) << "description\n";
   for (const auto& a : coll::algorithms()) {
     std::string restr;
-    if (a.restrictions.commutative_only) restr += "commutative ";
-    if (a.restrictions.power_of_two_only) restr += "power-of-two ";
+    if (a.restrictions.commutative_only) restr += "commutative";
+    if (a.restrictions.power_of_two_only) restr += restr.empty() ? "power-of-two" : ",power-of-two";
     if (restr.empty()) restr = "-";
-    std::string c(coll::collective_name(a.collective));
-    out << c << std::string(16 - std::min<std::size_t>(15, c.size()), ' ') << a.name
-        << std::string(16 - std::min<std::size_t>(15, a.name.size()), ' ') << restr
-        << std::string(15 - std::min<std::size_t>(14, restr.size()), ' ') << a.description << "\n";
+    out << pad(coll::collective_name(a.collective), 26) << pad(a.name, 28) << pad(restr, 14) << a.description << "\n";
   }
+  out << "\nEvery collective also takes \"auto\": MPICH's default selection (docs/collectives.md).\n";
 }
 
 void list_calls(std::ostream& out) {

@@ -50,6 +50,14 @@ std::string trace_json(const scenario::Scenario& sc, const net::Network& net, co
     w.end_object();
   }
   w.end_object();
+  // The makespan per collective: each call from its first member's entry to its last member's exit.
+  w.key("collectives").begin_object();
+  for (const auto& [name, c] : r.collectives) {
+    w.key(name).begin_object();
+    w.field("calls", c.calls).field("time_ps", c.time_ps);
+    w.end_object();
+  }
+  w.end_object();
   if (r.trace.level() != sim::TraceLevel::summary) {
     w.key("traffic").begin_array();
     for (const auto& t : r.trace.traffic()) {
@@ -200,6 +208,12 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
   out << "messages " << r.trace.message_count() << ", " << format_bytes(r.trace.byte_count()) << "; events "
       << r.events << "\n";
   out << "makespan " << format_time(r.makespan_ps) << "\n";
+  for (const auto& [name, c] : r.collectives) {
+    out << "  " << name << std::string(name.size() < 26 ? 26 - name.size() : 1, ' ') << c.calls
+        << (c.calls == 1 ? " call,  " : " calls, ") << format_time(c.time_ps);
+    if (r.makespan_ps > 0) out << " (" << (100 * c.time_ps + r.makespan_ps / 2) / r.makespan_ps << "% of the makespan)";
+    out << "\n";
+  }
   if (!r.finish_ps.empty()) {
     if (r.finish_ps.size() <= 16) {
       out << "finish:";

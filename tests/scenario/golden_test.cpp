@@ -37,8 +37,9 @@ Output run(const std::string& scenario, const fs::path& trace_file) {
   std::ostringstream out, err;
   fs::remove(trace_file);
   std::string t = trace_file.string();
-  const char* argv[] = {"mpisim", "run", scenario.c_str(), "--out", t.c_str()};
-  int code = mpisim::cli::run_cli(5, argv, out, err);
+  // Verification on: every collective's result is compared with the standard's definition.
+  const char* argv[] = {"mpisim", "run", scenario.c_str(), "--out", t.c_str(), "--verify"};
+  int code = mpisim::cli::run_cli(6, argv, out, err);
   // The trace's file name differs between runs; the printed text names it generically.
   std::string printed = out.str();
   auto pos = printed.find("trace written to ");
@@ -129,7 +130,7 @@ TEST_CASE("mpisim explain gives the standard's definition with this run's values
   CHECK(text.find("as if the root (rank 0) executed n sends MPI_Send(sendbuf + i·100·extent(MPI_INT), 100, MPI_INT") !=
         std::string::npos);
   CHECK(text.find("rank 1  rbuf: -1x64 ... (100 elements)  ->  100..163") != std::string::npos);
-  CHECK(text.find("algorithm linear") != std::string::npos);
+  CHECK(text.find("algorithm binomial") != std::string::npos);
 }
 
 TEST_CASE("--chrome-trace and --html write what Perfetto and a browser open") {

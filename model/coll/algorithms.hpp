@@ -1,0 +1,63 @@
+#pragma once
+// Every algorithm's entry point, by collective (one folder each, one file per
+// algorithm, the file's stem the algorithm's name). The registry lists them.
+#include "model/coll/collective.hpp"
+
+namespace mpisim::coll {
+
+namespace ns {
+Task<void> name(Rank& rank, const CollArgs& a); \
+}  // namespace ns
+namespace barrier {
+Task<void> dissemination(Rank& rank, const CollArgs& a);
+Task<void> binomial(Rank& rank, const CollArgs& a);
+}  // namespace barrier
+namespace bcast {
+Task<void> binomial(Rank& rank, const CollArgs& a);
+Task<void> scatter_recursive_doubling(Rank& rank, const CollArgs& a);
+Task<void> scatter_ring(Rank& rank, const CollArgs& a);
+Task<void> pipelined_chain(Rank& rank, const CollArgs& a);
+Task<void> linear(Rank& rank, const CollArgs& a);
+}  // namespace bcast
+namespace scatter {
+Task<void> linear(Rank& rank, const CollArgs& a); // also MPI_Scatterv
+Task<void> binomial(Rank& rank, const CollArgs& a);
+}  // namespace scatter
+namespace gather {
+Task<void> linear(Rank& rank, const CollArgs& a); // also MPI_Gatherv
+Task<void> binomial(Rank& rank, const CollArgs& a);
+}  // namespace gather
+namespace allgather {
+Task<void> ring(Rank& rank, const CollArgs& a); // also MPI_Allgatherv
+Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
+Task<void> bruck(Rank& rank, const CollArgs& a);
+}  // namespace allgather
+namespace alltoall {
+Task<void> pairwise(Rank& rank, const CollArgs& a); // also MPI_Alltoallv and MPI_Alltoallw
+Task<void> linear(Rank& rank, const CollArgs& a);
+Task<void> bruck(Rank& rank, const CollArgs& a);
+}  // namespace alltoall
+namespace reduce {
+Task<void> binomial(Rank& rank, const CollArgs& a);
+Task<void> rabenseifner(Rank& rank, const CollArgs& a);
+Task<void> linear(Rank& rank, const CollArgs& a);
+}  // namespace reduce
+namespace allreduce {
+Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
+Task<void> rabenseifner(Rank& rank, const CollArgs& a);
+Task<void> ring(Rank& rank, const CollArgs& a);
+Task<void> reduce_bcast(Rank& rank, const CollArgs& a);
+}  // namespace allreduce
+namespace reduce_scatter {
+Task<void> recursive_halving(Rank& rank, const CollArgs& a); // also MPI_Reduce_scatter_block
+Task<void> pairwise(Rank& rank, const CollArgs& a);
+Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
+Task<void> ring(Rank& rank, const CollArgs& a);
+Task<void> reduce_scatterv(Rank& rank, const CollArgs& a);
+}  // namespace reduce_scatter
+namespace scan {
+Task<void> recursive_doubling(Rank& rank, const CollArgs& a); // also MPI_Exscan
+Task<void> linear(Rank& rank, const CollArgs& a);
+}  // namespace scan
+
+}  // namespace mpisim::coll

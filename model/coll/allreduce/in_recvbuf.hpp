@@ -1,0 +1,13 @@
+#pragma once
+#include "model/coll/collective.hpp"
+
+namespace mpisim::coll::allreduce {
+
+// The allreduce algorithms work in recvbuf: the caller's contribution goes there
+// first (it already is with MPI_IN_PLACE).
+inline Task<void> start_in_recvbuf(Rank& rank, const CollArgs& a) {
+  if (!a.in_place())
+    co_await local_copy(rank, a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype);
+}
+
+}  // namespace mpisim::coll::allreduce

@@ -1,0 +1,26 @@
+// Bcast, binomial tree (MPICH's short-message broadcast).
+//
+// Relative rank v = (rank - root) mod p receives the whole buffer from v - 2^k,
+// where 2^k is v's lowest set bit, then sends it to v + 2^j for every j < k
+// (largest first). ceil(lg p) rounds; any p, any root, any datatype (the buffer is
+// sent as it is). Cost on Hockney: ceil(lg p)·(α + nβ).
+#include "model/coll/algorithms.hpp"
+
+namespace mpisim::coll::bcast {
+
+Task<void> binomial(Rank& rank, const CollArgs& a) {
+  const int p = a.p;
+  const int v = (a.me - a.root + p) % p;
+  int mask = 1;
+  for (; mask < p; mask <<= 1)
+    if (v & mask) {
+      co_await recv(rank, a, a.recvbuf, a.recvcount, a.recvtype, (a.me - mask + p) % p);
+      break;
+    }
+  std::vector<Request*> reqs;
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (v + mask < p) reqs.push_back(post_send(rank, a, a.recvbuf, a.recvcount, a.recvtype, (a.me + mask) % p));
+  co_await rank.wait_all(reqs);
+}
+
+}  // namespace mpisim::coll::bcast

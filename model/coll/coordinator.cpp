@@ -1,0 +1,301 @@
+#include "model/coll/coordinator.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mpisim::coll {
+namespace {
+
+using mpi::ErrorClass;
+using mpi::MpiError;
+
+const char* const kOrderRule =
+    "MPI-4.1 §6.14: all processes of a communicator must call the same collective operations in the same order";
+
+std::string sig(std::int64_t count, const TypeRef& t) { return std::to_string(count) + " x " + t->name(); }
+
+// Whether (count, t) and (count2, t2) have the same type signature (MPI-4.1 §3.3.1,
+// §6.1: in a collective the amount of data sent must equal the amount received).
+bool same_signature(std::int64_t count, const TypeRef& t, std::int64_t count2, const TypeRef& t2) {
+  if (count * t->size() != count2 * t2->size()) return false;
+  return mpi::match_signatures(*t, count, *t2, count2).kind == mpi::MatchResult::match;
+}
+
+std::string who(const CollArgs& a) { return "rank " + std::to_string(a.me) + " of " + a.comm->name(); }
+
+[[noreturn]] void signature_error(const char* argument, const CollArgs& mine, std::int64_t c1, const TypeRef& t1,
+                                  const CollArgs& other, const char* other_side, std::int64_t c2, const TypeRef& t2,
+                                  const std::string& section) {
+  throw MpiError(ErrorClass::type, argument,
+                 who(mine) + " gives " + sig(c1, t1) + " (" + argument + ") where " + who(other) + " " + other_side +
+                     " " + sig(c2, t2) + ": the type signatures differ",
+                 "MPI-4.1 " + section +
+                     ": the type signature of the data sent must equal that of the data received, pairwise between "
+                     "processes");
+}
+
+// The (count, type) of block j of a's send side / receive side.
+std::pair<std::int64_t, TypeRef> send_block(const CollArgs& a, int j) {
+  if (a.in_place()) return {a.recv_count(j), a.recv_type(j)};
+  return {a.send_count(j), a.send_type(j)};
+}
+
+// A root location read twice, or a location written twice (MPI-4.1 §6.5, §6.6).
+void check_overlap(Rank& rank, const CollArgs& a, bool send_side, const char* argument, const std::string& rule) {
+  std::vector<std::pair<Address, std::int64_t>> runs;
+  std::vector<int> owner;
+  constexpr std::size_t kLimit = 1 << 20;
+  for (int i = 0; i < a.p && runs.size() < kLimit; ++i) {
+    if (!send_side && i == a.me && a.in_place()) continue;
+    const std::int64_t count = send_side ? a.send_count(i) : a.recv_count(i);
+    const TypeRef& t = send_side ? a.send_type(i) : a.recv_type(i);
+    const Address at = send_side ? a.sendbuf + a.send_offset(i) : a.recvbuf + a.recv_offset(i);
+    for (const auto& r : mpi::byte_runs(typed(rank, at, count, t), count * t->size(), kLimit)) {
+      runs.push_back(r);
+      owner.push_back(i);
+    }
+  }
+  std::vector<std::size_t> order(runs.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return runs[x].first != runs[y].first ? runs[x].first < runs[y].first : x < y;
+  });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const auto& prev = runs[order[k - 1]];
+    const auto& cur = runs[order[k]];
+    if (cur.first < prev.first + prev.second && owner[order[k]] != owner[order[k - 1]]) {
+      int i = std::min(owner[order[k]], owner[order[k - 1]]), j = std::max(owner[order[k]], owner[order[k - 1]]);
+      throw MpiError(ErrorClass::arg, argument,
+                     std::string("the blocks of ranks ") + std::to_string(i) + " and " + std::to_string(j) + " in " +
+                         argument + " share the byte at address " + std::to_string(cur.first) +
+                         (send_side ? ": the root would read it twice" : ": it would be written twice"),
+                     rule);
+    }
+  }
+}
+
+}  // namespace
+
+int Coordinator::member_index(const CollArgs& a, std::uint32_t, int* members) const {
+  *members = a.p;
+  return a.me;
+}
+
+Coordinator::Instance& Coordinator::enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index,
+                                          int members) {
+  const CollArgs& a = *args;
+  std::uint32_t ctx = a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context();
+  Instance& in = instances_[{ctx, a.instance}];
+  if (in.members.empty()) {
+    in.members.resize(static_cast<std::size_t>(members));
+    in.started = rank.now();
+  }
+  Member& m = in.members[static_cast<std::size_t>(index)];
+  m.args = args;
+  m.world = rank.id();
+  if (in.first < 0) in.first = index;
+  ++in.entered;
+  check(in, index);
+  // Rooted collectives: the root checks its own arguments that span all processes.
+  if (a.me == a.root || !rooted(a.kind)) {
+    const std::string read_twice =
+        "MPI-4.1 §6.6: the counts, types and displacements must not cause any location on the root to be read more "
+        "than once";
+    const std::string written_twice =
+        "MPI-4.1 §6.5: the counts, types and displacements must not cause any location on the root to be written "
+        "more than once";
+    switch (a.kind) {
+      case Collective::scatter:
+      case Collective::scatterv: check_overlap(rank, a, true, "sendbuf", read_twice); break;
+      case Collective::gather:
+      case Collective::gatherv: check_overlap(rank, a, false, "recvbuf", written_twice); break;
+      case Collective::allgather:
+      case Collective::allgatherv:
+        check_overlap(rank, a, false, "recvbuf",
+                      "MPI-4.1 §6.7: the counts, types and displacements must not cause any location to be written "
+                      "more than once");
+        break;
+      case Collective::alltoall:
+      case Collective::alltoallv:
+      case Collective::alltoallw:
+        check_overlap(rank, a, false, "recvbuf",
+                      "MPI-4.1 §6.8: the counts, types and displacements must not cause any location to be written "
+                      "more than once");
+        break;
+      default: break;
+    }
+  }
+  if (verify_ && world_.payload() == mpi::PayloadMode::data)
+    m.contribution = reference::contribution(rank, a, &m.contribution_at);
+  return in;
+}
+
+void Coordinator::check(const Instance& in, int index) const {
+  const CollArgs& a = *in.members[static_cast<std::size_t>(index)].args;
+  const CollArgs& f = *in.members[static_cast<std::size_t>(in.first)].args;
+  if (a.kind != f.kind)
+    throw MpiError(ErrorClass::other, "comm",
+                   who(a) + " calls " + std::string(collective_name(a.kind)) + " as collective call #" +
+                       std::to_string(a.instance + 1) + " on " + a.comm->name() + ", where " + who(f) + " calls " +
+                       std::string(collective_name(f.kind)),
+                   kOrderRule);
+  if (rooted(a.kind) && a.root != f.root)
+    throw MpiError(ErrorClass::root, "root",
+                   who(a) + " gives root = " + std::to_string(a.root) + " where " + who(f) + " gives root = " +
+                       std::to_string(f.root),
+                   "MPI-4.1 §6.1: root must have the same value at all processes");
+  if (reduces(a.kind)) {
+    if (a.op->name != f.op->name || a.op->function != f.op->function)
+      throw MpiError(ErrorClass::op, "op",
+                     who(a) + " gives op " + a.op->name + " where " + who(f) + " gives " + f.op->name,
+                     "MPI-4.1 §6.9.1: op must be the same at all processes");
+  }
+  auto member = [&](int r) -> const CollArgs* {
+    const auto& m = in.members[static_cast<std::size_t>(r)];
+    return m.args ? m.args.get() : nullptr;
+  };
+  switch (a.kind) {
+    case Collective::barrier: break;
+    case Collective::bcast:
+      if (!same_signature(a.recvcount, a.recvtype, f.recvcount, f.recvtype))
+        signature_error("count", a, a.recvcount, a.recvtype, f, "gives", f.recvcount, f.recvtype, "§6.4");
+      break;
+    case Collective::scatter:
+    case Collective::scatterv:
+    case Collective::gather:
+    case Collective::gatherv: {
+      // The root's block i against rank i's own side.
+      const bool scatter = a.kind == Collective::scatter || a.kind == Collective::scatterv;
+      const std::string section = scatter ? "§6.6" : "§6.5";
+      auto pair_check = [&](const CollArgs& root, const CollArgs& r, const CollArgs& reporter) {
+        if (r.me == root.me) return;
+        if (scatter) {
+          if (!same_signature(root.send_count(r.me), root.sendtype, r.recvcount, r.recvtype))
+            signature_error("recvcount", reporter, r.recvcount, r.recvtype, root, "sends it", root.send_count(r.me),
+                            root.sendtype, section);
+        } else if (!same_signature(r.sendcount, r.sendtype, root.recv_count(r.me), root.recvtype)) {
+          signature_error("sendcount", reporter, r.sendcount, r.sendtype, root, "expects from it",
+                          root.recv_count(r.me), root.recvtype, section);
+        }
+      };
+      if (a.me == a.root) {
+        for (int r = 0; r < a.p; ++r)
+          if (const CollArgs* o = member(r)) pair_check(a, *o, *o);
+      } else if (const CollArgs* root = member(a.root)) {
+        pair_check(*root, a, a);
+      }
+      break;
+    }
+    case Collective::allgather:
+    case Collective::allgatherv:
+    case Collective::alltoall:
+    case Collective::alltoallv:
+    case Collective::alltoallw: {
+      const bool all_to_all = a.kind == Collective::alltoall || a.kind == Collective::alltoallv || a.kind == Collective::alltoallw;
+      const std::string section = all_to_all ? "§6.8" : "§6.7";
+      if (a.in_place() != f.in_place())
+        throw MpiError(ErrorClass::buffer, "sendbuf",
+                       who(a) + (a.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer") + " where " + who(f) +
+                           (f.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer"),
+                       "MPI-4.1 " + section + ": the in-place option is chosen by passing MPI_IN_PLACE as sendbuf at all processes");
+      const bool uniform = a.kind == Collective::allgather || a.kind == Collective::alltoall;
+      // What i sends to j against what j expects from i.
+      auto pair_check = [&](const CollArgs& i, const CollArgs& j) {
+        auto [sc, st] = send_block(i, all_to_all ? j.me : 0);
+        if (!all_to_all && i.in_place()) std::tie(sc, st) = std::pair{i.recv_count(i.me), i.recv_type(i.me)};
+        if (!same_signature(sc, st, j.recv_count(i.me), j.recv_type(i.me)))
+          signature_error("recvcount", j, j.recv_count(i.me), j.recv_type(i.me), i, "sends it", sc, st, section);
+      };
+      if (uniform) {
+        pair_check(a, f);
+        pair_check(f, a);
+      } else {
+        for (int r = 0; r < a.p; ++r)
+          if (const CollArgs* o = member(r)) {
+            pair_check(a, *o);
+            if (o != &a) pair_check(*o, a);
+          }
+      }
+      break;
+    }
+    case Collective::reduce:
+    case Collective::allreduce:
+    case Collective::scan:
+    case Collective::exscan:
+      if (!same_signature(a.sendcount, a.sendtype, f.sendcount, f.sendtype))
+        signature_error("count", a, a.sendcount, a.sendtype, f, "gives", f.sendcount, f.sendtype, "§6.9.1");
+      if (a.kind == Collective::allreduce && a.in_place() != f.in_place())
+        throw MpiError(ErrorClass::buffer, "sendbuf",
+                       who(a) + (a.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer") + " where " + who(f) +
+                           (f.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer"),
+                       "MPI-4.1 §6.9.6: the in-place option is chosen by passing MPI_IN_PLACE as sendbuf at all processes");
+      break;
+    case Collective::reduce_scatter_block:
+    case Collective::reduce_scatter:
+      if (a.kind == Collective::reduce_scatter) {
+        if (a.recvcounts != f.recvcounts) {
+          std::size_t k = 0;
+          while (k < a.recvcounts.size() && a.recvcounts[k] == f.recvcounts[k]) ++k;
+          throw MpiError(ErrorClass::count, "recvcounts",
+                         who(a) + " gives recvcounts[" + std::to_string(k) + "] = " + std::to_string(a.recvcounts[k]) +
+                             " where " + who(f) + " gives " + std::to_string(f.recvcounts[k]),
+                         "MPI-4.1 §6.10.1: recvcounts must be identical on all processes");
+        }
+      } else if (a.recvcount != f.recvcount) {
+        throw MpiError(ErrorClass::count, "recvcount",
+                       who(a) + " gives recvcount = " + std::to_string(a.recvcount) + " where " + who(f) + " gives " +
+                           std::to_string(f.recvcount),
+                       "MPI-4.1 §6.10.2: recvcount must be the same on all processes");
+      }
+      if (!same_signature(1, a.recvtype, 1, f.recvtype))
+        signature_error("datatype", a, 1, a.recvtype, f, "gives", 1, f.recvtype, "§6.10.1");
+      if (a.in_place() != f.in_place())
+        throw MpiError(ErrorClass::buffer, "sendbuf",
+                       who(a) + (a.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer") + " where " + who(f) +
+                           (f.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer"),
+                       "MPI-4.1 §6.10.1: the in-place option is chosen by passing MPI_IN_PLACE as sendbuf at all processes");
+      break;
+  }
+}
+
+void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in,
+                        std::pair<std::uint32_t, std::int64_t> key) {
+  if (verify_ && world_.payload() == mpi::PayloadMode::data) {
+    reference::Contributions all(in.members.size());
+    std::vector<const std::vector<std::int64_t>*> at(in.members.size());
+    for (std::size_t i = 0; i < in.members.size(); ++i) {
+      all[i] = {in.members[i].args.get(), &in.members[i].contribution};
+      at[i] = &in.members[i].contribution_at;
+    }
+    std::string diff;
+    try {
+      diff = reference::verify(rank, a, all, at);
+    } catch (const std::logic_error& e) {
+      diff = e.what();
+    }
+    if (!diff.empty())
+      throw std::logic_error("verification: " + std::string(collective_name(a.kind)) + " (algorithm " +
+                             std::string(alg.name) + ") gave " + who(a) +
+                             " a result that is not the standard's definition: " + diff);
+  }
+  if (++in.exited == static_cast<int>(in.members.size())) {
+    Totals& t = totals_[std::string(collective_name(a.kind))];
+    ++t.calls;
+    t.time = t.time + (rank.now() - in.started);
+    instances_.erase(key);
+  }
+}
+
+Task<void> Coordinator::run(Rank& rank, CollArgs args, const Algorithm& alg) {
+  int members = 0;
+  const int index = member_index(args, rank.id(), &members);
+  auto shared = std::make_shared<const CollArgs>(std::move(args));
+  const CollArgs& a = *shared;
+  std::pair<std::uint32_t, std::int64_t> key{a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context(),
+                                             a.instance};
+  Instance& in = enter(rank, shared, index, members);
+  co_await alg.run(rank, a);
+  leave(rank, a, alg, in, key);
+}
+
+}  // namespace mpisim::coll

@@ -1,0 +1,76 @@
+#pragma once
+// The collective calls as the simulator sees them: every member's call at once.
+//
+// A real MPI sees one process; here each member of a collective call deposits its
+// arguments when it enters, so mpisim can check what the standard requires across
+// processes (the same collective in the same order, the same root and op, matching
+// type signatures, no root location read or written twice, consistent in-place
+// use) and report the first broken rule at the rank that breaks it. After the
+// algorithm, each rank's result can be verified against the standard's definition
+// computed from every member's contribution (reference.cpp): a difference is a bug
+// in mpisim, reported as an internal error.
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/coll/registry.hpp"
+
+namespace mpisim::coll {
+
+class Coordinator {
+ public:
+  Coordinator(mpi::World& world, bool verify) : world_(world), verify_(verify) {}
+
+  // Runs `rank`'s part of a collective call with `alg`. Throws MpiError when the
+  // call contradicts another member's, std::logic_error when verification fails.
+  Task<void> run(Rank& rank, CollArgs args, const Algorithm& alg);
+
+  // Per collective: the calls completed and their total time (each call from its
+  // first member's entry to its last member's exit).
+  struct Totals {
+    std::int64_t calls = 0;
+    sim::SimTime time{};
+  };
+  const std::map<std::string, Totals>& totals() const { return totals_; }
+
+ private:
+  struct Member {
+    std::shared_ptr<const CollArgs> args;
+    std::uint32_t world = 0;
+    std::vector<std::byte> contribution;         // data mode + verify: what it brought, packed
+    std::vector<std::int64_t> contribution_at;   // its blocks' offsets in `contribution` (scatter, alltoall)
+  };
+  struct Instance {
+    std::vector<Member> members;
+    int entered = 0, exited = 0;
+    int first = -1;  // the first member to enter: the others are compared with it
+    sim::SimTime started{};
+  };
+
+  Instance& enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index, int members);
+  void leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in,
+             std::pair<std::uint32_t, std::int64_t> key);
+  void check(const Instance& in, int index) const;
+  int member_index(const CollArgs& a, std::uint32_t world_rank, int* members) const;
+
+  mpi::World& world_;
+  bool verify_;
+  std::map<std::pair<std::uint32_t, std::int64_t>, Instance> instances_;  // (context, call number)
+  std::map<std::string, Totals> totals_;
+};
+
+// reference.cpp: the standard's definitions.
+namespace reference {
+// Packs what the caller contributes to the call, as the definition reads it;
+// `at` receives the offsets of its blocks when it brings one per process.
+std::vector<std::byte> contribution(Rank& rank, const CollArgs& a, std::vector<std::int64_t>* at);
+// Compares the caller's result with the definition's, from every member's
+// contribution (indexed by rank in the communicator); empty if equal, else what differs.
+using Contributions = std::vector<std::pair<const CollArgs*, const std::vector<std::byte>*>>;
+std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
+                   const std::vector<const std::vector<std::int64_t>*>& offsets);
+}  // namespace reference
+
+}  // namespace mpisim::coll

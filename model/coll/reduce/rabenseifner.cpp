@@ -1,0 +1,37 @@
+// Reduce, Rabenseifner (MPICH's long-message reduce): a reduce-scatter by
+// recursive halving, then a binomial gather of the reduced blocks to the root.
+//
+// On other p the fold (collective.hpp) first halves the field; if the root sits
+// out, its partner gathers and hands it the result. Commutative operations only
+// (the halving combines blocks in different orders). Any p.
+// Cost on Hockney (p a power of two): 2·lg p·α + 2·(p-1)/p·nβ + (p-1)/p·nγ.
+#include "model/coll/algorithms.hpp"
+#include "model/coll/reduce/halving.hpp"
+
+namespace mpisim::coll::reduce {
+
+Task<void> rabenseifner(Rank& rank, const CollArgs& a) {
+  const TypeRef& t = a.sendtype;
+  const std::int64_t n = a.sendcount;
+  Scratch acc(rank, n, t), tmp(rank, n, t);
+  const Address mine = a.me == a.root && a.in_place() ? a.recvbuf : a.sendbuf;
+  co_await local_copy(rank, mine, n, t, acc.addr(), n, t);
+  const Fold f(a.p, a.me);
+  co_await reduction::fold_in(rank, a, f, acc.addr(), tmp.addr(), n, t);
+  const Fold at_root(a.p, a.root);
+  const bool root_sits_out = at_root.sits_out();
+  const int newroot = root_sits_out ? Fold(a.p, a.root + 1).newrank : at_root.newrank;
+  if (!f.sits_out()) {
+    const reduction::Offsets start = reduction::even_blocks(n, f.pof2);
+    co_await reduction::halving(rank, a, f, acc.addr(), tmp.addr(), start, t);
+    co_await reduction::gather_to(rank, a, f, newroot, acc.addr(), start, t);
+  }
+  if (root_sits_out) {
+    if (a.me == a.root + 1) co_await send(rank, a, acc.addr(), n, t, a.root);
+    if (a.me == a.root) co_await recv(rank, a, a.recvbuf, n, t, a.root + 1);
+    co_return;
+  }
+  if (a.me == a.root) co_await local_copy(rank, acc.addr(), n, t, a.recvbuf, n, t);
+}
+
+}  // namespace mpisim::coll::reduce

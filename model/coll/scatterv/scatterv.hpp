@@ -1,7 +1,0 @@
-#pragma once
-#include "model/coll/collective.hpp"
-
-namespace mpisim::coll::scatterv {
-using mpi::Request;
-Task<void> linear(Rank& rank, const CollArgs& a);
-}  // namespace mpisim::coll::scatterv

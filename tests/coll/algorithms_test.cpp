@@ -1,0 +1,278 @@
+// Every registered algorithm, on every communicator size of the matrix, with and
+// without MPI_IN_PLACE (where the collective has it), with a commutative and a
+// non-commutative operation (for the reductions), on a dense and a strided
+// derived datatype: each run is verified by the coordinator against the
+// standard's definition (model/coll/reference.cpp), so a wrong byte anywhere
+// fails the test with the combination that produced it.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "model/coll/algorithms.hpp"
+#include "model/coll/coordinator.hpp"
+#include "model/mpi/type_constructors.hpp"
+#include "model/net/hockney.hpp"
+#include "sim/engine.hpp"
+
+using namespace mpisim;
+using coll::Collective;
+
+namespace {
+
+struct Case {
+  const coll::Algorithm* alg;
+  int p;
+  bool in_place;
+  mpi::OpRef op;
+  mpi::TypeRef type;
+};
+
+const std::string kName = "buf";
+
+// A buffer of `count` elements of t, its bytes filled with a pattern of the rank.
+mpi::Address buffer(mpi::Rank& r, std::int64_t count, const mpi::TypeRef& t, int salt) {
+  mpi::Address at = r.memory().allocate(&kName, t, count, mpi::PayloadMode::data);
+  mpi::Allocation* a = r.memory().find(at, 0);
+  if (a && a->data)
+    for (std::int64_t k = 0; k + 4 <= a->bytes; k += 4) {
+      std::int32_t v = static_cast<std::int32_t>((r.id() + 1) * 7919 + salt * 131 + k / 4) % 1000 - 500;
+      std::memcpy(a->data.get() + k, &v, 4);
+    }
+  return at;
+}
+
+bool has_in_place(Collective c) { return c != Collective::barrier && c != Collective::bcast; }
+
+// The arguments of rank `me` for this case (block counts: 2 elements; v forms: 1 + (i mod 3), with gaps).
+coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& world, int me) {
+  coll::CollArgs a;
+  a.kind = k.alg->collective;
+  a.comm = &world;
+  a.me = me;
+  a.p = k.p;
+  a.root = k.p / 3;
+  a.instance = 0;
+  const int p = k.p;
+  const auto& t = k.type;
+  const std::int64_t c = 2;
+  const bool root = coll::rooted(a.kind) && me == a.root;
+  auto vcount = [&](int i) { return std::int64_t{1} + i % 3; };
+  auto vdispls = [&](auto count) {  // a gap of one element after each block
+    std::vector<std::int64_t> d;
+    std::int64_t at = 0;
+    for (int i = 0; i < p; ++i) d.push_back(at), at += count(i) + 1;
+    return d;
+  };
+  auto vcounts = [&](auto count) {
+    std::vector<std::int64_t> v;
+    for (int i = 0; i < p; ++i) v.push_back(count(i));
+    return v;
+  };
+  auto span = [&](const std::vector<std::int64_t>& counts, const std::vector<std::int64_t>& displs) {
+    std::int64_t n = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i) n = std::max(n, displs[i] + counts[i]);
+    return n;
+  };
+  if (coll::reduces(a.kind)) a.op = k.op;
+  switch (a.kind) {
+    case Collective::barrier: break;
+    case Collective::bcast:
+      a.recvcount = c, a.recvtype = t, a.recvbuf = buffer(r, c, t, 1);
+      break;
+    case Collective::gather:
+    case Collective::gatherv:
+      a.sendtype = a.recvtype = t;
+      a.sendcount = a.kind == Collective::gather ? c : vcount(me);
+      a.sendbuf = k.in_place && root ? coll::kInPlace : buffer(r, a.sendcount, t, 2);
+      if (root) {
+        if (a.kind == Collective::gather) {
+          a.recvcount = c;
+          a.recvbuf = buffer(r, p * c, t, 3);
+        } else {
+          a.recvcounts = vcounts(vcount);
+          a.rdispls = vdispls(vcount);
+          a.recvbuf = buffer(r, span(a.recvcounts, a.rdispls), t, 3);
+        }
+      }
+      break;
+    case Collective::scatter:
+    case Collective::scatterv:
+      a.sendtype = a.recvtype = t;
+      a.recvcount = a.kind == Collective::scatter ? c : vcount(me);
+      a.recvbuf = k.in_place && root ? coll::kInPlace : buffer(r, a.recvcount, t, 2);
+      if (root) {
+        if (a.kind == Collective::scatter) {
+          a.sendcount = c;
+          a.sendbuf = buffer(r, p * c, t, 3);
+        } else {
+          a.sendcounts = vcounts(vcount);
+          a.sdispls = vdispls(vcount);
+          a.sendbuf = buffer(r, span(a.sendcounts, a.sdispls), t, 3);
+        }
+      }
+      break;
+    case Collective::allgather:
+    case Collective::allgatherv:
+      a.sendtype = a.recvtype = t;
+      if (a.kind == Collective::allgather) {
+        a.recvcount = a.sendcount = c;
+        a.recvbuf = buffer(r, p * c, t, 4);
+      } else {
+        a.sendcount = vcount(me);
+        a.recvcounts = vcounts(vcount);
+        a.rdispls = vdispls(vcount);
+        a.recvbuf = buffer(r, span(a.recvcounts, a.rdispls), t, 4);
+      }
+      a.sendbuf = k.in_place ? coll::kInPlace : buffer(r, a.sendcount, t, 5);
+      break;
+    case Collective::alltoall:
+      a.sendtype = a.recvtype = t;
+      a.sendcount = a.recvcount = c;
+      a.recvbuf = buffer(r, p * c, t, 6);
+      a.sendbuf = k.in_place ? coll::kInPlace : buffer(r, p * c, t, 7);
+      break;
+    case Collective::alltoallv:
+    case Collective::alltoallw: {
+      auto pair_count = [&](int j) { return std::int64_t{1} + (me + j) % 3; };  // symmetric in (me, j)
+      a.recvcounts = vcounts(pair_count);
+      a.rdispls = vdispls(pair_count);
+      const std::int64_t n = span(a.recvcounts, a.rdispls);
+      if (a.kind == Collective::alltoallw) {
+        // Alternate the dense and the strided type per block; displacements in bytes.
+        mpi::TypeRef other = mpi::type_vector(4, 1, 2, mpi::predefined_type("MPI_INT"), "strided");
+        other->commit();
+        for (int j = 0; j < p; ++j) a.recvtypes.push_back((me + j) % 2 ? t : other);
+        for (auto& d : a.rdispls) d *= std::max(t->extent(), other->extent());
+        a.recvbuf = buffer(r, n * std::max(t->extent(), other->extent()) / t->extent() + 1, t, 6);
+      } else {
+        a.recvtype = t;
+        a.recvbuf = buffer(r, n, t, 6);
+      }
+      if (k.in_place) {
+        a.sendbuf = coll::kInPlace;
+      } else {
+        a.sendcounts = a.recvcounts;
+        a.sdispls = a.rdispls;
+        a.sendtypes = a.recvtypes;
+        a.sendtype = a.recvtype;
+        a.sendbuf = a.kind == Collective::alltoallw ? buffer(r, n * 8, t, 7) : buffer(r, n, t, 7);
+      }
+      break;
+    }
+    case Collective::reduce:
+    case Collective::allreduce:
+    case Collective::scan:
+    case Collective::exscan: {
+      a.sendtype = a.recvtype = t;
+      a.sendcount = a.recvcount = c;
+      const bool here = a.kind != Collective::reduce || root;
+      const bool in_place = k.in_place && here;
+      if (here) a.recvbuf = buffer(r, c, t, 8);
+      a.sendbuf = in_place ? coll::kInPlace : buffer(r, c, t, 9);
+      break;
+    }
+    case Collective::reduce_scatter_block:
+    case Collective::reduce_scatter: {
+      a.sendtype = a.recvtype = t;
+      if (a.kind == Collective::reduce_scatter_block) a.recvcount = c;
+      else a.recvcounts = vcounts(vcount);
+      std::int64_t total = 0;
+      for (int i = 0; i < p; ++i) total += a.recv_count(i);
+      a.sendcount = total;
+      a.recvbuf = buffer(r, k.in_place ? total : a.recv_count(me), t, 8);
+      a.sendbuf = k.in_place ? coll::kInPlace : buffer(r, total, t, 9);
+      break;
+    }
+  }
+  return a;
+}
+
+// Runs one case; returns the failure's text, or "" when every rank verified.
+std::string run_case(const Case& k) {
+  sim::Engine engine;
+  net::HockneyParams hp;
+  hp.alpha_ps = 1e6;
+  hp.beta_ps_per_byte = 100;
+  hp.gamma_ps_per_byte = 10;
+  hp.eager_limit = 64;  // both protocols appear
+  net::Hockney model(hp);
+  sim::Trace trace(sim::TraceLevel::summary);
+  mpi::World world(engine, model, trace, static_cast<std::uint32_t>(k.p), mpi::PayloadMode::data);
+  coll::Coordinator coord(world, /*verify=*/true);
+  for (int r = 0; r < k.p; ++r) {
+    mpi::Rank& rank = world.rank(static_cast<std::uint32_t>(r));
+    engine.spawn(coord.run(rank, args_for(k, rank, world.comm_world(), r), *k.alg));
+  }
+  engine.run();
+  std::string out;
+  if (const auto& f = engine.failure()) {
+    try {
+      std::rethrow_exception(f->error);
+    } catch (const std::exception& e) {
+      out = "rank " + std::to_string(f->process) + ": " + e.what();
+    }
+  } else if (engine.unfinished_count() > 0) {
+    out = std::to_string(engine.unfinished_count()) + " ranks never finished";
+  }
+  engine.destroy_processes();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every registered algorithm gives the standard's result on every size, in place or not, any op, any type") {
+  const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 32};
+  mpi::TypeRef dense = mpi::type_contiguous(4, mpi::predefined_type("MPI_INT"), "four_ints");
+  mpi::TypeRef strided = mpi::type_vector(4, 1, 2, mpi::predefined_type("MPI_INT"), "strided_ints");
+  dense->commit();
+  strided->commit();
+  const mpi::OpRef ops[] = {mpi::predefined_op("MPI_SUM"), mpi::make_user_op("matrix", "matrix_product_2x2", false)};
+  int runs = 0;
+  for (const auto& alg : coll::algorithms()) {
+    for (int p : sizes) {
+      if (alg.restrictions.power_of_two_only && (p & (p - 1)) != 0) continue;
+      for (bool in_place : {false, true}) {
+        if (in_place && !has_in_place(alg.collective)) continue;
+        for (const auto& op : ops) {
+          if (!coll::reduces(alg.collective) && op != ops[0]) continue;
+          if (alg.restrictions.commutative_only && !op->commutative) continue;
+          for (const auto& type : {dense, strided}) {
+            Case k{&alg, p, in_place, op, type};
+            std::string failure = run_case(k);
+            INFO(coll::collective_name(alg.collective), " ", alg.name, " p=", p, " in_place=", in_place, " op=",
+                 op->name, " type=", type->name());
+            CHECK(failure == "");
+            ++runs;
+          }
+        }
+      }
+    }
+  }
+  MESSAGE(runs, " verified runs");
+}
+
+namespace {
+// An "algorithm" that moves nothing: verification must catch it.
+sim::Task<void> broken_bcast(mpi::Rank&, const coll::CollArgs&) { co_return; }
+// One that leaves one element short: a ring allgather that stops a step early.
+sim::Task<void> short_allgather(mpi::Rank& rank, const coll::CollArgs& a) {
+  coll::CollArgs b = a;
+  b.p = a.p - 1;  // the last block never arrives
+  if (a.me < b.p) co_await coll::allgather::ring(rank, b);
+}
+}  // namespace
+
+TEST_CASE("verification reports an algorithm whose result differs from the definition") {
+  mpi::TypeRef dense = mpi::type_contiguous(4, mpi::predefined_type("MPI_INT"), "four_ints");
+  dense->commit();
+  const coll::Algorithm bcast{Collective::bcast, "broken", {}, "moves nothing", &broken_bcast};
+  std::string f = run_case(Case{&bcast, 4, false, nullptr, dense});
+  INFO(f);
+  CHECK(f.find("not the standard's definition") != std::string::npos);
+  CHECK(f.find("MPI_Bcast") != std::string::npos);
+  const coll::Algorithm allgather{Collective::allgather, "short", {}, "one block short", &short_allgather};
+  f = run_case(Case{&allgather, 5, false, nullptr, dense});
+  CHECK(f.find("recvbuf block") != std::string::npos);
+}
