@@ -240,7 +240,8 @@ class ScenarioParser {
     else if (j.contains("ranks") && !ranks_is_parameter) s.ranks = expr(j["ranks"], path + "/ranks");
     static const std::vector<std::string> kinds = {"let", "buffer", "call", "show", "expect", "compute", "repeat"};
     int found = 0;
-    for (const auto& k : kinds) found += j.contains(k) ? 1 : 0;
+    // A call's parameters may share a kind's name (MPI_Bcast's "buffer"): "call" decides.
+    for (const auto& k : kinds) found += j.contains(k) && !(k == "buffer" && j.contains("call")) ? 1 : 0;
     if (found != 1)
       fail(path, found == 0 ? "a step needs one of: call, let, buffer, show, expect, compute, repeat"
                             : "a step has exactly one of: call, let, buffer, show, expect, compute, repeat");
@@ -256,10 +257,10 @@ class ScenarioParser {
           fail(p, "\"" + it.key() + "\" is a reserved name (rank, size and the MPI constants); choose another");
         s.lets.emplace_back(names_.intern(it.key()), expr(it.value(), p));
       }
-    } else if (j.contains("buffer")) {
-      buffer_step(j, path, s);
     } else if (j.contains("call")) {
       call_step(j, path, s);
+    } else if (j.contains("buffer")) {
+      buffer_step(j, path, s);
     } else if (j.contains("show")) {
       s.kind = Step::show;
       only(j, path, {"show", "ranks", "where"}, "show");
