@@ -75,7 +75,10 @@ const path = require("path");
     const key = [...instances][0];
     const count = trace.messages.filter(m => m.channel + ":" + m.collective === key).length;
     await page.selectOption("#which", key);
-    check((await page.textContent("#progress")).startsWith(`0 / ${count}`), `a collective's ${count} messages alone`);
+    // The page redraws after the change event: wait for it rather than race it.
+    const alone = await page.waitForFunction(c => document.querySelector("#progress").textContent.startsWith(`0 / ${c}`),
+                                             count, { timeout: 5000 }).then(() => true, () => false);
+    check(alone, `a collective's ${count} messages alone`);
   }
   // The per-link view of topology runs, from a trace that carries link loads.
   const withLinks = JSON.parse(JSON.stringify(trace));
