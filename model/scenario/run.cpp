@@ -1579,7 +1579,12 @@ class Executor {
     }
     algorithm_out = alg->name.data();  // registry names are string literals
     result_.algorithms_used[cname] = std::string(alg->name);
-    co_await coordinator_.run(rk, std::move(a), *alg);
+    return as_status(coordinator_.run(rk, std::move(a), *alg));
+  }
+  // The collective's coroutine as a step's task. The arguments were prepared above,
+  // outside any coroutine, so a blocked rank keeps only the algorithm's small frames.
+  static Task<Status> as_status(Task<void> t) {
+    co_await std::move(t);
     co_return Status{};
   }
 
