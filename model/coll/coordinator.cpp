@@ -34,6 +34,12 @@ std::string who(const CollArgs& a) { return "rank " + std::to_string(a.me) + " o
                      "processes");
 }
 
+[[noreturn]] void in_place_mismatch(const CollArgs& a, const CollArgs& f, const std::string& section) {
+  auto what = [](const CollArgs& x) { return x.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer"; };
+  throw MpiError(ErrorClass::buffer, "sendbuf", who(a) + what(a) + " where " + who(f) + what(f),
+                 "MPI-4.1 " + section + ": the in-place option is chosen by passing MPI_IN_PLACE as sendbuf at all processes");
+}
+
 // The (count, type) of block j of a's send side / receive side.
 std::pair<std::int64_t, TypeRef> send_block(const CollArgs& a, int j) {
   if (a.in_place()) return {a.recv_count(j), a.recv_type(j)};
@@ -76,16 +82,20 @@ void check_overlap(Rank& rank, const CollArgs& a, bool send_side, const char* ar
 
 }  // namespace
 
-int Coordinator::member_index(const CollArgs& a, std::uint32_t, int* members) const {
+int Coordinator::member_index(const CollArgs& a, int* members) const {
   *members = a.p;
   return a.me;
 }
 
+Coordinator::Key Coordinator::key_of(const Rank& rank, const CollArgs& a) {
+  // MPI_COMM_SELF is one communicator per process: each has its own instances.
+  return {a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context(), a.instance};
+}
+
 Coordinator::Instance& Coordinator::enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index,
-                                          int members) {
+                                          int members, Key key) {
   const CollArgs& a = *args;
-  std::uint32_t ctx = a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context();
-  Instance& in = instances_[{ctx, a.instance}];
+  Instance& in = instances_[key];
   if (in.members.empty()) {
     in.members.resize(static_cast<std::size_t>(members));
     in.started = rank.now();
@@ -194,10 +204,7 @@ void Coordinator::check(const Instance& in, int index) const {
       const bool all_to_all = a.kind == Collective::alltoall || a.kind == Collective::alltoallv || a.kind == Collective::alltoallw;
       const std::string section = all_to_all ? "§6.8" : "§6.7";
       if (a.in_place() != f.in_place())
-        throw MpiError(ErrorClass::buffer, "sendbuf",
-                       who(a) + (a.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer") + " where " + who(f) +
-                           (f.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer"),
-                       "MPI-4.1 " + section + ": the in-place option is chosen by passing MPI_IN_PLACE as sendbuf at all processes");
+        in_place_mismatch(a, f, section);
       const bool uniform = a.kind == Collective::allgather || a.kind == Collective::alltoall;
       // What i sends to j against what j expects from i.
       auto pair_check = [&](const CollArgs& i, const CollArgs& j) {
@@ -225,10 +232,7 @@ void Coordinator::check(const Instance& in, int index) const {
       if (!same_signature(a.sendcount, a.sendtype, f.sendcount, f.sendtype))
         signature_error("count", a, a.sendcount, a.sendtype, f, "gives", f.sendcount, f.sendtype, "§6.9.1");
       if (a.kind == Collective::allreduce && a.in_place() != f.in_place())
-        throw MpiError(ErrorClass::buffer, "sendbuf",
-                       who(a) + (a.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer") + " where " + who(f) +
-                           (f.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer"),
-                       "MPI-4.1 §6.9.6: the in-place option is chosen by passing MPI_IN_PLACE as sendbuf at all processes");
+        in_place_mismatch(a, f, "§6.9.6");
       break;
     case Collective::reduce_scatter_block:
     case Collective::reduce_scatter:
@@ -250,16 +254,12 @@ void Coordinator::check(const Instance& in, int index) const {
       if (!same_signature(1, a.recvtype, 1, f.recvtype))
         signature_error("datatype", a, 1, a.recvtype, f, "gives", 1, f.recvtype, "§6.10.1");
       if (a.in_place() != f.in_place())
-        throw MpiError(ErrorClass::buffer, "sendbuf",
-                       who(a) + (a.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer") + " where " + who(f) +
-                           (f.in_place() ? " passes MPI_IN_PLACE" : " passes a send buffer"),
-                       "MPI-4.1 §6.10.1: the in-place option is chosen by passing MPI_IN_PLACE as sendbuf at all processes");
+        in_place_mismatch(a, f, "§6.10.1");
       break;
   }
 }
 
-void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in,
-                        std::pair<std::uint32_t, std::int64_t> key) {
+void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in, Key key) {
   if (verify_ && world_.payload() == mpi::PayloadMode::data) {
     reference::Contributions all(in.members.size());
     std::vector<const std::vector<std::int64_t>*> at(in.members.size());
@@ -288,12 +288,11 @@ void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Ins
 
 Task<void> Coordinator::run(Rank& rank, CollArgs args, const Algorithm& alg) {
   int members = 0;
-  const int index = member_index(args, rank.id(), &members);
+  const int index = member_index(args, &members);
   auto shared = std::make_shared<const CollArgs>(std::move(args));
   const CollArgs& a = *shared;
-  std::pair<std::uint32_t, std::int64_t> key{a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context(),
-                                             a.instance};
-  Instance& in = enter(rank, shared, index, members);
+  const Key key = key_of(rank, a);
+  Instance& in = enter(rank, shared, index, members, key);
   co_await alg.run(rank, a);
   leave(rank, a, alg, in, key);
 }

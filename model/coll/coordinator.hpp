@@ -49,15 +49,16 @@ class Coordinator {
     sim::SimTime started{};
   };
 
-  Instance& enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index, int members);
-  void leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in,
-             std::pair<std::uint32_t, std::int64_t> key);
+  using Key = std::pair<std::uint32_t, std::int64_t>;  // (context, call number)
+  static Key key_of(const Rank& rank, const CollArgs& a);
+  Instance& enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index, int members, Key key);
+  void leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in, Key key);
   void check(const Instance& in, int index) const;
-  int member_index(const CollArgs& a, std::uint32_t world_rank, int* members) const;
+  int member_index(const CollArgs& a, int* members) const;
 
   mpi::World& world_;
   bool verify_;
-  std::map<std::pair<std::uint32_t, std::int64_t>, Instance> instances_;  // (context, call number)
+  std::map<Key, Instance> instances_;
   std::map<std::string, Totals> totals_;
 };
 

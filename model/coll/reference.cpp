@@ -139,7 +139,6 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
     const auto& c = present(r);
     return std::vector<std::byte>(c.begin() + at[static_cast<std::size_t>(block)], c.begin() + at[static_cast<std::size_t>(block) + 1]);
   };
-  const std::string me = "rank " + std::to_string(a.me);
   switch (a.kind) {
     case Collective::barrier: return {};
     case Collective::bcast:
@@ -199,7 +198,6 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
       return compare(mine, pack(rank, a.recvbuf, a.recv_count(a.me), a.recvtype), a.recvtype, true, "recvbuf");
     }
   }
-  (void)me;
   return {};
 }
 

@@ -30,13 +30,15 @@ Task<void> Bytes::close() {
     co_await local_copy(rank_, at_, bytes_, packed(), a_.recvbuf, a_.recvcount, a_.recvtype);
 }
 
+std::pair<std::int64_t, std::int64_t> chunk_span(std::int64_t total, std::int64_t chunk, int first, int n) {
+  std::int64_t lo = std::min<std::int64_t>(total, first * chunk), hi = std::min<std::int64_t>(total, (first + n) * chunk);
+  return {lo, hi - lo};
+}
+
 Task<void> scatter_chunks(Rank& rank, const CollArgs& a, Address at, std::int64_t total, std::int64_t chunk) {
   const int p = a.p;
   const int v = (a.me - a.root + p) % p;
-  auto span = [&](int first, int n) {  // the bytes of relative ranks [first, first + n)
-    std::int64_t lo = std::min<std::int64_t>(total, first * chunk), hi = std::min<std::int64_t>(total, (first + n) * chunk);
-    return std::pair{lo, hi - lo};
-  };
+  auto span = [&](int first, int n) { return chunk_span(total, chunk, first, n); };
   int mask = 1;
   for (; mask < p; mask <<= 1)
     if (v & mask) {

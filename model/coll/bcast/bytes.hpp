@@ -2,6 +2,7 @@
 // What the scatter-allgather and pipelined broadcasts share: the buffer seen as
 // its packed bytes, and the binomial scatter of those bytes.
 #include <memory>
+#include <utility>
 
 #include "model/coll/collective.hpp"
 
@@ -26,6 +27,10 @@ class Bytes {
   std::unique_ptr<Scratch> scratch_;
   Address at_;
 };
+
+// The bytes of chunks [first, first + n) of `chunk` bytes each, clipped to `total`:
+// (offset, length).
+std::pair<std::int64_t, std::int64_t> chunk_span(std::int64_t total, std::int64_t chunk, int first, int n);
 
 // Binomial scatter of the bytes from the root: relative rank v (from the root)
 // ends with bytes [v·chunk, (v+1)·chunk) of the `total`, clipped to the total.

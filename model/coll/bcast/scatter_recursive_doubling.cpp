@@ -19,10 +19,7 @@ Task<void> scatter_recursive_doubling(Rank& rank, const CollArgs& a) {
   const int v = (a.me - a.root + p) % p;
   const std::int64_t n = buf.bytes(), chunk = (n + p - 1) / p;
   co_await scatter_chunks(rank, a, buf.at(), n, chunk);
-  auto span = [&](int first, int count) {
-    std::int64_t lo = std::min<std::int64_t>(n, first * chunk), hi = std::min<std::int64_t>(n, (first + count) * chunk);
-    return std::pair{lo, hi - lo};
-  };
+  auto span = [&](int first, int count) { return chunk_span(n, chunk, first, count); };
   for (int mask = 1; mask < p; mask <<= 1) {
     const int partner = v ^ mask;
     auto [mine_lo, mine_n] = span(v & ~(mask - 1), mask);

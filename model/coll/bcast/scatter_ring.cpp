@@ -17,10 +17,7 @@ Task<void> scatter_ring(Rank& rank, const CollArgs& a) {
   const int v = (a.me - a.root + p) % p;
   const std::int64_t n = buf.bytes(), chunk = (n + p - 1) / p;
   co_await scatter_chunks(rank, a, buf.at(), n, chunk);
-  auto span = [&](int c) {
-    std::int64_t lo = std::min<std::int64_t>(n, c * chunk), hi = std::min<std::int64_t>(n, (c + 1) * chunk);
-    return std::pair{lo, hi - lo};
-  };
+  auto span = [&](int c) { return chunk_span(n, chunk, c, 1); };
   const int right = (a.me + 1) % p, left = (a.me - 1 + p) % p;
   for (int s = 0; s < p - 1; ++s) {
     auto [slo, sn] = span((v - s + p) % p);

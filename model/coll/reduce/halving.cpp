@@ -23,7 +23,7 @@ Task<void> halving(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Ad
                    const TypeRef& type) {
   const std::int64_t ext = type->extent();
   auto at = [&](int b) { return start[static_cast<std::size_t>(b)]; };
-  int lo = 0, hi = f.pof2;
+  int lo = 0;
   for (int mask = f.pof2 / 2; mask > 0; mask /= 2) {
     const int partner = f.newrank ^ mask;
     const bool upper = (f.newrank & mask) != 0;
@@ -34,9 +34,7 @@ Task<void> halving(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Ad
     // The lower new rank's data comes first: order kept for any operation.
     co_await combine(rank, *a.op, tmp + at(keep_lo) * ext, acc + at(keep_lo) * ext, keep, type, /*inout_first=*/upper ? false : true);
     lo = keep_lo;
-    hi = keep_lo + mask;
   }
-  (void)hi;
 }
 
 Task<void> doubling(Rank& rank, const CollArgs& a, const Fold& f, Address acc, const Offsets& start,

@@ -1,8 +1,6 @@
 #pragma once
 // The vector a reduce-scatter(-block) reduces: recvcounts[i] elements for rank i,
 // back to back (block i starts at the sum of the counts before it).
-#include <memory>
-
 #include "model/coll/collective.hpp"
 
 namespace mpisim::coll::reduce_scatter {
