@@ -61,9 +61,7 @@ ProcessId Engine::spawn(Task<void> root) {
 
 void Engine::destroy_processes() noexcept {
   // Clear the queue first: its entries may point into frames about to go.
-  heap_.clear();
-  fifo_.clear();
-  fifo_head_ = 0;
+  queue_.clear();
   starts_.clear();
   starts_head_ = 0;
   for (Process& p : processes_) {
@@ -73,80 +71,36 @@ void Engine::destroy_processes() noexcept {
 }
 
 std::size_t Engine::pending_events() const noexcept {
-  std::size_t n = heap_.size() + (fifo_.size() - fifo_head_);
+  std::size_t n = queue_.size();
   for (std::size_t i = starts_head_; i < starts_.size(); ++i) n += starts_[i].count;
   return n;
 }
 
-void Engine::push(const Entry& e) {
-  // A fresh entry for the current instant has the newest seq: it goes last.
-  if (e.time == now_.ps) {
-    fifo_.push_back(e);
-    return;
-  }
-  heap_.push_back(e);
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
-}
+void Engine::push(const Entry& e) { queue_.push(e); }
 
 bool Engine::pop(Entry& out) {
   if (starts_head_ == starts_.size()) {
-    // After the start: the heap's entries of this instant were scheduled before any
-    // FIFO entry, so they go first; the FIFO's come before later instants.
-    bool fifo_has = fifo_head_ < fifo_.size();
-    if (!heap_.empty() && (!fifo_has || heap_.front().time == now_.ps)) {
-      std::pop_heap(heap_.begin(), heap_.end(), Later{});
-      out = heap_.back();
-      heap_.pop_back();
-      return true;
-    }
-    if (!fifo_has) return false;
-    out = fifo_[fifo_head_++];
-    if (fifo_head_ == fifo_.size()) {
-      fifo_.clear();
-      fifo_head_ = 0;
-    }
+    if (!queue_.peek(out)) return false;
+    queue_.pop();
     return true;
   }
-  // Three sources, merged by (time, seq): the heap (later instants, and entries of
-  // this instant scheduled earlier), the FIFO (this instant, newest), the starts.
-  const Entry* best = nullptr;
-  int source = -1;
-  auto earlier = [](const Entry& a, const Entry* b) { return b == nullptr || Later{}(*b, a); };
-  Entry start{};
-  if (starts_head_ < starts_.size()) {
-    const StartRun& r = starts_[starts_head_];
-    start = Entry{r.time, r.first_seq, nullptr, 0};
-    best = &start;
-    source = 0;
+  // Process starts are merged with the queue by (time, seq).
+  const StartRun& r = starts_[starts_head_];
+  Entry queued{};
+  if (queue_.peek(queued) && (queued.time != r.time ? queued.time < r.time : queued.seq < r.first_seq)) {
+    queue_.pop();
+    out = queued;
+    return true;
   }
-  if (!heap_.empty() && earlier(heap_.front(), best)) best = &heap_.front(), source = 1;
-  if (fifo_head_ < fifo_.size() && earlier(fifo_[fifo_head_], best)) best = &fifo_[fifo_head_], source = 2;
-  switch (source) {
-    case 0: {
-      StartRun& r = starts_[starts_head_];
-      out = Entry{r.time, r.first_seq, nullptr, reinterpret_cast<std::uint64_t>(processes_[r.first].driver.address())};
-      ++r.first_seq;
-      ++r.first;
-      if (--r.count == 0 && ++starts_head_ == starts_.size()) {
-        starts_.clear();
-        starts_head_ = 0;
-      }
-      return true;
-    }
-    case 1:
-      std::pop_heap(heap_.begin(), heap_.end(), Later{});
-      out = heap_.back();
-      heap_.pop_back();
-      return true;
-    case 2:
-      out = fifo_[fifo_head_++];
-      if (fifo_head_ == fifo_.size()) {
-        fifo_.clear();
-        fifo_head_ = 0;
-      }
-      return true;
-    default: return false;
+  StartRun& run = starts_[starts_head_];
+  out = Entry{run.time, run.first_seq, nullptr, reinterpret_cast<std::uint64_t>(processes_[run.first].driver.address())};
+  ++run.first_seq;
+  ++run.first;
+  if (--run.count == 0 && ++starts_head_ == starts_.size()) {
+    starts_.clear();
+    starts_head_ = 0;
   }
+  return true;
 }
 
 void Engine::at(SimTime t, EventHandler& handler, std::uint64_t arg) {
@@ -156,8 +110,7 @@ void Engine::at(SimTime t, EventHandler& handler, std::uint64_t arg) {
 
 void Engine::at_keeping_seq(SimTime t, std::uint64_t seq, EventHandler& handler, std::uint64_t arg) {
   assert(t > now_);
-  heap_.push_back(Entry{t.ps, seq, &handler, arg});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  queue_.push_keeping_seq(Entry{t.ps, seq, &handler, arg});
 }
 
 void Engine::resume_at(SimTime t, std::coroutine_handle<> h) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "sim/event_queue.hpp"
 #include "sim/task.hpp"
 #include "sim/time.hpp"
 
@@ -93,20 +94,7 @@ class Engine {
   void destroy_processes() noexcept;
 
  private:
-  // 32 bytes by design: the queue holds millions of these, by value.
-  struct Entry {
-    std::int64_t time;
-    std::uint64_t seq;
-    EventHandler* handler;  // null: `arg` is a coroutine address to resume
-    std::uint64_t arg;
-  };
-  static_assert(sizeof(Entry) <= 32, "queue entries are copied on every heap operation");
-
-  struct Later {
-    bool operator()(const Entry& a, const Entry& b) const noexcept {
-      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-    }
-  };
+  using Entry = QueuedEvent;
 
   struct Process {
     std::coroutine_handle<> driver;
@@ -125,12 +113,7 @@ class Engine {
   std::uint64_t events_ = 0;
   bool stopped_ = false;
   std::size_t finished_ = 0;
-  // Entries for later instants live in a binary heap. Entries scheduled for the
-  // current instant go to a FIFO: they carry the newest seqs, so they follow every
-  // heap entry of the same instant (which was scheduled earlier) in order.
-  std::vector<Entry> heap_;
-  std::vector<Entry> fifo_;
-  std::size_t fifo_head_ = 0;
+  EventQueue queue_;
   std::vector<Process> processes_;
   // Process starts are events too, but a million of them would cost 32 bytes
   // each in the FIFO: consecutive spawns at one instant are kept as one run of

@@ -1,0 +1,88 @@
+#pragma once
+// The engine's pending events, ordered by (time, seq).
+//
+// Simulated programs are bursty in time: a round of a collective, or a ring
+// shift, schedules thousands of events for the same few instants. So the queue
+// keeps one FIFO bucket per distinct instant and a binary heap of the instants,
+// not of the events: pushing to an instant that already has a bucket is an
+// append, popping is a read from the front, and the heap holds 8-byte times.
+//
+// Within a bucket the entries are in seq order because fresh seqs only grow. An
+// event re-queued with an older seq (`push_keeping_seq`, for an item that waited
+// for a busy resource) would break that, so those go to a small heap of their
+// own, merged on pop by (time, seq).
+//
+// Buckets are found by time through an open-addressing table: only looked up,
+// never iterated, so the order of events depends on (time, seq) alone.
+#include <cstdint>
+#include <vector>
+
+namespace mpisim::sim {
+
+class EventHandler;
+
+struct QueuedEvent {
+  std::int64_t time;
+  std::uint64_t seq;
+  EventHandler* handler;  // null: `arg` is a coroutine address to resume
+  std::uint64_t arg;
+};
+
+class EventQueue {
+ public:
+  // A fresh event: its seq is larger than every seq pushed before.
+  void push(const QueuedEvent& e);
+  // An event that keeps an older seq.
+  void push_keeping_seq(const QueuedEvent& e);
+  // The earliest event by (time, seq), or false when empty.
+  bool peek(QueuedEvent& out) const;
+  void pop();
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  void clear();
+
+ private:
+  struct Item {
+    std::uint64_t seq;
+    EventHandler* handler;
+    std::uint64_t arg;
+  };
+  struct Bucket {
+    std::int64_t time = 0;
+    std::size_t head = 0;
+    std::vector<Item> items;
+  };
+  struct Slot {
+    std::int64_t time;
+    std::uint32_t bucket;  // kEmpty: free slot
+  };
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+
+  std::uint32_t bucket_for(std::int64_t t);
+  void forget_front_bucket();
+  std::uint32_t* find_slot(std::int64_t t);
+  void insert_slot(std::int64_t t, std::uint32_t bucket);
+  void erase_slot(std::int64_t t);
+  std::size_t hash(std::int64_t t) const noexcept {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  bool late_first() const;
+
+  std::vector<Bucket> buckets_;
+  std::vector<std::uint32_t> free_buckets_;
+  struct Instant {
+    std::int64_t time;
+    std::uint32_t bucket;
+  };
+  std::vector<Instant> times_;  // min-heap of the instants that have a bucket
+  std::vector<Slot> table_;          // time -> bucket, linear probing, power-of-two size
+  unsigned shift_ = 64;
+  std::size_t used_slots_ = 0;
+  // The last bucket looked up: consecutive pushes mostly share an instant.
+  std::int64_t cached_time_ = 0;
+  std::uint32_t cached_bucket_ = kEmpty;
+  std::vector<QueuedEvent> late_;  // re-queued events, a heap by (time, seq)
+  std::size_t size_ = 0;
+};
+
+}  // namespace mpisim::sim
