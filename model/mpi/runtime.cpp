@@ -33,54 +33,58 @@ std::string tag_text(int t) { return t == ANY_TAG ? "MPI_ANY_TAG" : std::to_stri
 // ---------------------------------------------------------------------------
 // Waiting
 
-struct Rank::WaitAwaiter {
+bool Rank::wait_ready(std::span<Request*> reqs, bool any, std::uint32_t& incomplete, SimTime& latest) {
+  SimTime t = now();
+  SimTime earliest = SimTime::never();
+  bool some_complete = false;
+  incomplete = 0;
+  for (Request* r : reqs) {
+    if (r == nullptr) continue;
+    if (r->complete) {
+      some_complete = true;
+      latest = max(latest, r->done_at);
+      earliest = std::min(earliest, r->done_at);
+    } else {
+      ++incomplete;
+    }
+  }
+  if (any && some_complete) {
+    incomplete = 0;
+    latest = earliest;
+  }
+  if (incomplete > 0) return false;
+  latest = max(latest, max(t, world_->model_.cpu_free(id_)));
+  return latest == t;
+}
+
+void Rank::wait_suspend(std::span<Request*> reqs, bool any, std::uint32_t incomplete, SimTime latest,
+                        std::coroutine_handle<> h) {
+  if (incomplete == 0) {
+    world_->engine_.resume_at(latest, h);
+    return;
+  }
+  for (Request* r : reqs)
+    if (r != nullptr && !r->complete) r->awaited = true;
+  waiter_ = h;
+  wait_needed_ = any ? 1 : incomplete;
+  wait_time_ = any ? SimTime{} : latest;
+  waiting_on_ = reqs;
+}
+
+void Rank::wait_over(std::span<Request*> reqs) {
+  for (Request* r : reqs)
+    if (r != nullptr) r->awaited = false;
+  waiting_on_ = {};
+}
+
+struct Rank::WaitAnyAwaiter {
   Rank& rank;
   std::span<Request*> reqs;
-  bool any;
   std::uint32_t incomplete = 0;
   SimTime latest{};
-
-  bool await_ready() {
-    SimTime now = rank.now();
-    SimTime earliest = SimTime::never();
-    bool some_complete = false;
-    for (Request* r : reqs) {
-      if (r == nullptr) continue;
-      if (r->complete) {
-        some_complete = true;
-        latest = max(latest, r->done_at);
-        earliest = std::min(earliest, r->done_at);
-      } else {
-        ++incomplete;
-      }
-    }
-    if (any && some_complete) {
-      incomplete = 0;
-      latest = earliest;
-    }
-    if (incomplete > 0) return false;
-    latest = max(latest, max(now, rank.world_->model_.cpu_free(rank.id_)));
-    return latest == now;
-  }
-
-  void await_suspend(std::coroutine_handle<> h) {
-    if (incomplete == 0) {
-      rank.world_->engine_.resume_at(latest, h);
-      return;
-    }
-    for (Request* r : reqs)
-      if (r != nullptr && !r->complete) r->awaited = true;
-    rank.waiter_ = h;
-    rank.wait_needed_ = any ? 1 : incomplete;
-    rank.wait_time_ = any ? SimTime{} : latest;
-    rank.waiting_on_ = reqs;
-  }
-
-  void await_resume() {
-    for (Request* r : reqs)
-      if (r != nullptr) r->awaited = false;
-    rank.waiting_on_ = {};
-  }
+  bool await_ready() { return rank.wait_ready(reqs, true, incomplete, latest); }
+  void await_suspend(std::coroutine_handle<> h) { rank.wait_suspend(reqs, true, incomplete, latest, h); }
+  void await_resume() { rank.wait_over(reqs); }
 };
 
 void Rank::on_complete(Request* r) {
@@ -101,28 +105,30 @@ void Rank::finish(Request* r, Status* status) {
   if (cls != ErrorClass::success) throw MpiError(cls, f->argument, f->text, f->rule);
 }
 
-Task<Status> Rank::wait(Request* req) {
+Status Rank::WaitOne::await_resume() {
   Status st;
-  if (req == nullptr) co_return st;  // MPI_REQUEST_NULL: an empty status (MPI-4.1 §3.7.3)
-  co_await WaitAwaiter{*this, std::span<Request*>(&req, 1), false};
-  finish(req, &st);
-  co_return st;
+  if (req == nullptr) return st;  // MPI_REQUEST_NULL: an empty status (MPI-4.1 §3.7.3)
+  rank.wait_over(std::span<Request*>(&req, 1));
+  rank.finish(req, &st);
+  return st;
 }
 
-Task<void> Rank::wait_all(std::span<Request*> reqs, std::span<Status> statuses) {
-  co_await WaitAwaiter{*this, reqs, false};
+Status Rank::WaitAll::await_resume() {
+  rank.wait_over(reqs);
   // Free every request before reporting the first error, so none leaks.
-  std::optional<MpiError> first;
+  std::optional<MpiError> error;
+  Status first;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     Request* r = std::exchange(reqs[i], nullptr);
     if (r == nullptr) continue;
     try {
-      finish(r, statuses.empty() ? nullptr : &statuses[i]);
+      rank.finish(r, !statuses.empty() ? &statuses[i] : i == 0 ? &first : nullptr);
     } catch (const MpiError& e) {
-      if (!first) first = e;
+      if (!error) error = e;
     }
   }
-  if (first) throw *first;
+  if (error) throw *error;
+  return statuses.empty() ? first : statuses[0];
 }
 
 Task<int> Rank::wait_any(std::span<Request*> reqs, Status* status) {
@@ -130,7 +136,7 @@ Task<int> Rank::wait_any(std::span<Request*> reqs, Status* status) {
     if (status) *status = Status{};
     co_return UNDEFINED;
   }
-  co_await WaitAwaiter{*this, reqs, true};
+  co_await WaitAnyAwaiter{*this, reqs};
   // The one completed earliest; ties go to the lowest index.
   int best = -1;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
@@ -298,13 +304,13 @@ Request* Rank::irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, 
   return start_recv(buf, std::move(type), source, tag, comm, ctx, false);
 }
 
-Task<Status> Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
-                        std::int64_t collective) {
+Rank::WaitOne Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+                         Context ctx, std::int64_t collective) {
   return wait(isend(buf, std::move(type), dest, tag, comm, ctx, collective));
 }
 
-Task<Status> Rank::recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
-                        Context ctx) {
+Rank::WaitOne Rank::recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
+                         Context ctx) {
   return wait(irecv(buf, std::move(type), source, tag, comm, ctx));
 }
 

@@ -129,11 +129,39 @@ class Rank {
   Request* isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
                         const Communicator& comm, std::vector<std::int32_t> origins = {});
 
-  // Waits for `req` (null: MPI_REQUEST_NULL) and frees it. The handle should be
-  // cleared by the caller first: the request is gone when this returns or throws.
-  Task<Status> wait(Request* req);
-  // `statuses` is empty (ignored) or as long as `reqs`.
-  Task<void> wait_all(std::span<Request*> reqs, std::span<Status> statuses = {});
+  // co_await rank.wait(req): waits for `req` (null: MPI_REQUEST_NULL), frees it
+  // and gives its status. The handle should be cleared by the caller first: the
+  // request is gone when the await returns or throws. The waits are awaiters, not
+  // coroutines: waiting costs no frame.
+  struct [[nodiscard]] WaitOne {
+    Rank& rank;
+    Request* req;
+    std::uint32_t incomplete = 0;
+    SimTime latest{};
+    bool await_ready() { return req == nullptr || rank.wait_ready(std::span<Request*>(&req, 1), false, incomplete, latest); }
+    void await_suspend(std::coroutine_handle<> h) {
+      rank.wait_suspend(std::span<Request*>(&req, 1), false, incomplete, latest, h);
+    }
+    Status await_resume();
+  };
+  WaitOne wait(Request* req) { return WaitOne{*this, req}; }
+  // co_await rank.wait_all(reqs, statuses): `statuses` is empty (ignored) or as
+  // long as `reqs`; every handle is cleared, every request freed, and the first
+  // error (in handle order) thrown. Gives the status of reqs[0] (a blocking
+  // call's own status: the receive of a sendrecv).
+  struct [[nodiscard]] WaitAll {
+    Rank& rank;
+    std::span<Request*> reqs;
+    std::span<Status> statuses;
+    std::uint32_t incomplete = 0;
+    SimTime latest{};
+    bool await_ready() { return rank.wait_ready(reqs, false, incomplete, latest); }
+    void await_suspend(std::coroutine_handle<> h) { rank.wait_suspend(reqs, false, incomplete, latest, h); }
+    Status await_resume();
+  };
+  WaitAll wait_all(std::span<Request*> reqs, std::span<Status> statuses = {}) {
+    return WaitAll{*this, reqs, statuses};
+  }
   // Returns the index completed, or UNDEFINED when every handle is null.
   Task<int> wait_any(std::span<Request*> reqs, Status* status);
   // True (and the request freed, set to null) if complete now.
@@ -141,10 +169,10 @@ class Rank {
 
   // Blocking send and receive: post now (arguments are checked here, before any
   // suspension), then wait in one small coroutine.
-  Task<Status> send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
-                    Context ctx = Context::p2p, std::int64_t collective = -1);
-  Task<Status> recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
-                    Context ctx = Context::p2p);
+  WaitOne send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+               Context ctx = Context::p2p, std::int64_t collective = -1);
+  WaitOne recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
+               Context ctx = Context::p2p);
 
   Task<Status> probe(int source, int tag, const Communicator& comm);
   std::optional<Status> iprobe(int source, int tag, const Communicator& comm);
@@ -159,8 +187,14 @@ class Rank {
 
  private:
   friend class World;
-  struct WaitAwaiter;
+  struct WaitAnyAwaiter;
   struct ProbeAwaiter;
+  // The waits' shared steps: whether the wait is over at once (then `latest` is
+  // when it resumes), and the registration of a suspended waiter.
+  bool wait_ready(std::span<Request*> reqs, bool any, std::uint32_t& incomplete, SimTime& latest);
+  void wait_suspend(std::span<Request*> reqs, bool any, std::uint32_t incomplete, SimTime latest,
+                    std::coroutine_handle<> h);
+  void wait_over(std::span<Request*> reqs);
 
   void validate_peer(int peer, const Communicator& comm, bool receive, const char* argument) const;
   void validate_tag(int tag, bool receive) const;

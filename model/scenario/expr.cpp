@@ -239,30 +239,37 @@ class Parser {
 
 // a op b for the integer operators (one-character codes), with C semantics and
 // every overflow or division by zero reported instead of undefined.
-std::int64_t apply_binary(char code, std::int64_t a, std::int64_t b, int column) {
+[[noreturn, gnu::cold, gnu::noinline]] void binary_failure(char code, std::int64_t a, std::int64_t b, int column) {
+  if ((code == '/' || code == '%') && b == 0) throw ExprError("division by zero", column);
+  const char* sym = code == '+' ? "+" : code == '-' ? "-" : code == '*' ? "*" : code == '/' ? "/" : code == '%' ? "%" : "";
+  if (*sym == 0) throw ExprError("bad operator", column);
+  throw ExprError("integer overflow in " + std::to_string(a) + " " + sym + " " + std::to_string(b), column);
+}
+
+// Integer operators as C evaluates them, with overflow and division by zero
+// reported instead of undefined.
+inline std::int64_t apply_binary(char code, std::int64_t a, std::int64_t b, int column) {
   std::int64_t r = 0;
-  bool overflow = false;
   switch (code) {
-    case '+': overflow = __builtin_add_overflow(a, b, &r); break;
-    case '-': overflow = __builtin_sub_overflow(a, b, &r); break;
-    case '*': overflow = __builtin_mul_overflow(a, b, &r); break;
+    case '+':
+      if (__builtin_add_overflow(a, b, &r)) binary_failure(code, a, b, column);
+      return r;
+    case '-':
+      if (__builtin_sub_overflow(a, b, &r)) binary_failure(code, a, b, column);
+      return r;
+    case '*':
+      if (__builtin_mul_overflow(a, b, &r)) binary_failure(code, a, b, column);
+      return r;
     case '/':
     case '%':
-      if (b == 0) throw ExprError("division by zero", column);
-      if (a == INT64_MIN && b == -1) overflow = true;
-      else r = code == '/' ? a / b : a % b;
-      break;
-    case '<': r = a < b; break;
-    case 'l': r = a <= b; break;
-    case '>': r = a > b; break;
-    case 'g': r = a >= b; break;
-    default: throw ExprError("bad operator", column);
+      if (b == 0 || (a == INT64_MIN && b == -1)) binary_failure(code, a, b, column);
+      return code == '/' ? a / b : a % b;
+    case '<': return a < b;
+    case 'l': return a <= b;
+    case '>': return a > b;
+    case 'g': return a >= b;
+    default: binary_failure(code, a, b, column);
   }
-  if (overflow) {
-    const char* sym = code == '+' ? "+" : code == '-' ? "-" : code == '*' ? "*" : code == '/' ? "/" : "%";
-    throw ExprError("integer overflow in " + std::to_string(a) + " " + sym + " " + std::to_string(b), column);
-  }
-  return r;
 }
 
 class Evaluator {
@@ -477,10 +484,59 @@ struct ScalarEval {
   }
 };
 
+// Whether the ops (in postfix order, as compile_scalar emits them) can be run
+// front to back on a small stack: no ternary and no short-circuit operator, which
+// must leave a side unevaluated.
+bool linear_scalar(const std::vector<Expr::Op>& ops) {
+  int depth = 0;
+  for (const Expr::Op& op : ops) {
+    switch (op.kind) {
+      case Node::number:
+      case Node::name: ++depth; break;
+      case Node::unary: break;
+      case Node::binary:
+        if (op.code == '&' || op.code == '|') return false;
+        --depth;
+        break;
+      default: return false;
+    }
+    if (depth > Expr::kLinearStack) return false;
+  }
+  return depth == 1;
+}
+
 }  // namespace
 
 bool Expr::eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const {
   if (!ops_) return false;
+  if (linear_) {
+    std::int64_t stack[kLinearStack];
+    int sp = 0;
+    for (const Op& op : *ops_) {
+      switch (op.kind) {
+        case Node::number: stack[sp++] = op.value; break;
+        case Node::name:
+          if (!lookup.fn(lookup.ctx, static_cast<std::uint32_t>(op.value), &stack[sp++])) return false;
+          break;
+        case Node::unary: {
+          std::int64_t& v = stack[sp - 1];
+          if (op.code == '!') {
+            v = v == 0;
+          } else {
+            if (v == INT64_MIN) throw ExprError("integer overflow", op.column);
+            v = -v;
+          }
+          break;
+        }
+        default: {
+          std::int64_t b = stack[--sp];
+          stack[sp - 1] = apply_binary(op.code, stack[sp - 1], b, op.column);
+        }
+      }
+    }
+    *out = stack[0];
+    return true;
+  }
   ScalarEval ev{*ops_, lookup};
   std::int64_t v = ev.at(static_cast<int>(ops_->size() - 1));
   if (!ev.ok) return false;
@@ -499,7 +555,10 @@ Expr Expr::parse(std::string_view text, const NameResolver& resolve) {
   const Node& root = (*nodes)[static_cast<std::size_t>(e.root_)];
   if (root.kind == Node::number) e.constant_ = root.value;
   auto ops = std::make_shared<std::vector<Op>>();
-  if (compile_scalar(*nodes, e.root_, *ops) >= 0) e.ops_ = std::move(ops);
+  if (compile_scalar(*nodes, e.root_, *ops) >= 0) {
+    e.linear_ = linear_scalar(*ops);
+    e.ops_ = std::move(ops);
+  }
   e.text_ = std::string(text);
   e.nodes_ = std::move(nodes);
   return e;

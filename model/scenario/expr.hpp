@@ -91,11 +91,13 @@ class Expr {
 
   struct Node;
   struct Op;  // a compact node of the scalar fast path
+  static constexpr int kLinearStack = 16;
 
  private:
   std::string text_;
   std::shared_ptr<const std::vector<Node>> nodes_;
   std::shared_ptr<const std::vector<Op>> ops_;  // null when the fast path does not apply
+  bool linear_ = false;  // ops_ run front to back on a stack (no ?: && ||)
   int root_ = 0;
   std::optional<std::int64_t> constant_;
 };

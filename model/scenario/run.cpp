@@ -67,6 +67,9 @@ struct RankEnv {
   std::vector<Cursor> nested;       // repeat bodies being run, innermost last
   SimTime call_start{};
   const char* algorithm = nullptr;  // the algorithm of the collective running now (a registry name)
+  // The requests a blocking point-to-point step posted, waited for by run_rank.
+  Request* pending[2] = {nullptr, nullptr};
+  std::uint8_t pending_count = 0;
 
   // Names this rank has bound; allocated on first use (many ranks bind none).
   struct Bindings {
@@ -91,6 +94,23 @@ struct RankEnv {
   std::vector<std::pair<NameId, const mpi::Communicator*>>& comms() { return b().comms; }
   std::vector<std::pair<NameId, mpi::TypeRef>>& types() { return b().types; }
   std::vector<std::pair<NameId, mpi::OpRef>>& ops() { return b().ops; }
+};
+
+// What a step that may block hands to its rank's coroutine: nothing (it did not
+// block, or the program is over), a coroutine to await, or the requests it posted
+// in RankEnv::pending (send, recv, wait, sendrecv: waited for with no coroutine
+// frame of their own).
+struct Blocking {
+  enum Kind : std::uint8_t { none, coroutine, requests };
+  Kind kind = none;
+  std::optional<Task<Status>> task;
+  Blocking() = default;
+  Blocking(Task<Status> t) : kind(coroutine), task(std::move(t)) {}  // NOLINT: a task is a blocking step
+  static Blocking on_requests() {
+    Blocking b;
+    b.kind = requests;
+    return b;
+  }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -190,10 +210,15 @@ class Executor {
     RankEnv& env = envs_[r];
     env.top_program = &sc_.program_for(r);
     for (;;) {
-      std::optional<Task<Status>> blocking = advance(env);
-      if (!blocking) co_return;
-      Status st = co_await std::move(*blocking);
-      finish_blocking(env, st);
+      Blocking blocking = advance(env);
+      if (blocking.kind == Blocking::none) co_return;
+      if (blocking.kind == Blocking::coroutine) {
+        finish_blocking(env, co_await std::move(*blocking.task));
+      } else if (std::size_t n = std::exchange(env.pending_count, 0); n == 1 && env.pending[0] == nullptr) {
+        finish_blocking(env, Status{});  // MPI_Wait on MPI_REQUEST_NULL returns at once
+      } else {
+        finish_blocking(env, co_await world_.rank(r).wait_all(std::span<Request*>(env.pending, n)));
+      }
     }
   }
 
@@ -450,11 +475,11 @@ class Executor {
   // ---- steps
   // Runs the rank's steps that do not block, up to the next one that may; returns
   // that one's task, or nothing when the program is over.
-  std::optional<Task<Status>> advance(RankEnv& env) {
+  Blocking advance(RankEnv& env) {
     for (;;) {
       if (env.nested.empty()) {
-        if (env.top_next >= env.top_program->size()) return std::nullopt;
-        if (auto t = run_step(env, (*env.top_program)[env.top_next++])) return t;
+        if (env.top_next >= env.top_program->size()) return {};
+        if (Blocking b = run_step(env, (*env.top_program)[env.top_next++]); b.kind != Blocking::none) return b;
         continue;
       }
       Cursor& c = env.nested.back();
@@ -467,19 +492,19 @@ class Executor {
         }
         continue;
       }
-      if (auto t = run_step(env, (*c.program)[c.next++])) return t;
+      if (Blocking b = run_step(env, (*c.program)[c.next++]); b.kind != Blocking::none) return b;
     }
   }
 
   // Runs one step; returns its task if it may block.
-  std::optional<Task<Status>> run_step(RankEnv& env, const Step& s) {
+  Blocking run_step(RankEnv& env, const Step& s) {
     env.step = &s;
     // Interpreted steps count against --max-events too: a loop of local steps
     // schedules no event but must end.
     if (cfg_.max_events && ++steps_ + world_.engine().events_processed() > cfg_.max_events)
       throw mpi::LimitError("events", "the run reached --max-events " + std::to_string(cfg_.max_events) +
                                           " (events and interpreted steps)");
-    if (s.ranks && eval_int(env, *s.ranks) == 0) return std::nullopt;
+    if (s.ranks && eval_int(env, *s.ranks) == 0) return {};
     {
       switch (s.kind) {
         case Step::let:
@@ -507,7 +532,7 @@ class Executor {
           break;
       }
     }
-    return std::nullopt;
+    return {};
   }
 
   static Task<Status> computing(mpi::Rank& rk, SimTime duration) {
@@ -1192,22 +1217,22 @@ class Executor {
   // Calls that may block. The simple ones prepare here, outside any coroutine, and
   // hand back the runtime's own small waiting coroutine, so a blocked rank's frames
   // stay small. Each returns the status run_program binds to "status", if given.
-  Task<Status> call_async(RankEnv& env, const Step& s, const char*& algorithm) {
+  Blocking call_async(RankEnv& env, const Step& s, const char*& algorithm) {
     mpi::Rank& rk = world_.rank(env.rank);
     switch (s.spec->id) {
       case CallId::send: {
         auto t = type_arg(env, s, P::datatype);
         auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
-        return rk.send(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s));
+        return pending(env, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s)));
       }
       case CallId::recv: {
         auto t = type_arg(env, s, P::datatype);
         auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
-        return rk.recv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
+        return pending(env, rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s)));
       }
       case CallId::wait: {
         Request*& r = request_slot(env, arg(s, P::request).name, "request");
-        return rk.wait(std::exchange(r, nullptr));
+        return pending(env, std::exchange(r, nullptr));
       }
       case CallId::probe: return rk.probe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
       case CallId::waitall: return waitall(env, s, rk);
@@ -1294,22 +1319,27 @@ class Executor {
     co_return st;
   }
 
-  Task<Status> sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  // A blocking call's requests, for run_rank to wait for (MPI_REQUEST_NULL: an empty status at once).
+  static Blocking pending(RankEnv& env, Request* first, Request* second = nullptr) {
+    env.pending[0] = first;
+    env.pending[1] = second;
+    env.pending_count = second ? 2 : 1;
+    return Blocking::on_requests();
+  }
+
+  // The receive is posted first; when the send's arguments are wrong, the error
+  // ends the run, which releases the receive.
+  Blocking sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
     auto st_t = type_arg(env, s, P::sendtype);
     auto rt_t = type_arg(env, s, P::recvtype);
     auto sb = typed(env, s, P::sendbuf, int_arg(env, s, P::sendcount), st_t);
     auto rb = typed(env, s, P::recvbuf, int_arg(env, s, P::recvcount), rt_t);
     const auto& c = comm_arg(env, s);
-    Request* reqs[2] = {rk.irecv(rb, rt_t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c), nullptr};
-    try {
-      reqs[1] = rk.isend(sb, st_t, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
-    } catch (...) {
-      // The receive is posted; a fatal error ends the run, which releases it.
-      throw;
-    }
-    Status sts[2];
-    co_await rk.wait_all(reqs, sts);
-    co_return sts[0];
+    Request* recv = rk.irecv(rb, rt_t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c);
+    env.pending[0] = recv;
+    env.pending_count = 1;
+    Request* send = rk.isend(sb, st_t, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
+    return pending(env, recv, send);
   }
 
   Task<Status> sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk) {
