@@ -1,0 +1,191 @@
+// Closed-form costs: on a contention-free Hockney network (α, β, γ; local copies
+// free; no eager limit) and a power-of-two p, each algorithm's predicted time is
+// the formula of Thakur, Rabenseifner & Gropp, "Optimization of Collective
+// Communication Operations in MPICH" (2005), exactly, to the picosecond.
+//
+// n is the message size in bytes as the paper uses it: the whole buffer for
+// bcast, allreduce and the reduce-scatter's vector; all p blocks together for
+// allgather, gather, scatter and alltoall.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+
+#include "model/net/network_file.hpp"
+#include "model/scenario/run.hpp"
+#include "model/scenario/scenario.hpp"
+
+using namespace mpisim;
+
+namespace {
+
+// α = 1000 ps, β = 3 ps/B, γ = 2 ps/B: distinct, so a term with the wrong factor shows.
+constexpr std::int64_t kAlpha = 1000, kBeta = 3, kGamma = 2;
+const char* const kNetwork = R"({"mpisim-network": 1, "name": "closed-form", "model": "hockney",
+  "alpha": "1000ps", "beta": "3ps", "gamma": "2ps"})";
+
+std::int64_t lg(std::int64_t p) {
+  std::int64_t k = 0;
+  while ((std::int64_t{1} << k) < p) ++k;
+  return k;
+}
+
+// Runs one call of `call` (JSON arguments `args`, with `n_ints` MPI_INTs as the
+// paper's n) on p ranks and returns the makespan in ps.
+std::int64_t makespan(int p, const std::string& buffers, const std::string& call, const std::string& algorithm) {
+  std::string text = R"({"mpisim": 1, "program": [)" + buffers + R"({"call": )" + call +
+                     R"(, "comm": "MPI_COMM_WORLD", "algorithm": ")" + algorithm + R"("}]})";
+  scenario::Scenario sc = scenario::parse_scenario(text, "closed-form");
+  net::Network n = net::parse_network(kNetwork, "closed-form");
+  scenario::RunConfig cfg;
+  cfg.ranks = p;
+  cfg.payload = mpi::PayloadMode::data;
+  cfg.trace_level = sim::TraceLevel::summary;
+  cfg.verify = true;
+  scenario::RunResult r = scenario::run_scenario(sc, n, cfg);
+  REQUIRE(r.outcome == scenario::Outcome::clean);
+  return r.makespan_ps;
+}
+
+std::string buf(const char* name, std::int64_t count) {
+  return R"({"buffer": ")" + std::string(name) + R"(", "type": "MPI_INT", "count": )" + std::to_string(count) +
+         R"(, "init": "rank + i"},)";
+}
+
+// For every power of two p up to 32 and a few sizes: the simulated time of
+// run(p, ints) equals formula(p, n), n = 4·ints bytes, ints a multiple of p.
+void check(const char* what, const std::function<std::int64_t(int p, std::int64_t ints)>& run,
+           const std::function<std::int64_t(std::int64_t p, std::int64_t n)>& formula) {
+  for (int p : {2, 4, 8, 16, 32})
+    for (std::int64_t per_rank : {1, 16, 1000}) {
+      std::int64_t ints = per_rank * p;
+      std::int64_t n = ints * 4;
+      CAPTURE(what);
+      CAPTURE(p);
+      CAPTURE(n);
+      CHECK(run(p, ints) == formula(p, n));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("binomial bcast costs ceil(lg p)(α + nβ)") {
+  check(
+      "MPI_Bcast binomial",
+      [](int p, std::int64_t ints) {
+        return makespan(p, buf("x", ints),
+                        R"("MPI_Bcast", "buffer": "x", "count": )" + std::to_string(ints) +
+                            R"(, "datatype": "MPI_INT", "root": 0)",
+                        "binomial");
+      },
+      [](std::int64_t p, std::int64_t n) { return lg(p) * (kAlpha + n * kBeta); });
+}
+
+TEST_CASE("dissemination barrier costs ceil(lg p)·α") {
+  for (int p : {2, 4, 8, 16, 32, 5, 12}) {
+    CAPTURE(p);
+    CHECK(makespan(p, "", R"("MPI_Barrier")", "dissemination") == lg(p) * kAlpha);
+  }
+}
+
+namespace {
+
+std::int64_t allgather(int p, std::int64_t ints, const char* alg) {
+  std::int64_t block = ints / p;
+  return makespan(p, buf("s", block) + buf("r", ints),
+                  R"("MPI_Allgather", "sendbuf": "s", "sendcount": )" + std::to_string(block) +
+                      R"(, "sendtype": "MPI_INT", "recvbuf": "r", "recvcount": )" + std::to_string(block) +
+                      R"(, "recvtype": "MPI_INT")",
+                  alg);
+}
+
+std::int64_t rooted(const char* call, int p, std::int64_t ints, const char* alg) {
+  std::int64_t block = ints / p;
+  return makespan(p, buf("s", ints) + buf("r", ints),
+                  R"(")" + std::string(call) + R"(", "sendbuf": "s", "sendcount": )" + std::to_string(block) +
+                      R"(, "sendtype": "MPI_INT", "recvbuf": "r", "recvcount": )" + std::to_string(block) +
+                      R"(, "recvtype": "MPI_INT", "root": 0)",
+                  alg);
+}
+
+std::int64_t reduce_scatter_block(int p, std::int64_t ints, const char* alg) {
+  return makespan(p, buf("s", ints) + buf("r", ints / p),
+                  R"("MPI_Reduce_scatter_block", "sendbuf": "s", "recvbuf": "r", "recvcount": )" +
+                      std::to_string(ints / p) + R"(, "datatype": "MPI_INT", "op": "MPI_SUM")",
+                  alg);
+}
+
+std::int64_t allreduce(int p, std::int64_t ints, const char* alg) {
+  return makespan(p, buf("s", ints) + buf("r", ints),
+                  R"("MPI_Allreduce", "sendbuf": "s", "recvbuf": "r", "count": )" + std::to_string(ints) +
+                      R"(, "datatype": "MPI_INT", "op": "MPI_SUM")",
+                  alg);
+}
+
+std::int64_t alltoall(int p, std::int64_t ints, const char* alg) {
+  std::int64_t block = ints / p;
+  return makespan(p, buf("s", ints) + buf("r", ints),
+                  R"("MPI_Alltoall", "sendbuf": "s", "sendcount": )" + std::to_string(block) +
+                      R"(, "sendtype": "MPI_INT", "recvbuf": "r", "recvcount": )" + std::to_string(block) +
+                      R"(, "recvtype": "MPI_INT")",
+                  alg);
+}
+
+}  // namespace
+
+TEST_CASE("recursive-doubling allgather costs lg p·α + (p−1)/p·nβ") {
+  check(
+      "MPI_Allgather recursive_doubling", [](int p, std::int64_t ints) { return allgather(p, ints, "recursive_doubling"); },
+      [](std::int64_t p, std::int64_t n) { return lg(p) * kAlpha + (p - 1) * n / p * kBeta; });
+}
+
+TEST_CASE("ring allgather costs (p−1)α + (p−1)/p·nβ") {
+  check(
+      "MPI_Allgather ring", [](int p, std::int64_t ints) { return allgather(p, ints, "ring"); },
+      [](std::int64_t p, std::int64_t n) { return (p - 1) * kAlpha + (p - 1) * n / p * kBeta; });
+}
+
+TEST_CASE("binomial scatter and gather cost lg p·α + (p−1)/p·nβ") {
+  auto formula = [](std::int64_t p, std::int64_t n) { return lg(p) * kAlpha + (p - 1) * n / p * kBeta; };
+  check(
+      "MPI_Scatter binomial", [](int p, std::int64_t ints) { return rooted("MPI_Scatter", p, ints, "binomial"); },
+      formula);
+  check(
+      "MPI_Gather binomial", [](int p, std::int64_t ints) { return rooted("MPI_Gather", p, ints, "binomial"); },
+      formula);
+}
+
+TEST_CASE("recursive-halving reduce-scatter costs lg p·α + (p−1)/p·n(β + γ)") {
+  check(
+      "MPI_Reduce_scatter_block recursive_halving",
+      [](int p, std::int64_t ints) { return reduce_scatter_block(p, ints, "recursive_halving"); },
+      [](std::int64_t p, std::int64_t n) { return lg(p) * kAlpha + (p - 1) * n / p * (kBeta + kGamma); });
+}
+
+TEST_CASE("pairwise reduce-scatter costs (p−1)α + (p−1)/p·n(β + γ)") {
+  check(
+      "MPI_Reduce_scatter_block pairwise",
+      [](int p, std::int64_t ints) { return reduce_scatter_block(p, ints, "pairwise"); },
+      [](std::int64_t p, std::int64_t n) { return (p - 1) * kAlpha + (p - 1) * n / p * (kBeta + kGamma); });
+}
+
+TEST_CASE("Rabenseifner allreduce costs 2 lg p·α + 2(p−1)/p·nβ + (p−1)/p·nγ") {
+  check(
+      "MPI_Allreduce rabenseifner", [](int p, std::int64_t ints) { return allreduce(p, ints, "rabenseifner"); },
+      [](std::int64_t p, std::int64_t n) {
+        return 2 * lg(p) * kAlpha + 2 * (p - 1) * n / p * kBeta + (p - 1) * n / p * kGamma;
+      });
+}
+
+TEST_CASE("recursive-doubling allreduce costs lg p·(α + nβ + nγ)") {
+  check(
+      "MPI_Allreduce recursive_doubling",
+      [](int p, std::int64_t ints) { return allreduce(p, ints, "recursive_doubling"); },
+      [](std::int64_t p, std::int64_t n) { return lg(p) * (kAlpha + n * kBeta + n * kGamma); });
+}
+
+TEST_CASE("pairwise alltoall costs (p−1)(α + nβ/p)") {
+  check(
+      "MPI_Alltoall pairwise", [](int p, std::int64_t ints) { return alltoall(p, ints, "pairwise"); },
+      [](std::int64_t p, std::int64_t n) { return (p - 1) * (kAlpha + n / p * kBeta); });
+}
