@@ -11,6 +11,7 @@ Task<void> name(Rank& rank, const CollArgs& a); \
 namespace barrier {
 Task<void> dissemination(Rank& rank, const CollArgs& a);
 Task<void> binomial(Rank& rank, const CollArgs& a);
+Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace barrier
 namespace bcast {
 Task<void> binomial(Rank& rank, const CollArgs& a);
@@ -18,35 +19,44 @@ Task<void> scatter_recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> scatter_ring(Rank& rank, const CollArgs& a);
 Task<void> pipelined_chain(Rank& rank, const CollArgs& a);
 Task<void> linear(Rank& rank, const CollArgs& a);
+Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace bcast
 namespace scatter {
 Task<void> linear(Rank& rank, const CollArgs& a); // also MPI_Scatterv
 Task<void> binomial(Rank& rank, const CollArgs& a);
+Task<void> inter_local_scatter(Rank& rank, const CollArgs& a);  // intercommunicators
+Task<void> inter_linear(Rank& rank, const CollArgs& a);         // intercommunicators, also MPI_Scatterv
 }  // namespace scatter
 namespace gather {
 Task<void> linear(Rank& rank, const CollArgs& a); // also MPI_Gatherv
 Task<void> binomial(Rank& rank, const CollArgs& a);
+Task<void> inter_local_gather(Rank& rank, const CollArgs& a);  // intercommunicators
+Task<void> inter_linear(Rank& rank, const CollArgs& a);        // intercommunicators, also MPI_Gatherv
 }  // namespace gather
 namespace allgather {
 Task<void> ring(Rank& rank, const CollArgs& a); // also MPI_Allgatherv
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> bruck(Rank& rank, const CollArgs& a);
+Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators, also MPI_Allgatherv
 }  // namespace allgather
 namespace alltoall {
 Task<void> pairwise(Rank& rank, const CollArgs& a); // also MPI_Alltoallv and MPI_Alltoallw
 Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> bruck(Rank& rank, const CollArgs& a);
+Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators, also MPI_Alltoallv/w
 }  // namespace alltoall
 namespace reduce {
 Task<void> binomial(Rank& rank, const CollArgs& a);
 Task<void> rabenseifner(Rank& rank, const CollArgs& a);
 Task<void> linear(Rank& rank, const CollArgs& a);
+Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace reduce
 namespace allreduce {
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> rabenseifner(Rank& rank, const CollArgs& a);
 Task<void> ring(Rank& rank, const CollArgs& a);
 Task<void> reduce_bcast(Rank& rank, const CollArgs& a);
+Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace allreduce
 namespace reduce_scatter {
 Task<void> recursive_halving(Rank& rank, const CollArgs& a); // also MPI_Reduce_scatter_block
@@ -54,6 +64,7 @@ Task<void> pairwise(Rank& rank, const CollArgs& a);
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> ring(Rank& rank, const CollArgs& a);
 Task<void> reduce_scatterv(Rank& rank, const CollArgs& a);
+Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators, also MPI_Reduce_scatter_block
 }  // namespace reduce_scatter
 namespace scan {
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a); // also MPI_Exscan

@@ -45,7 +45,10 @@ struct CollArgs {
   Collective kind = Collective::barrier;
   const Communicator* comm = nullptr;
   int me = 0, p = 0;  // the caller's rank and the (local) group's size
-  int root = 0;       // a rank; for an intercommunicator also mpi::ROOT or mpi::PROC_NULL
+  int remote_p = 0;   // an intercommunicator's remote group size; 0 on an intracommunicator
+  // A rank; on an intercommunicator, in the root's group mpi::ROOT at the root and
+  // mpi::PROC_NULL elsewhere, in the other group the root's rank in the root's group.
+  int root = 0;
   mpi::OpRef op;
   // Send side. MPI_Bcast's buffer is the receive side at every rank.
   Address sendbuf = 0;
@@ -64,6 +67,12 @@ struct CollArgs {
   std::int64_t instance = -1;
 
   bool in_place() const { return sendbuf == kInPlace; }
+  bool inter() const { return remote_p > 0; }
+  // How many processes the per-process blocks and arrays address: the remote group
+  // on an intercommunicator (except reduce-scatter's recvcounts: the local group).
+  int peers() const { return inter() ? remote_p : p; }
+  // Whether the caller is the root of a rooted collective.
+  bool is_root() const { return inter() ? root == mpi::ROOT : me == root; }
   std::int64_t send_count(int i) const { return sendcounts.empty() ? sendcount : sendcounts[static_cast<std::size_t>(i)]; }
   std::int64_t recv_count(int i) const { return recvcounts.empty() ? recvcount : recvcounts[static_cast<std::size_t>(i)]; }
   const TypeRef& send_type(int i) const { return sendtypes.empty() ? sendtype : sendtypes[static_cast<std::size_t>(i)]; }
@@ -133,6 +142,14 @@ struct Fold {
   // Whether the caller is the odd member of a pair: its partner is me - 1.
   bool holds_pair(int me) const { return me < 2 * rem && me % 2 == 1; }
 };
+
+// Intercommunicators. The low group is the one whose rank 0 has the lower world
+// rank: both sides agree on it without a message, so exchanges between the two
+// leaders (local rank 0 of each group) can be ordered.
+bool low_group(const Rank& rank, const CollArgs& a);
+// The arguments of a collective of `kind` on the intercommunicator's local
+// intracommunicator (its other arguments left empty for the caller to fill).
+CollArgs local_args(const CollArgs& a, Collective kind);
 
 int largest_pof2(int p);  // the largest power of two <= p (p >= 1)
 int ceil_log2(int p);

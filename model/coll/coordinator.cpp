@@ -51,7 +51,7 @@ void check_overlap(Rank& rank, const CollArgs& a, bool send_side, const char* ar
   std::vector<std::pair<Address, std::int64_t>> runs;
   std::vector<int> owner;
   constexpr std::size_t kLimit = 1 << 20;
-  for (int i = 0; i < a.p && runs.size() < kLimit; ++i) {
+  for (int i = 0; i < a.peers() && runs.size() < kLimit; ++i) {
     if (!send_side && i == a.me && a.in_place()) continue;
     const std::int64_t count = send_side ? a.send_count(i) : a.recv_count(i);
     const TypeRef& t = send_side ? a.send_type(i) : a.recv_type(i);
@@ -82,8 +82,10 @@ void check_overlap(Rank& rank, const CollArgs& a, bool send_side, const char* ar
 
 }  // namespace
 
-int Coordinator::member_index(const CollArgs& a, int* members) const {
-  *members = a.p;
+int Coordinator::member_index(const Rank& rank, const CollArgs& a, int* members) const {
+  *members = a.p + a.remote_p;
+  // An intercommunicator's members: the low group's ranks first, then the high group's.
+  if (a.inter() && !low_group(rank, a)) return a.remote_p + a.me;
   return a.me;
 }
 
@@ -106,8 +108,13 @@ Coordinator::Instance& Coordinator::enter(Rank& rank, const std::shared_ptr<cons
   if (in.first < 0) in.first = index;
   ++in.entered;
   check(in, index);
+  if (a.inter()) {
+    const int side = low_group(rank, a) ? 0 : 1;
+    if (in.first_in[side] < 0) in.first_in[side] = index;
+    if (rooted(a.kind) && a.root == mpi::ROOT) in.root_in[side] = index;
+  }
   // Rooted collectives: the root checks its own arguments that span all processes.
-  if (a.me == a.root || !rooted(a.kind)) {
+  if (a.is_root() || !rooted(a.kind)) {
     const std::string read_twice =
         "MPI-4.1 §6.6: the counts, types and displacements must not cause any location on the root to be read more "
         "than once";
@@ -149,6 +156,10 @@ void Coordinator::check(const Instance& in, int index) const {
                        std::to_string(a.instance + 1) + " on " + a.comm->name() + ", where " + who(f) + " calls " +
                        std::string(collective_name(f.kind)),
                    kOrderRule);
+  if (a.inter()) {
+    check_inter(in, index);
+    return;
+  }
   if (rooted(a.kind) && a.root != f.root)
     throw MpiError(ErrorClass::root, "root",
                    who(a) + " gives root = " + std::to_string(a.root) + " where " + who(f) + " gives root = " +
@@ -259,13 +270,128 @@ void Coordinator::check(const Instance& in, int index) const {
   }
 }
 
+// An intercommunicator's call against the members that entered before it: the
+// root arguments (MPI-4.1 §6.2.2), the op, and the type signatures between the
+// groups where both sides' arguments say how much moves.
+void Coordinator::check_inter(const Instance& in, int index) const {
+  const CollArgs& a = *in.members[static_cast<std::size_t>(index)].args;
+  const std::string section = "MPI-4.1 §6.2.2";
+  auto root_text = [](int r) {
+    return r == mpi::ROOT ? std::string("MPI_ROOT") : r == mpi::PROC_NULL ? std::string("MPI_PROC_NULL") : std::to_string(r);
+  };
+  // Against the first member of each group and the root (O(1) per member): the
+  // pairs a rule relates are each checked when the later of the two enters.
+  const int candidates[] = {in.first_in[0], in.first_in[1], in.root_in[0], in.root_in[1]};
+  for (int c = 0; c < 4; ++c) {
+    const int k = candidates[c];
+    if (k < 0 || k == index || (c >= 2 && (k == candidates[0] || k == candidates[1])) || (c == 3 && k == candidates[2]))
+      continue;
+    const CollArgs& o = *in.members[static_cast<std::size_t>(k)].args;
+    const bool same_group = o.comm == a.comm;  // each side has its own view of the intercommunicator
+    if (rooted(a.kind)) {
+      const bool a_root_group = a.root == mpi::ROOT || a.root == mpi::PROC_NULL;
+      const bool o_root_group = o.root == mpi::ROOT || o.root == mpi::PROC_NULL;
+      std::string problem;
+      if (same_group && a_root_group != o_root_group)
+        problem = "in one group either every process passes MPI_ROOT or MPI_PROC_NULL (the root's group) or none does";
+      else if (same_group && a.root == mpi::ROOT && o.root == mpi::ROOT)
+        problem = "only one process of the root's group passes MPI_ROOT";
+      else if (same_group && !a_root_group && a.root != o.root)
+        problem = "the other group's processes must all name the same root";
+      else if (!same_group && a_root_group == o_root_group)
+        problem = a_root_group ? "only one group is the root's: the other names the root by its rank"
+                               : "one group must be the root's, passing MPI_ROOT at the root and MPI_PROC_NULL elsewhere";
+      else if (!same_group && a.root == mpi::ROOT && o.root != a.me)
+        problem = "the other group names rank " + std::to_string(o.root) + " as the root";
+      else if (!same_group && o.root == mpi::ROOT && a.root != o.me)
+        problem = "the root is rank " + std::to_string(o.me) + " of its group";
+      if (!problem.empty())
+        throw MpiError(ErrorClass::root, "root",
+                       who(a) + " gives root = " + root_text(a.root) + " where " + who(o) + " (" +
+                           (same_group ? "same group" : "other group") + ") gives root = " + root_text(o.root) + ": " +
+                           problem,
+                       section + ": on an intercommunicator the root passes MPI_ROOT, the rest of its group "
+                                 "MPI_PROC_NULL, and the other group the root's rank in the root's group");
+    }
+    const bool a_idle = rooted(a.kind) && a.root == mpi::PROC_NULL, o_idle = rooted(o.kind) && o.root == mpi::PROC_NULL;
+    if (reduces(a.kind) && !a_idle && !o_idle && (a.op->name != o.op->name || a.op->function != o.op->function))
+      throw MpiError(ErrorClass::op, "op", who(a) + " gives op " + a.op->name + " where " + who(o) + " gives " + o.op->name,
+                     "MPI-4.1 §6.9.1: op must be the same at all processes");
+    if (same_group || a_idle || o_idle) continue;
+    // Across the groups: what one side sends against what the other receives.
+    switch (a.kind) {
+      case Collective::bcast:
+        if (!same_signature(a.recvcount, a.recvtype, o.recvcount, o.recvtype))
+          signature_error("count", a, a.recvcount, a.recvtype, o, "gives", o.recvcount, o.recvtype, "§6.4");
+        break;
+      case Collective::scatter:
+      case Collective::scatterv: {
+        const CollArgs& root = a.is_root() ? a : o;
+        const CollArgs& r = a.is_root() ? o : a;
+        if (!same_signature(root.send_count(r.me), root.sendtype, r.recvcount, r.recvtype))
+          signature_error("recvcount", r, r.recvcount, r.recvtype, root, "sends it", root.send_count(r.me), root.sendtype,
+                          "§6.6");
+        break;
+      }
+      case Collective::gather:
+      case Collective::gatherv: {
+        const CollArgs& root = a.is_root() ? a : o;
+        const CollArgs& r = a.is_root() ? o : a;
+        if (!same_signature(r.sendcount, r.sendtype, root.recv_count(r.me), root.recvtype))
+          signature_error("sendcount", r, r.sendcount, r.sendtype, root, "expects from it", root.recv_count(r.me),
+                          root.recvtype, "§6.5");
+        break;
+      }
+      case Collective::allgather:
+      case Collective::allgatherv:
+        for (const CollArgs* x : {&a, &o}) {
+          const CollArgs& y = x == &a ? o : a;
+          if (!same_signature(x->sendcount, x->sendtype, y.recv_count(x->me), y.recvtype))
+            signature_error("recvcount", y, y.recv_count(x->me), y.recvtype, *x, "sends it", x->sendcount, x->sendtype,
+                            "§6.7");
+        }
+        break;
+      case Collective::alltoall:
+      case Collective::alltoallv:
+      case Collective::alltoallw:
+        for (const CollArgs* x : {&a, &o}) {
+          const CollArgs& y = x == &a ? o : a;
+          if (!same_signature(x->send_count(y.me), x->send_type(y.me), y.recv_count(x->me), y.recv_type(x->me)))
+            signature_error("recvcount", y, y.recv_count(x->me), y.recv_type(x->me), *x, "sends it",
+                            x->send_count(y.me), x->send_type(y.me), "§6.8");
+        }
+        break;
+      case Collective::reduce:
+      case Collective::allreduce:
+        if (!same_signature(a.sendcount, a.sendtype, o.sendcount, o.sendtype))
+          signature_error("count", a, a.sendcount, a.sendtype, o, "gives", o.sendcount, o.sendtype, "§6.9.1");
+        break;
+      case Collective::reduce_scatter_block:
+      case Collective::reduce_scatter:
+        if (!same_signature(a.sendcount, a.recvtype, o.sendcount, o.recvtype))
+          throw MpiError(ErrorClass::count, a.kind == Collective::reduce_scatter ? "recvcounts" : "recvcount",
+                         who(a) + "'s group reduces vectors of " + sig(a.sendcount, a.recvtype) + " where " + who(o) +
+                             "'s group reduces " + sig(o.sendcount, o.recvtype),
+                         "MPI-4.1 §6.10.1: on an intercommunicator the number of elements reduced must be the same "
+                         "for the two groups");
+        break;
+      default: break;
+    }
+  }
+}
+
 void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in, Key key) {
   if (verify_ && world_.payload() == mpi::PayloadMode::data) {
-    reference::Contributions all(in.members.size());
-    std::vector<const std::vector<std::int64_t>*> at(in.members.size());
-    for (std::size_t i = 0; i < in.members.size(); ++i) {
-      all[i] = {in.members[i].args.get(), &in.members[i].contribution};
-      at[i] = &in.members[i].contribution_at;
+    // The contributions the definition reads: every member's on an
+    // intracommunicator, the remote group's (by remote rank) on an intercommunicator.
+    const std::size_t from = a.inter() ? (low_group(rank, a) ? static_cast<std::size_t>(a.p) : 0) : 0;
+    const std::size_t n = static_cast<std::size_t>(a.peers());
+    reference::Contributions all(n);
+    std::vector<const std::vector<std::int64_t>*> at(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Member& m = in.members[from + i];
+      all[i] = {m.args.get(), &m.contribution};
+      at[i] = &m.contribution_at;
     }
     std::string diff;
     try {
@@ -288,7 +414,7 @@ void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Ins
 
 Task<void> Coordinator::run(Rank& rank, CollArgs args, const Algorithm& alg) {
   int members = 0;
-  const int index = member_index(args, &members);
+  const int index = member_index(rank, args, &members);
   auto shared = std::make_shared<const CollArgs>(std::move(args));
   const CollArgs& a = *shared;
   const Key key = key_of(rank, a);

@@ -46,6 +46,9 @@ class Coordinator {
     std::vector<Member> members;
     int entered = 0, exited = 0;
     int first = -1;  // the first member to enter: the others are compared with it
+    // Intercommunicators, per group (low, high): its first member to enter, and the
+    // member that passed MPI_ROOT.
+    int first_in[2] = {-1, -1}, root_in[2] = {-1, -1};
     sim::SimTime started{};
   };
 
@@ -54,7 +57,8 @@ class Coordinator {
   Instance& enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index, int members, Key key);
   void leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in, Key key);
   void check(const Instance& in, int index) const;
-  int member_index(const CollArgs& a, int* members) const;
+  void check_inter(const Instance& in, int index) const;
+  int member_index(const Rank& rank, const CollArgs& a, int* members) const;
 
   mpi::World& world_;
   bool verify_;

@@ -5,6 +5,8 @@
 //  - scatter(v): rank i's buffer equals the root's block i;
 //  - allgather(v): block i equals rank i's send buffer, at every rank;
 //  - alltoall(v/w): block i at rank j equals rank i's block j;
+//  - on an intercommunicator the same with the remote group's contributions (by
+//    remote rank), the root passing MPI_ROOT (MPI-4.1 §6.2.2);
 //  - reductions: the operation applied to the contributions in rank order
 //    (c0 op c1 op ... — for reduce and allreduce all of them, for reduce_scatter
 //    the caller's block of that, for scan ranks 0..i, for exscan 0..i-1).
@@ -78,10 +80,16 @@ std::vector<std::byte> fold(const mpi::Op& op, const TypeRef& t, std::int64_t co
 
 std::vector<std::byte> contribution(Rank& rank, const CollArgs& a, std::vector<std::int64_t>* at) {
   std::vector<std::byte> out;
+  // On an intercommunicator the root's group brings nothing but the root's own data
+  // to the collectives that flow towards the root.
+  if (a.inter() && rooted(a.kind) &&
+      (a.root == mpi::PROC_NULL || (a.root == mpi::ROOT && (a.kind == Collective::gather ||
+                                                             a.kind == Collective::gatherv || a.kind == Collective::reduce))))
+    return out;
   switch (a.kind) {
     case Collective::barrier: break;
     case Collective::bcast:
-      if (a.me == a.root) out = pack(rank, a.recvbuf, a.recvcount, a.recvtype);
+      if (a.is_root()) out = pack(rank, a.recvbuf, a.recvcount, a.recvtype);
       break;
     case Collective::gather:
     case Collective::gatherv:
@@ -92,8 +100,8 @@ std::vector<std::byte> contribution(Rank& rank, const CollArgs& a, std::vector<s
       break;
     case Collective::scatter:
     case Collective::scatterv:
-      if (a.me != a.root) break;
-      for (int i = 0; i < a.p; ++i) {
+      if (!a.is_root()) break;
+      for (int i = 0; i < a.peers(); ++i) {
         at->push_back(static_cast<std::int64_t>(out.size()));
         append(out, pack(rank, a.sendbuf + a.send_offset(i), a.send_count(i), a.sendtype));
       }
@@ -102,7 +110,7 @@ std::vector<std::byte> contribution(Rank& rank, const CollArgs& a, std::vector<s
     case Collective::alltoall:
     case Collective::alltoallv:
     case Collective::alltoallw:
-      for (int i = 0; i < a.p; ++i) {
+      for (int i = 0; i < a.peers(); ++i) {
         at->push_back(static_cast<std::int64_t>(out.size()));
         if (a.in_place()) append(out, pack(rank, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i)));
         else append(out, pack(rank, a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i)));
@@ -142,15 +150,15 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
   switch (a.kind) {
     case Collective::barrier: return {};
     case Collective::bcast:
-      if (a.me == a.root) return {};
+      if (a.is_root() || (a.inter() && a.root == mpi::PROC_NULL)) return {};
       return compare(present(a.root), pack(rank, a.recvbuf, a.recvcount, a.recvtype), a.recvtype, false, "buffer");
     case Collective::gather:
     case Collective::gatherv:
-      if (a.me != a.root) return {};
+      if (!a.is_root()) return {};
       [[fallthrough]];
     case Collective::allgather:
     case Collective::allgatherv:
-      for (int i = 0; i < a.p; ++i) {
+      for (int i = 0; i < a.peers(); ++i) {
         std::string d = compare(present(i), pack(rank, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recvtype),
                                 a.recvtype, false, "recvbuf block " + std::to_string(i));
         if (!d.empty()) return d;
@@ -158,12 +166,13 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
       return {};
     case Collective::scatter:
     case Collective::scatterv:
-      if (a.me == a.root && a.recvbuf == kInPlace) return {};
+      if (a.is_root() && a.recvbuf == kInPlace) return {};
+      if (a.inter() && (a.is_root() || a.root == mpi::PROC_NULL)) return {};
       return compare(slice(a.root, a.me), pack(rank, a.recvbuf, a.recvcount, a.recvtype), a.recvtype, false, "recvbuf");
     case Collective::alltoall:
     case Collective::alltoallv:
     case Collective::alltoallw:
-      for (int i = 0; i < a.p; ++i) {
+      for (int i = 0; i < a.peers(); ++i) {
         std::string d = compare(slice(i, a.me), pack(rank, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i)),
                                 a.recv_type(i), false, "recvbuf block " + std::to_string(i));
         if (!d.empty()) return d;
@@ -171,9 +180,9 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
       return {};
     case Collective::reduce:
     case Collective::allreduce: {
-      if (a.kind == Collective::reduce && a.me != a.root) return {};
-      for (int i = 0; i < a.p; ++i) present(i);
-      return compare(fold(*a.op, a.recvtype, a.recvcount, all, 0, a.p), pack(rank, a.recvbuf, a.recvcount, a.recvtype),
+      if (a.kind == Collective::reduce && !a.is_root()) return {};
+      for (int i = 0; i < a.peers(); ++i) present(i);
+      return compare(fold(*a.op, a.recvtype, a.recvcount, all, 0, a.peers()), pack(rank, a.recvbuf, a.recvcount, a.recvtype),
                      a.recvtype, true, "recvbuf");
     }
     case Collective::scan:
@@ -187,12 +196,12 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
     case Collective::reduce_scatter_block:
     case Collective::reduce_scatter: {
       std::int64_t total = 0, start = 0;
-      for (int i = 0; i < a.p; ++i) {
+      for (int i = 0; i < a.p; ++i) {  // the caller's group's blocks
         if (i == a.me) start = total;
         total += a.recv_count(i);
-        present(i);
       }
-      std::vector<std::byte> full = fold(*a.op, a.recvtype, total, all, 0, a.p);
+      for (int i = 0; i < a.peers(); ++i) present(i);  // the contributing group (the remote one on an intercommunicator)
+      std::vector<std::byte> full = fold(*a.op, a.recvtype, total, all, 0, a.peers());
       const std::int64_t size = a.recvtype->size();
       std::vector<std::byte> mine(full.begin() + start * size, full.begin() + (start + a.recv_count(a.me)) * size);
       return compare(mine, pack(rank, a.recvbuf, a.recv_count(a.me), a.recvtype), a.recvtype, true, "recvbuf");

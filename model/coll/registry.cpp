@@ -12,10 +12,12 @@ using C = Collective;
 constexpr Restrictions any{};
 constexpr Restrictions commutative{true, false};
 constexpr Restrictions pof2{false, true};
+constexpr Restrictions inter{false, false, true};
 
 const std::array kAlgorithms = {
     Algorithm{C::barrier, "dissemination", any, "ceil(lg p) rounds; in round k rank r signals r + 2^k", &barrier::dissemination},
     Algorithm{C::barrier, "binomial", any, "report up a binomial tree to rank 0, released down it", &barrier::binomial},
+    Algorithm{C::barrier, "inter", inter, "barrier in each group, the two leaders exchange, barrier again (MPICH)", &barrier::inter},
     Algorithm{C::bcast, "binomial", any, "binomial tree from the root: ceil(lg p) rounds of the whole buffer", &bcast::binomial},
     Algorithm{C::bcast, "scatter_recursive_doubling", pof2, "binomial scatter of p chunks, then recursive-doubling allgather",
               &bcast::scatter_recursive_doubling},
@@ -23,38 +25,61 @@ const std::array kAlgorithms = {
     Algorithm{C::bcast, "pipelined_chain", any, "a chain from the root, the buffer in segments (\"segment\" bytes, 8 KiB)",
               &bcast::pipelined_chain},
     Algorithm{C::bcast, "linear", any, "the root sends the buffer to every rank", &bcast::linear},
+    Algorithm{C::bcast, "inter", inter, "the root sends to rank 0 of the other group, which runs a binomial bcast there (MPICH)",
+              &bcast::inter},
     Algorithm{C::gather, "binomial", any, "binomial tree: subtrees' blocks travel packed to the root", &gather::binomial},
     Algorithm{C::gather, "linear", any, "every rank sends its block to the root directly", &gather::linear},
+    Algorithm{C::gather, "inter_local_gather", inter, "binomial gather to rank 0 of the sending group, one message to the root (MPICH)",
+              &gather::inter_local_gather},
+    Algorithm{C::gather, "inter_linear", inter, "every process of the other group sends its block to the root", &gather::inter_linear},
     Algorithm{C::gatherv, "linear", any, "every rank sends its block to the root directly", &gather::linear},
+    Algorithm{C::gatherv, "inter_linear", inter, "every process of the other group sends its block to the root (MPICH)",
+              &gather::inter_linear},
     Algorithm{C::scatter, "binomial", any, "binomial tree: subtrees' blocks travel packed from the root", &scatter::binomial},
     Algorithm{C::scatter, "linear", any, "the root sends each rank its block directly", &scatter::linear},
+    Algorithm{C::scatter, "inter_local_scatter", inter, "one message to rank 0 of the other group, a binomial scatter there (MPICH)",
+              &scatter::inter_local_scatter},
+    Algorithm{C::scatter, "inter_linear", inter, "the root sends each process of the other group its block", &scatter::inter_linear},
     Algorithm{C::scatterv, "linear", any, "the root sends each rank its block directly", &scatter::linear},
+    Algorithm{C::scatterv, "inter_linear", inter, "the root sends each process of the other group its block (MPICH)",
+              &scatter::inter_linear},
     Algorithm{C::allgather, "recursive_doubling", any, "lg p rounds exchanging all blocks held (fold for other p)",
               &allgather::recursive_doubling},
     Algorithm{C::allgather, "bruck", any, "ceil(lg p) rounds sending the first blocks held to r - 2^k", &allgather::bruck},
     Algorithm{C::allgather, "ring", any, "p - 1 steps passing blocks to the right neighbour", &allgather::ring},
+    Algorithm{C::allgather, "inter", inter, "each leader gathers the other group's blocks, then a binomial bcast in each group (MPICH)",
+              &allgather::inter},
     Algorithm{C::allgatherv, "recursive_doubling", any, "lg p rounds exchanging all blocks held (fold for other p)",
               &allgather::recursive_doubling},
     Algorithm{C::allgatherv, "bruck", any, "ceil(lg p) rounds sending the first blocks held to r - 2^k", &allgather::bruck},
     Algorithm{C::allgatherv, "ring", any, "p - 1 steps passing blocks to the right neighbour", &allgather::ring},
+    Algorithm{C::allgatherv, "inter", inter, "each leader gathers the other group's blocks, then a binomial bcast in each group (MPICH)",
+              &allgather::inter},
     Algorithm{C::alltoall, "bruck", any, "ceil(lg p) rounds of the blocks whose index has bit k set", &alltoall::bruck},
     Algorithm{C::alltoall, "linear", any, "every send and receive posted at once", &alltoall::linear},
     Algorithm{C::alltoall, "pairwise", any, "p - 1 exchanges with r xor i (or r + i / r - i)", &alltoall::pairwise},
+    Algorithm{C::alltoall, "inter", inter, "max(p, q) pairwise steps with remote ranks r + i / r - i (MPICH)", &alltoall::inter},
     Algorithm{C::alltoallv, "linear", any, "every send and receive posted at once", &alltoall::linear},
     Algorithm{C::alltoallv, "pairwise", any, "p - 1 exchanges with r xor i (or r + i / r - i)", &alltoall::pairwise},
+    Algorithm{C::alltoallv, "inter", inter, "max(p, q) pairwise steps with remote ranks r + i / r - i (MPICH)", &alltoall::inter},
     Algorithm{C::alltoallw, "linear", any, "every send and receive posted at once", &alltoall::linear},
     Algorithm{C::alltoallw, "pairwise", any, "p - 1 exchanges with r xor i (or r + i / r - i)", &alltoall::pairwise},
+    Algorithm{C::alltoallw, "inter", inter, "max(p, q) pairwise steps with remote ranks r + i / r - i (MPICH)", &alltoall::inter},
     Algorithm{C::reduce, "binomial", any, "binomial tree, children combined behind the parent (rooted at 0 if not commutative)",
               &reduce::binomial},
     Algorithm{C::reduce, "rabenseifner", commutative, "recursive-halving reduce-scatter, then binomial gather to the root",
               &reduce::rabenseifner},
     Algorithm{C::reduce, "linear", any, "the root receives every contribution and combines them in rank order", &reduce::linear},
+    Algorithm{C::reduce, "inter", inter, "binomial reduce to rank 0 of the other group, one message to the root (MPICH)",
+              &reduce::inter},
     Algorithm{C::allreduce, "recursive_doubling", any, "lg p rounds exchanging the whole vector (fold for other p)",
               &allreduce::recursive_doubling},
     Algorithm{C::allreduce, "rabenseifner", commutative, "recursive-halving reduce-scatter, then recursive-doubling allgather",
               &allreduce::rabenseifner},
     Algorithm{C::allreduce, "ring", commutative, "ring reduce-scatter, then ring allgather", &allreduce::ring},
     Algorithm{C::allreduce, "reduce_bcast", any, "binomial reduce to rank 0, then binomial bcast", &allreduce::reduce_bcast},
+    Algorithm{C::allreduce, "inter", inter, "binomial reduce in each group, the leaders exchange, binomial bcast (MPICH)",
+              &allreduce::inter},
     Algorithm{C::reduce_scatter_block, "recursive_halving", commutative, "recursive halving of the vector (fold for other p)",
               &reduce_scatter::recursive_halving},
     Algorithm{C::reduce_scatter_block, "pairwise", commutative, "p - 1 steps: send block r + i, combine r - i's",
@@ -64,6 +89,8 @@ const std::array kAlgorithms = {
     Algorithm{C::reduce_scatter_block, "ring", commutative, "p - 1 ring steps of partial blocks", &reduce_scatter::ring},
     Algorithm{C::reduce_scatter_block, "reduce_scatterv", any, "binomial reduce to rank 0, then linear scatterv",
               &reduce_scatter::reduce_scatterv},
+    Algorithm{C::reduce_scatter_block, "inter", inter, "binomial reduce in each group, the leaders exchange, binomial scatter (MPICH)",
+              &reduce_scatter::inter},
     Algorithm{C::reduce_scatter, "recursive_halving", commutative, "recursive halving of the vector (fold for other p)",
               &reduce_scatter::recursive_halving},
     Algorithm{C::reduce_scatter, "pairwise", commutative, "p - 1 steps: send block r + i, combine r - i's",
@@ -73,6 +100,8 @@ const std::array kAlgorithms = {
     Algorithm{C::reduce_scatter, "ring", commutative, "p - 1 ring steps of partial blocks", &reduce_scatter::ring},
     Algorithm{C::reduce_scatter, "reduce_scatterv", any, "binomial reduce to rank 0, then linear scatterv",
               &reduce_scatter::reduce_scatterv},
+    Algorithm{C::reduce_scatter, "inter", inter, "binomial reduce in each group, the leaders exchange, linear scatterv (MPICH)",
+              &reduce_scatter::inter},
     Algorithm{C::scan, "recursive_doubling", any, "ceil(lg p) rounds exchanging partial results with r xor 2^k",
               &scan::recursive_doubling},
     Algorithm{C::scan, "linear", any, "a chain: each rank combines its data behind its left neighbour's prefix", &scan::linear},
@@ -100,6 +129,9 @@ const Algorithm* find_algorithm(Collective c, std::string_view name) {
 }
 
 std::string ineligible(const Algorithm& alg, const CollArgs& a) {
+  if (alg.restrictions.intercomm && !a.inter()) return "it is for intercommunicators, and " + a.comm->name() + " is an intracommunicator";
+  if (!alg.restrictions.intercomm && a.inter())
+    return "it is for intracommunicators, and " + a.comm->name() + " is an intercommunicator (the inter algorithms serve it)";
   if (alg.restrictions.commutative_only && a.op && !a.op->commutative)
     return "it combines operands out of rank order, so it needs a commutative operation, and " + a.op->name +
            " is not commutative (MPI-4.1 §6.9.1: a non-commutative operation is applied in rank order)";
@@ -111,6 +143,17 @@ std::string ineligible(const Algorithm& alg, const CollArgs& a) {
 // MPICH's default (legacy "auto") selection, with its default thresholds
 // (the MPIR_CVAR_*_MSG_SIZE and *_MIN_PROCS control variables); docs/collectives.md.
 const Algorithm& auto_algorithm(const CollArgs& a) {
+  if (a.inter()) {
+    // MPICH: the local-gather and local-scatter forms for MPI_Gather and MPI_Scatter
+    // (its short-message choice), linear for the v forms, one form for the rest.
+    switch (a.kind) {
+      case C::gather: return named(C::gather, "inter_local_gather");
+      case C::scatter: return named(C::scatter, "inter_local_scatter");
+      case C::gatherv:
+      case C::scatterv: return named(a.kind, "inter_linear");
+      default: return named(a.kind, "inter");
+    }
+  }
   const int p = a.p;
   const bool commute = !a.op || a.op->commutative;
   switch (a.kind) {

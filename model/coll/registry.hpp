@@ -13,6 +13,7 @@ namespace mpisim::coll {
 struct Restrictions {
   bool commutative_only = false;   // combines operands out of rank order
   bool power_of_two_only = false;  // needs p = 2^k
+  bool intercomm = false;          // for intercommunicators (every other algorithm: intracommunicators)
 };
 
 using AlgorithmFn = Task<void> (*)(Rank&, const CollArgs&);

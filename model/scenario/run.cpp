@@ -339,8 +339,9 @@ class Executor {
     const char* name = param_name(p);
     const Arg& a = arg(s, p);
     if (!a.present)
-      throw MpiError(mpi::ErrorClass::arg, name, std::string("parameter ") + name + " is missing " + why,
-                     "MPI-4.1 §6.6: the root's send arguments are significant at the root");
+      throw MpiError(mpi::ErrorClass::arg, name,
+                     std::string("parameter ") + name + " is missing" + (*why ? std::string(" ") + why : std::string()),
+                     "MPI-4.1 §6.1: an argument that is significant at a process must be given there");
     return a;
   }
   std::int64_t int_arg(RankEnv& env, const Step& s, P p) {
@@ -1425,20 +1426,209 @@ class Executor {
     mpi::check_access(mpi::TypedBuffer{&rk.memory(), at, count, t.get()}, count * t->size(), argument);
   }
 
+  // The arguments of a collective on an intercommunicator (MPI-4.1 §6.2.2): the
+  // root's group passes MPI_ROOT at the root and MPI_PROC_NULL elsewhere (those
+  // processes' other arguments are not significant), the other group the root's
+  // rank; per-process arrays address the remote group (reduce-scatter's recvcounts:
+  // the local one); MPI_IN_PLACE is not available.
+  void inter_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a, const std::string& cname) {
+    using coll::Collective;
+    const int p = a.p, q = a.remote_p;
+    const char* no_in_place = "MPI-4.1 §6.2.2: the in-place option is not available on intercommunicators";
+    if (a.kind == Collective::scan || a.kind == Collective::exscan)
+      throw MpiError(mpi::ErrorClass::comm, "comm",
+                     cname + " is defined for intracommunicators only, and " + a.comm->name() + " is an intercommunicator",
+                     "MPI-4.1 §6.11: the scans take an intracommunicator");
+    const bool rooted = coll::rooted(a.kind);
+    if (rooted) {
+      a.root = rank_arg(env, s, P::root);
+      if (a.root != mpi::ROOT && a.root != mpi::PROC_NULL && (a.root < 0 || a.root >= q))
+        throw MpiError(mpi::ErrorClass::root, "root",
+                       "root = " + std::to_string(a.root) + " is neither MPI_ROOT, MPI_PROC_NULL nor a rank of the remote group of " +
+                           a.comm->name() + " (size " + std::to_string(q) + ")",
+                       "MPI-4.1 §6.2.2: on an intercommunicator the root passes MPI_ROOT, the rest of its group "
+                       "MPI_PROC_NULL, the other group the root's rank in the root's group");
+      if (a.root == mpi::PROC_NULL) return;  // nothing else is significant
+    }
+    const bool root = rooted && a.root == mpi::ROOT;
+    const char* why = "at the root (MPI_ROOT)";
+    const char* sender = "in the group that sends to the root";
+    auto own_send = [&](const char* when) {
+      need(s, P::sendbuf, when);
+      need(s, P::sendcount, when);
+      need(s, P::sendtype, when);
+      a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
+      a.sendcount = count_arg(env, s, P::sendcount);
+      a.sendtype = committed_type(env, s, P::sendtype);
+      check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
+    };
+    auto own_recv = [&](const char* when) {
+      need(s, P::recvbuf, when);
+      need(s, P::recvcount, when);
+      need(s, P::recvtype, when);
+      a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
+      a.recvcount = count_arg(env, s, P::recvcount);
+      a.recvtype = committed_type(env, s, P::recvtype);
+      check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
+    };
+    auto blocks = [&](bool send_side, const char* argument) {
+      for (int i = 0; i < q; ++i) {
+        if (send_side) check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i), argument);
+        else check_block(rk, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i), argument);
+      }
+    };
+    auto reduction = [&](bool send_here, bool recv_here, std::int64_t send_count) {
+      a.op = op_arg(env, s);
+      a.sendtype = a.recvtype = committed_type(env, s, P::datatype);
+      a.sendcount = send_count;
+      if (send_here) {
+        need(s, P::sendbuf, sender);
+        a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
+        check_block(rk, a.sendbuf, send_count, a.sendtype, "sendbuf");
+      }
+      if (recv_here) {
+        need(s, P::recvbuf, why);
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
+      }
+    };
+    switch (a.kind) {
+      case Collective::barrier: break;
+      case Collective::bcast:
+        a.recvbuf = coll_buffer(env, s, P::buffer, false, no_in_place);
+        a.recvcount = count_arg(env, s, P::count);
+        a.recvtype = committed_type(env, s, P::datatype);
+        check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "buffer");
+        break;
+      case Collective::gather:
+      case Collective::gatherv:
+        if (!root) {
+          own_send(sender);
+          break;
+        }
+        need(s, P::recvbuf, why);
+        need(s, P::recvtype, why);
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
+        a.recvtype = committed_type(env, s, P::recvtype);
+        if (a.kind == Collective::gather) {
+          need(s, P::recvcount, why);
+          a.recvcount = count_arg(env, s, P::recvcount);
+        } else {
+          need(s, P::recvcounts, why);
+          need(s, P::displs, why);
+          a.recvcounts = counts_arg(env, s, P::recvcounts, q, true);
+          a.rdispls = counts_arg(env, s, P::displs, q, false);
+        }
+        blocks(false, "recvbuf");
+        break;
+      case Collective::scatter:
+      case Collective::scatterv:
+        if (!root) {
+          own_recv("in the group the root sends to");
+          break;
+        }
+        need(s, P::sendbuf, why);
+        need(s, P::sendtype, why);
+        a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
+        a.sendtype = committed_type(env, s, P::sendtype);
+        if (a.kind == Collective::scatter) {
+          need(s, P::sendcount, why);
+          a.sendcount = count_arg(env, s, P::sendcount);
+        } else {
+          need(s, P::sendcounts, why);
+          need(s, P::displs, why);
+          a.sendcounts = counts_arg(env, s, P::sendcounts, q, true);
+          a.sdispls = counts_arg(env, s, P::displs, q, false);
+        }
+        blocks(true, "sendbuf");
+        break;
+      case Collective::allgather:
+      case Collective::allgatherv:
+        own_send("");
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
+        a.recvtype = committed_type(env, s, P::recvtype);
+        if (a.kind == Collective::allgatherv) {
+          a.recvcounts = counts_arg(env, s, P::recvcounts, q, true);
+          a.rdispls = counts_arg(env, s, P::displs, q, false);
+        } else {
+          a.recvcount = count_arg(env, s, P::recvcount);
+        }
+        blocks(false, "recvbuf");
+        break;
+      case Collective::alltoall:
+        a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
+        need(s, P::sendcount, "");
+        need(s, P::sendtype, "");
+        a.sendcount = count_arg(env, s, P::sendcount);
+        a.sendtype = committed_type(env, s, P::sendtype);
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
+        a.recvcount = count_arg(env, s, P::recvcount);
+        a.recvtype = committed_type(env, s, P::recvtype);
+        blocks(true, "sendbuf");
+        blocks(false, "recvbuf");
+        break;
+      case Collective::alltoallv:
+      case Collective::alltoallw: {
+        const bool w = a.kind == Collective::alltoallw;
+        a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
+        need(s, P::sendcounts, "");
+        need(s, P::sdispls, "");
+        need(s, w ? P::sendtypes : P::sendtype, "");
+        a.sendcounts = counts_arg(env, s, P::sendcounts, q, true);
+        a.sdispls = counts_arg(env, s, P::sdispls, q, false);
+        if (w) a.sendtypes = types_arg(env, s, P::sendtypes, q);
+        else a.sendtype = committed_type(env, s, P::sendtype);
+        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
+        a.recvcounts = counts_arg(env, s, P::recvcounts, q, true);
+        a.rdispls = counts_arg(env, s, P::rdispls, q, false);
+        if (w) a.recvtypes = types_arg(env, s, P::recvtypes, q);
+        else a.recvtype = committed_type(env, s, P::recvtype);
+        blocks(true, "sendbuf");
+        blocks(false, "recvbuf");
+        break;
+      }
+      case Collective::reduce: {
+        const std::int64_t n = count_arg(env, s, P::count);
+        reduction(!root, root, n);
+        a.recvcount = n;
+        if (root) check_block(rk, a.recvbuf, n, a.recvtype, "recvbuf");
+        break;
+      }
+      case Collective::allreduce: {
+        const std::int64_t n = count_arg(env, s, P::count);
+        reduction(true, true, n);
+        a.recvcount = n;
+        check_block(rk, a.recvbuf, n, a.recvtype, "recvbuf");
+        break;
+      }
+      case Collective::reduce_scatter_block:
+      case Collective::reduce_scatter: {
+        if (a.kind == Collective::reduce_scatter) a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
+        else a.recvcount = count_arg(env, s, P::recvcount);
+        std::int64_t total = 0;
+        for (int i = 0; i < p; ++i) total += a.recv_count(i);
+        reduction(true, true, total);
+        check_block(rk, a.recvbuf, a.recv_count(a.me), a.recvtype, "recvbuf");
+        break;
+      }
+      case Collective::scan:
+      case Collective::exscan: break;
+    }
+  }
+
   Task<Status> collective(RankEnv& env, const Step& s, mpi::Rank& rk, const char*& algorithm_out) {
     using coll::Collective;
     coll::CollArgs a;
     a.kind = static_cast<Collective>(static_cast<int>(s.spec->id) - static_cast<int>(CallId::barrier));
     const std::string cname(coll::collective_name(a.kind));
     a.comm = &comm_arg(env, s);
-    if (a.comm->is_inter())
-      throw MpiError(mpi::ErrorClass::comm, "comm", cname + " on an intercommunicator is not supported yet",
-                     "MPI-4.1 §6.2.2: the intercommunicator forms of the collectives");
     const int p = a.p = a.comm->size();
     const int me = a.me = a.comm->rank_of(env.rank, env.rank);
     a.segment_bytes = s.segment;
     const bool rooted = coll::rooted(a.kind);
-    if (rooted) {
+    if (a.comm->is_inter()) {
+      a.remote_p = a.comm->peer_count();
+      inter_args(env, s, rk, a, cname);
+    } else if (rooted) {
       a.root = rank_arg(env, s, P::root);
       if (a.root < 0 || a.root >= p)
         throw MpiError(mpi::ErrorClass::root, "root",
@@ -1449,6 +1639,7 @@ class Executor {
     const bool at_root = rooted && me == a.root;
     const char* why = "at the root";
     auto send_side = [&](bool in_place_ok, const char* rule) {
+      need(s, P::sendbuf, "");
       a.sendbuf = coll_buffer(env, s, P::sendbuf, in_place_ok, rule);
       if (a.in_place()) return;
       need(s, P::sendcount, "unless sendbuf is MPI_IN_PLACE");
@@ -1463,13 +1654,14 @@ class Executor {
     auto reduction = [&](bool in_place_ok, const char* in_place_rule, bool recv_here) {
       a.op = op_arg(env, s);
       a.sendtype = a.recvtype = committed_type(env, s, P::datatype);
+      need(s, P::sendbuf, "");
       a.sendbuf = coll_buffer(env, s, P::sendbuf, in_place_ok, in_place_rule);
       if (recv_here) {
         need(s, P::recvbuf, why);
         a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.9: MPI_IN_PLACE is given as sendbuf, not recvbuf");
       }
     };
-    switch (a.kind) {
+    if (!a.inter()) switch (a.kind) {
       case Collective::barrier: break;
       case Collective::bcast:
         a.recvbuf = coll_buffer(env, s, P::buffer, false, "MPI-4.1 §6.4: MPI_Bcast has no in-place option");
@@ -1499,6 +1691,7 @@ class Executor {
         break;
       case Collective::scatter:
       case Collective::scatterv:
+        need(s, P::recvbuf, "");
         a.recvbuf = coll_buffer(env, s, P::recvbuf, at_root, "MPI-4.1 §6.6: MPI_IN_PLACE may be given as recvbuf only at the root");
         if (a.recvbuf != coll::kInPlace) {
           need(s, P::recvcount, "unless recvbuf is MPI_IN_PLACE");

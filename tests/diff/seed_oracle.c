@@ -1,6 +1,6 @@
 /* Differential test of the seed collectives, the real MPI's side: the seed
  * scenarios (scenarios/seed/) written in C, run under mpiexec with 4 processes.
- * Prints one line per buffer of interest after each example:
+ * Prints (through rank 0, in rank order) one line per buffer of interest:
  *   <scenario> <rank> <buffer> <values...>
  * seed_replay runs the same scenarios in mpisim and compares. Where the standard
  * leaves part of a buffer undefined (in-place reduce-scatter: everything after the
@@ -8,21 +8,52 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int rank, size;
 
-static void print(const char* scenario, const char* buffer, const int* v, int n) {
-  printf("%s %d %s", scenario, rank, buffer);
-  for (int i = 0; i < n; ++i) printf(" %d", v[i]);
-  printf("\n");
+/* Each rank's lines collect here; at the end rank 0 gathers and prints them all,
+ * in rank order, so no forwarding of several processes' output can split a line. */
+static char* out = NULL;
+static size_t out_len = 0, out_cap = 0;
+
+static void emit(const char* text) {
+  size_t n = strlen(text);
+  if (out_len + n + 1 > out_cap) {
+    out_cap = 2 * (out_len + n + 1);
+    out = realloc(out, out_cap);
+  }
+  memcpy(out + out_len, text, n + 1);
+  out_len += n;
 }
 
-/* Each rank prints in turn, so lines do not interleave. */
-#define IN_TURN(body)                                   \
-  for (int turn = 0; turn < size; ++turn) {             \
-    if (turn == rank) { body; fflush(stdout); }         \
-    MPI_Barrier(MPI_COMM_WORLD);                        \
+static void print(const char* scenario, const char* buffer, const int* v, int n) {
+  char item[64];
+  snprintf(item, sizeof item, "%s %d %s", scenario, rank, buffer);
+  emit(item);
+  for (int i = 0; i < n; ++i) {
+    snprintf(item, sizeof item, " %d", v[i]);
+    emit(item);
   }
+  emit("\n");
+}
+
+static void flush_all(void) {
+  int len = (int)out_len, *lens = NULL, *displs = NULL, total = 0;
+  char* all = NULL;
+  if (rank == 0) lens = malloc(sizeof(int) * size), displs = malloc(sizeof(int) * size);
+  MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    for (int i = 0; i < size; ++i) displs[i] = total, total += lens[i];
+    all = malloc((size_t)total + 1);
+  }
+  MPI_Gatherv(out, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    fwrite(all, 1, (size_t)total, stdout);
+    free(all), free(lens), free(displs);
+  }
+  free(out);
+}
 
 static void scatter(void) { /* 4.11 */
   int root = 0, *sendbuf = NULL, rbuf[100];
@@ -32,7 +63,7 @@ static void scatter(void) { /* 4.11 */
   }
   for (int i = 0; i < 100; ++i) rbuf[i] = -1;
   MPI_Scatter(sendbuf, 100, MPI_INT, rbuf, 100, MPI_INT, root, MPI_COMM_WORLD);
-  IN_TURN(print("scatter", "rbuf", rbuf, 100));
+  print("scatter", "rbuf", rbuf, 100);
   free(sendbuf);
 }
 
@@ -46,7 +77,7 @@ static void scatterv_stride(void) { /* 4.12 */
   for (int i = 0; i < size; ++i) displs[i] = i * stride, scounts[i] = 100;
   for (int i = 0; i < 100; ++i) rbuf[i] = -1;
   MPI_Scatterv(sendbuf, scounts, displs, MPI_INT, rbuf, 100, MPI_INT, root, MPI_COMM_WORLD);
-  IN_TURN(print("scatterv-stride", "rbuf", rbuf, 100));
+  print("scatterv-stride", "rbuf", rbuf, 100);
   free(sendbuf), free(displs), free(scounts);
 }
 
@@ -64,7 +95,7 @@ static void scatterv_column(void) { /* 4.13 */
   MPI_Type_vector(100 - rank, 1, 150, MPI_INT, &rtype);
   MPI_Type_commit(&rtype);
   MPI_Scatterv(sendbuf, scounts, displs, MPI_INT, &recvarray[0][rank], 1, rtype, root, MPI_COMM_WORLD);
-  IN_TURN(print("scatterv-column", "recvarray", &recvarray[0][0], 15000));
+  print("scatterv-column", "recvarray", &recvarray[0][0], 15000);
   MPI_Type_free(&rtype);
   free(sendbuf), free(displs), free(scounts);
 }
@@ -77,8 +108,10 @@ static void scatter_in_place(void) {
     MPI_Scatter(sendbuf, 10, MPI_INT, MPI_IN_PLACE, 0, MPI_INT, root, MPI_COMM_WORLD);
   else
     MPI_Scatter(NULL, 0, MPI_INT, rbuf, 10, MPI_INT, root, MPI_COMM_WORLD);
-  IN_TURN(if (rank == root) print("scatter-in-place", "sendbuf", sendbuf, 40);
-          else print("scatter-in-place", "rbuf", rbuf, 10));
+  if (rank == root)
+    print("scatter-in-place", "sendbuf", sendbuf, 40);
+  else
+    print("scatter-in-place", "rbuf", rbuf, 10);
 }
 
 /* inoutvec = invec x inoutvec, 2x2 int matrices stored row by row. */
@@ -107,8 +140,9 @@ static void reduce_scatter(void) {
   MPI_Op_create(matmul, 0, &op);
   for (int i = 0; i < 4 * p; ++i) m[i] = i % 4 == 2 ? 0 : (i % 4 == 3 ? rank + 1 : 1);
   MPI_Reduce_scatter_block(m, mr, 1, matrix, op, MPI_COMM_WORLD);
-  IN_TURN(print("reduce-scatter", "r", r, 2); print("reduce-scatter", "w", w, counts[rank]);
-          print("reduce-scatter", "mr", mr, 4));
+  print("reduce-scatter", "r", r, 2);
+  print("reduce-scatter", "w", w, counts[rank]);
+  print("reduce-scatter", "mr", mr, 4);
   MPI_Op_free(&op);
   MPI_Type_free(&matrix);
   free(v), free(w), free(counts), free(m);
@@ -123,6 +157,7 @@ int main(int argc, char** argv) {
   scatterv_column();
   scatter_in_place();
   reduce_scatter();
+  flush_all();
   MPI_Finalize();
   return 0;
 }

@@ -56,7 +56,15 @@ int main() {
     if (!(in >> scenario >> rank >> buffer)) continue;
     Values want;
     for (std::int64_t x; in >> x;) want.push_back(x);
-    if (!runs.count(scenario)) runs[scenario] = run(scenario);
+    if (!runs.count(scenario)) {
+      try {
+        runs[scenario] = run(scenario);
+      } catch (const std::exception& e) {
+        std::cout << "FAIL " << scenario << ": " << e.what() << "\n";
+        ++failed;
+        continue;
+      }
+    }
     const auto& snaps = runs[scenario];
     auto it = snaps.find({rank, buffer});
     std::string where = scenario + " rank " + std::to_string(rank) + " " + buffer;

@@ -1,6 +1,7 @@
 #include "model/coll/comm/constructors.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "model/coll/comm/exchange.hpp"
@@ -216,15 +217,25 @@ Task<const Communicator*> intercomm_create(Rank& rank, const Communicator& local
     } else {
       pair.second_group = local_comm.group(rank.id());
     }
-    // The leaders exchange their groups over peer_comm, with the user's tag.
+    // The leaders exchange their groups over peer_comm, with the user's tag: first
+    // the sizes (8 bytes), then each group's members (4 bytes each), so each knows
+    // how much to receive.
     static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
-    const std::int64_t bytes = 4 * (1 + local_comm.size());
-    mpi::TypedBuffer none{&rank.memory(), 0, bytes, byte.get()};
-    mpi::Request* reqs[2] = {
-        rank.irecv_unchecked(none, byte, remote_leader, tag, *peer_comm, mpi::Context::p2p),
-        rank.isend_unchecked(none, byte, remote_leader, tag, *peer_comm, mpi::Context::p2p),
+    auto exchange = [&](std::int64_t send_bytes, std::int64_t recv_bytes) {
+      mpi::TypedBuffer in{&rank.memory(), 0, recv_bytes, byte.get()};
+      mpi::TypedBuffer out{&rank.memory(), 0, send_bytes, byte.get()};
+      std::array<mpi::Request*, 2> reqs = {
+          rank.irecv_unchecked(in, byte, remote_leader, tag, *peer_comm, mpi::Context::p2p),
+          rank.isend_unchecked(out, byte, remote_leader, tag, *peer_comm, mpi::Context::p2p),
+      };
+      return reqs;
     };
-    co_await rank.wait_all(reqs);
+    auto sizes = exchange(8, 8);
+    co_await rank.wait_all(sizes);
+    World::Pairing& met = w.pairing(peer_comm->base_context(), tag, rank.id(), other);
+    const mpi::GroupRef& theirs = met.first_leader == rank.id() ? met.second_group : met.first_group;
+    auto members = exchange(4 * local_comm.size(), 4 * static_cast<std::int64_t>(theirs->size()));
+    co_await rank.wait_all(members);
     World::Pairing& done = w.pairing(peer_comm->base_context(), tag, rank.id(), other);
     if (done.sides[0] == nullptr) {
       auto [a_side, b_side] = w.new_inter(label, done.first_group, done.second_group);

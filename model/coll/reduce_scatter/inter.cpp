@@ -1,0 +1,45 @@
+// Reduce-scatter(-block) on an intercommunicator, as MPICH builds it (reduce,
+// exchange, scatter): each group reduces its own vectors to its rank 0 with the
+// binomial tree on its local intracommunicator (rank order: any operation), the two
+// ranks 0 exchange their results, and each scatters the other group's result in
+// its group by its recvcounts. So the reduction of one group's data is scattered
+// among the other group's processes (MPI-4.1 §6.10).
+// Cost on Hockney: ceil(lg q)(α + nβ + nγ) + (α + nβ) + lg q·α + (q−1)/q·nβ.
+#include <optional>
+
+#include "model/coll/algorithms.hpp"
+
+namespace mpisim::coll::reduce_scatter {
+
+Task<void> inter(Rank& rank, const CollArgs& a) {
+  std::int64_t total = 0;
+  for (int i = 0; i < a.p; ++i) total += a.recv_count(i);
+  std::optional<Scratch> mine, theirs;
+  if (a.me == 0) mine.emplace(rank, total, a.recvtype), theirs.emplace(rank, total, a.recvtype);
+  CollArgs local = local_args(a, Collective::reduce);
+  local.root = 0;
+  local.sendbuf = a.sendbuf;
+  local.recvbuf = mine ? mine->addr() : 0;
+  local.sendcount = local.recvcount = total;
+  local.sendtype = local.recvtype = a.recvtype;
+  co_await reduce::binomial(rank, local);
+  if (a.me == 0) co_await sendrecv(rank, a, mine->addr(), total, a.recvtype, 0, theirs->addr(), total, a.recvtype, 0);
+  const bool block = a.recvcounts.empty();
+  CollArgs spread = local_args(a, block ? Collective::scatter : Collective::scatterv);
+  spread.root = 0;
+  spread.sendbuf = theirs ? theirs->addr() : 0;
+  spread.sendtype = spread.recvtype = a.recvtype;
+  spread.recvbuf = a.recvbuf;
+  if (block) {
+    spread.sendcount = spread.recvcount = a.recvcount;
+  } else {
+    spread.recvcount = a.recv_count(a.me);
+    spread.sendcounts = a.recvcounts;
+    std::int64_t at = 0;
+    for (std::int64_t c : a.recvcounts) spread.sdispls.push_back(at), at += c;
+  }
+  if (block) co_await scatter::binomial(rank, spread);
+  else co_await scatter::linear(rank, spread);
+}
+
+}  // namespace mpisim::coll::reduce_scatter
