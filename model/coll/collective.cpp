@@ -137,17 +137,6 @@ bool low_group(const Rank& rank, const CollArgs& a) {
   return a.comm->group(rank.id())->world(0) < a.comm->remote_group()->world(0);
 }
 
-CollArgs local_args(const CollArgs& a, Collective kind) {
-  CollArgs l;
-  l.kind = kind;
-  l.comm = a.comm->local_comm();
-  l.me = a.me;
-  l.p = a.p;
-  l.op = a.op;
-  l.instance = a.instance;
-  return l;
-}
-
 int largest_pof2(int p) {
   int k = 1;
   while (k * 2 <= p) k *= 2;

@@ -143,13 +143,10 @@ struct Fold {
   bool holds_pair(int me) const { return me < 2 * rem && me % 2 == 1; }
 };
 
-// Intercommunicators. The low group is the one whose rank 0 has the lower world
-// rank: both sides agree on it without a message, so exchanges between the two
-// leaders (local rank 0 of each group) can be ordered.
+// On an intercommunicator: the low group is the one whose rank 0 has the lower
+// world rank; both sides agree on it without a message (model/coll/inter.hpp has
+// the rest of what the intercommunicator algorithms share).
 bool low_group(const Rank& rank, const CollArgs& a);
-// The arguments of a collective of `kind` on the intercommunicator's local
-// intracommunicator (its other arguments left empty for the caller to fill).
-CollArgs local_args(const CollArgs& a, Collective kind);
 
 int largest_pof2(int p);  // the largest power of two <= p (p >= 1)
 int ceil_log2(int p);

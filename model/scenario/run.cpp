@@ -1426,6 +1426,32 @@ class Executor {
     mpi::check_access(mpi::TypedBuffer{&rk.memory(), at, count, t.get()}, count * t->size(), argument);
   }
 
+  // The root's side of a gather(v) (send = false: recvbuf, recvcount or recvcounts
+  // and displs, recvtype) or a scatter(v) (send = true: the send arguments), with
+  // one block per process of n, each checked against the root's memory.
+  void root_side(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a, bool send, int n, const char* why,
+                 const char* buffer_rule) {
+    const P buf = send ? P::sendbuf : P::recvbuf, type = send ? P::sendtype : P::recvtype;
+    const P count = send ? P::sendcount : P::recvcount, counts = send ? P::sendcounts : P::recvcounts;
+    need(s, buf, why);
+    need(s, type, why);
+    (send ? a.sendbuf : a.recvbuf) = coll_buffer(env, s, buf, false, buffer_rule);
+    (send ? a.sendtype : a.recvtype) = committed_type(env, s, type);
+    if (a.kind == coll::Collective::gather || a.kind == coll::Collective::scatter) {
+      need(s, count, why);
+      (send ? a.sendcount : a.recvcount) = count_arg(env, s, count);
+    } else {
+      need(s, counts, why);
+      need(s, P::displs, why);
+      (send ? a.sendcounts : a.recvcounts) = counts_arg(env, s, counts, n, true);
+      (send ? a.sdispls : a.rdispls) = counts_arg(env, s, P::displs, n, false);
+    }
+    for (int i = 0; i < n; ++i) {
+      if (send) check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.sendtype, "sendbuf");
+      else check_block(rk, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recvtype, "recvbuf");
+    }
+  }
+
   // The arguments of a collective on an intercommunicator (MPI-4.1 §6.2.2): the
   // root's group passes MPI_ROOT at the root and MPI_PROC_NULL elsewhere (those
   // processes' other arguments are not significant), the other group the root's
@@ -1453,23 +1479,20 @@ class Executor {
     const bool root = rooted && a.root == mpi::ROOT;
     const char* why = "at the root (MPI_ROOT)";
     const char* sender = "in the group that sends to the root";
-    auto own_send = [&](const char* when) {
-      need(s, P::sendbuf, when);
-      need(s, P::sendcount, when);
-      need(s, P::sendtype, when);
-      a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
-      a.sendcount = count_arg(env, s, P::sendcount);
-      a.sendtype = committed_type(env, s, P::sendtype);
-      check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
-    };
-    auto own_recv = [&](const char* when) {
-      need(s, P::recvbuf, when);
-      need(s, P::recvcount, when);
-      need(s, P::recvtype, when);
-      a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
-      a.recvcount = count_arg(env, s, P::recvcount);
-      a.recvtype = committed_type(env, s, P::recvtype);
-      check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
+    // The caller's own single block: its send side, or its receive side.
+    auto own = [&](bool send, const char* when) {
+      const P buf = send ? P::sendbuf : P::recvbuf, count = send ? P::sendcount : P::recvcount;
+      const P type = send ? P::sendtype : P::recvtype;
+      need(s, buf, when);
+      need(s, count, when);
+      need(s, type, when);
+      Address& at = send ? a.sendbuf : a.recvbuf;
+      std::int64_t& n = send ? a.sendcount : a.recvcount;
+      mpi::TypeRef& t = send ? a.sendtype : a.recvtype;
+      at = coll_buffer(env, s, buf, false, no_in_place);
+      n = count_arg(env, s, count);
+      t = committed_type(env, s, type);
+      check_block(rk, at, n, t, send ? "sendbuf" : "recvbuf");
     };
     auto blocks = [&](bool send_side, const char* argument) {
       for (int i = 0; i < q; ++i) {
@@ -1502,48 +1525,22 @@ class Executor {
       case Collective::gather:
       case Collective::gatherv:
         if (!root) {
-          own_send(sender);
+          own(true, sender);
           break;
         }
-        need(s, P::recvbuf, why);
-        need(s, P::recvtype, why);
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
-        a.recvtype = committed_type(env, s, P::recvtype);
-        if (a.kind == Collective::gather) {
-          need(s, P::recvcount, why);
-          a.recvcount = count_arg(env, s, P::recvcount);
-        } else {
-          need(s, P::recvcounts, why);
-          need(s, P::displs, why);
-          a.recvcounts = counts_arg(env, s, P::recvcounts, q, true);
-          a.rdispls = counts_arg(env, s, P::displs, q, false);
-        }
-        blocks(false, "recvbuf");
+        root_side(env, s, rk, a, false, q, why, no_in_place);
         break;
       case Collective::scatter:
       case Collective::scatterv:
         if (!root) {
-          own_recv("in the group the root sends to");
+          own(false, "in the group the root sends to");
           break;
         }
-        need(s, P::sendbuf, why);
-        need(s, P::sendtype, why);
-        a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
-        a.sendtype = committed_type(env, s, P::sendtype);
-        if (a.kind == Collective::scatter) {
-          need(s, P::sendcount, why);
-          a.sendcount = count_arg(env, s, P::sendcount);
-        } else {
-          need(s, P::sendcounts, why);
-          need(s, P::displs, why);
-          a.sendcounts = counts_arg(env, s, P::sendcounts, q, true);
-          a.sdispls = counts_arg(env, s, P::displs, q, false);
-        }
-        blocks(true, "sendbuf");
+        root_side(env, s, rk, a, true, q, why, no_in_place);
         break;
       case Collective::allgather:
       case Collective::allgatherv:
-        own_send("");
+        own(true, "");
         a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
         a.recvtype = committed_type(env, s, P::recvtype);
         if (a.kind == Collective::allgatherv) {
@@ -1672,22 +1669,7 @@ class Executor {
       case Collective::gather:
       case Collective::gatherv:
         send_side(at_root, "MPI-4.1 §6.5: MPI_IN_PLACE may be given as sendbuf only at the root");
-        if (at_root) {
-          need(s, P::recvbuf, why);
-          need(s, P::recvtype, why);
-          a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.5: MPI_IN_PLACE is given as sendbuf, at the root");
-          a.recvtype = committed_type(env, s, P::recvtype);
-          if (a.kind == Collective::gather) {
-            need(s, P::recvcount, why);
-            a.recvcount = count_arg(env, s, P::recvcount);
-          } else {
-            need(s, P::recvcounts, why);
-            need(s, P::displs, why);
-            a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
-            a.rdispls = counts_arg(env, s, P::displs, p, false);
-          }
-          recv_blocks("recvbuf");
-        }
+        if (at_root) root_side(env, s, rk, a, false, p, why, "MPI-4.1 §6.5: MPI_IN_PLACE is given as sendbuf, at the root");
         break;
       case Collective::scatter:
       case Collective::scatterv:
@@ -1700,22 +1682,7 @@ class Executor {
           a.recvtype = committed_type(env, s, P::recvtype);
           check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
         }
-        if (at_root) {
-          need(s, P::sendbuf, why);
-          need(s, P::sendtype, why);
-          a.sendbuf = coll_buffer(env, s, P::sendbuf, false, "MPI-4.1 §6.6: MPI_IN_PLACE is given as recvbuf, at the root");
-          a.sendtype = committed_type(env, s, P::sendtype);
-          if (a.kind == Collective::scatter) {
-            need(s, P::sendcount, why);
-            a.sendcount = count_arg(env, s, P::sendcount);
-          } else {
-            need(s, P::sendcounts, why);
-            need(s, P::displs, why);
-            a.sendcounts = counts_arg(env, s, P::sendcounts, p, true);
-            a.sdispls = counts_arg(env, s, P::displs, p, false);
-          }
-          for (int i = 0; i < p; ++i) check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.sendtype, "sendbuf");
-        }
+        if (at_root) root_side(env, s, rk, a, true, p, why, "MPI-4.1 §6.6: MPI_IN_PLACE is given as recvbuf, at the root");
         break;
       case Collective::allgather:
       case Collective::allgatherv:

@@ -9,6 +9,7 @@
 
 #include "model/coll/algorithms.hpp"
 #include "model/coll/allgather/blocks.hpp"
+#include "model/coll/inter.hpp"
 
 namespace mpisim::coll::allgather {
 
@@ -26,12 +27,7 @@ Task<void> inter(Rank& rank, const CollArgs& a) {
     }
   }
   const Span all = recv_blocks(a, 0, a.remote_p);
-  CollArgs local = local_args(a, Collective::bcast);
-  local.root = 0;
-  local.recvbuf = all.at;
-  local.recvcount = all.count;
-  local.recvtype = all.type;
-  co_await bcast::binomial(rank, local);
+  co_await inter::bcast_from_leader(rank, a, all.at, all.count, all.type);
 }
 
 }  // namespace mpisim::coll::allgather

@@ -7,27 +7,17 @@
 #include <optional>
 
 #include "model/coll/algorithms.hpp"
+#include "model/coll/inter.hpp"
 
 namespace mpisim::coll::allreduce {
 
 Task<void> inter(Rank& rank, const CollArgs& a) {
   std::optional<Scratch> mine;
   if (a.me == 0) mine.emplace(rank, a.sendcount, a.sendtype);
-  CollArgs local = local_args(a, Collective::reduce);
-  local.root = 0;
-  local.sendbuf = a.sendbuf;
-  local.recvbuf = mine ? mine->addr() : 0;
-  local.sendcount = local.recvcount = a.sendcount;
-  local.sendtype = local.recvtype = a.sendtype;
-  co_await reduce::binomial(rank, local);
+  co_await inter::reduce_to_leader(rank, a, a.sendbuf, a.sendcount, a.sendtype, mine ? mine->addr() : 0);
   if (a.me == 0)
     co_await sendrecv(rank, a, mine->addr(), a.sendcount, a.sendtype, 0, a.recvbuf, a.recvcount, a.recvtype, 0);
-  CollArgs spread = local_args(a, Collective::bcast);
-  spread.root = 0;
-  spread.recvbuf = a.recvbuf;
-  spread.recvcount = a.recvcount;
-  spread.recvtype = a.recvtype;
-  co_await bcast::binomial(rank, spread);
+  co_await inter::bcast_from_leader(rank, a, a.recvbuf, a.recvcount, a.recvtype);
 }
 
 }  // namespace mpisim::coll::allreduce

@@ -7,12 +7,13 @@
 // leader has heard from the other leader. Cost: the two local barriers plus one
 // message, 2·ceil(lg p)·α + α on Hockney (p the larger group).
 #include "model/coll/algorithms.hpp"
+#include "model/coll/inter.hpp"
 
 namespace mpisim::coll::barrier {
 
 Task<void> inter(Rank& rank, const CollArgs& a) {
   static const TypeRef byte = mpi::predefined_type("MPI_BYTE");
-  const CollArgs local = local_args(a, Collective::barrier);
+  const CollArgs local = inter::local_args(a, Collective::barrier);
   co_await dissemination(rank, local);
   if (a.me == 0) co_await sendrecv(rank, a, 0, 0, byte, 0, 0, 0, byte, 0);
   co_await dissemination(rank, local);

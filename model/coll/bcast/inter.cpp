@@ -4,6 +4,7 @@
 // root's group (MPI_PROC_NULL) take no part.
 // Cost on Hockney: (α + nβ) + ceil(lg q)(α + nβ), q the receiving group's size.
 #include "model/coll/algorithms.hpp"
+#include "model/coll/inter.hpp"
 
 namespace mpisim::coll::bcast {
 
@@ -14,12 +15,7 @@ Task<void> inter(Rank& rank, const CollArgs& a) {
     co_return;
   }
   if (a.me == 0) co_await recv(rank, a, a.recvbuf, a.recvcount, a.recvtype, a.root);
-  CollArgs local = local_args(a, Collective::bcast);
-  local.root = 0;
-  local.recvbuf = a.recvbuf;
-  local.recvcount = a.recvcount;
-  local.recvtype = a.recvtype;
-  co_await binomial(rank, local);
+  co_await inter::bcast_from_leader(rank, a, a.recvbuf, a.recvcount, a.recvtype);
 }
 
 }  // namespace mpisim::coll::bcast

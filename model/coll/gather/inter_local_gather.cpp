@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "model/coll/algorithms.hpp"
+#include "model/coll/inter.hpp"
 
 namespace mpisim::coll::gather {
 
@@ -18,7 +19,7 @@ Task<void> inter_local_gather(Rank& rank, const CollArgs& a) {
   }
   std::optional<Scratch> all;
   if (a.me == 0) all.emplace(rank, a.sendcount * a.p, a.sendtype);
-  CollArgs local = local_args(a, Collective::gather);
+  CollArgs local = inter::local_args(a, Collective::gather);
   local.root = 0;
   local.sendbuf = a.sendbuf;
   local.sendcount = a.sendcount;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "model/coll/algorithms.hpp"
+#include "model/coll/inter.hpp"
 
 namespace mpisim::coll::reduce {
 
@@ -17,13 +18,7 @@ Task<void> inter(Rank& rank, const CollArgs& a) {
   }
   std::optional<Scratch> result;
   if (a.me == 0) result.emplace(rank, a.sendcount, a.sendtype);
-  CollArgs local = local_args(a, Collective::reduce);
-  local.root = 0;
-  local.sendbuf = a.sendbuf;
-  local.recvbuf = result ? result->addr() : 0;
-  local.sendcount = local.recvcount = a.sendcount;
-  local.sendtype = local.recvtype = a.sendtype;
-  co_await binomial(rank, local);
+  co_await inter::reduce_to_leader(rank, a, a.sendbuf, a.sendcount, a.sendtype, result ? result->addr() : 0);
   if (a.me == 0) co_await send(rank, a, result->addr(), a.sendcount, a.sendtype, a.root);
 }
 

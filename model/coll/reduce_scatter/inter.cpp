@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "model/coll/algorithms.hpp"
+#include "model/coll/inter.hpp"
 
 namespace mpisim::coll::reduce_scatter {
 
@@ -16,16 +17,10 @@ Task<void> inter(Rank& rank, const CollArgs& a) {
   for (int i = 0; i < a.p; ++i) total += a.recv_count(i);
   std::optional<Scratch> mine, theirs;
   if (a.me == 0) mine.emplace(rank, total, a.recvtype), theirs.emplace(rank, total, a.recvtype);
-  CollArgs local = local_args(a, Collective::reduce);
-  local.root = 0;
-  local.sendbuf = a.sendbuf;
-  local.recvbuf = mine ? mine->addr() : 0;
-  local.sendcount = local.recvcount = total;
-  local.sendtype = local.recvtype = a.recvtype;
-  co_await reduce::binomial(rank, local);
+  co_await inter::reduce_to_leader(rank, a, a.sendbuf, total, a.recvtype, mine ? mine->addr() : 0);
   if (a.me == 0) co_await sendrecv(rank, a, mine->addr(), total, a.recvtype, 0, theirs->addr(), total, a.recvtype, 0);
   const bool block = a.recvcounts.empty();
-  CollArgs spread = local_args(a, block ? Collective::scatter : Collective::scatterv);
+  CollArgs spread = inter::local_args(a, block ? Collective::scatter : Collective::scatterv);
   spread.root = 0;
   spread.sendbuf = theirs ? theirs->addr() : 0;
   spread.sendtype = spread.recvtype = a.recvtype;

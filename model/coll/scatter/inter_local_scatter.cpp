@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "model/coll/algorithms.hpp"
+#include "model/coll/inter.hpp"
 
 namespace mpisim::coll::scatter {
 
@@ -20,7 +21,7 @@ Task<void> inter_local_scatter(Rank& rank, const CollArgs& a) {
     all.emplace(rank, a.recvcount * a.p, a.recvtype);
     co_await recv(rank, a, all->addr(), a.recvcount * a.p, a.recvtype, a.root);
   }
-  CollArgs local = local_args(a, Collective::scatter);
+  CollArgs local = inter::local_args(a, Collective::scatter);
   local.root = 0;
   local.sendbuf = all ? all->addr() : 0;
   local.sendcount = a.recvcount;
