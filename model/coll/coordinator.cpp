@@ -412,15 +412,21 @@ void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Ins
   }
 }
 
+// Entering happens here, before any coroutine: the checks run when the call is
+// made, and a blocked member's frame holds only the shared arguments, not a copy.
 Task<void> Coordinator::run(Rank& rank, CollArgs args, const Algorithm& alg) {
   int members = 0;
   const int index = member_index(rank, args, &members);
   auto shared = std::make_shared<const CollArgs>(std::move(args));
-  const CollArgs& a = *shared;
-  const Key key = key_of(rank, a);
+  const Key key = key_of(rank, *shared);
   Instance& in = enter(rank, shared, index, members, key);
-  co_await alg.run(rank, a);
-  leave(rank, a, alg, in, key);
+  return body(rank, std::move(shared), alg, in, key);
+}
+
+Task<void> Coordinator::body(Rank& rank, std::shared_ptr<const CollArgs> args, const Algorithm& alg, Instance& in,
+                             Key key) {
+  co_await alg.run(rank, *args);
+  leave(rank, *args, alg, in, key);
 }
 
 }  // namespace mpisim::coll

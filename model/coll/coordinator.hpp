@@ -56,6 +56,7 @@ class Coordinator {
   static Key key_of(const Rank& rank, const CollArgs& a);
   Instance& enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index, int members, Key key);
   void leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in, Key key);
+  Task<void> body(Rank& rank, std::shared_ptr<const CollArgs> args, const Algorithm& alg, Instance& in, Key key);
   void check(const Instance& in, int index) const;
   void check_inter(const Instance& in, int index) const;
   int member_index(const Rank& rank, const CollArgs& a, int* members) const;

@@ -101,11 +101,18 @@ struct RankEnv {
 // in RankEnv::pending (send, recv, wait, sendrecv: waited for with no coroutine
 // frame of their own).
 struct Blocking {
-  enum Kind : std::uint8_t { none, coroutine, requests };
+  enum Kind : std::uint8_t { none, coroutine, collective, requests };
   Kind kind = none;
   std::optional<Task<Status>> task;
+  std::optional<Task<void>> call;  // a collective: its status is empty
   Blocking() = default;
   Blocking(Task<Status> t) : kind(coroutine), task(std::move(t)) {}  // NOLINT: a task is a blocking step
+  static Blocking on_collective(Task<void> t) {
+    Blocking b;
+    b.kind = collective;
+    b.call.emplace(std::move(t));
+    return b;
+  }
   static Blocking on_requests() {
     Blocking b;
     b.kind = requests;
@@ -214,6 +221,9 @@ class Executor {
       if (blocking.kind == Blocking::none) co_return;
       if (blocking.kind == Blocking::coroutine) {
         finish_blocking(env, co_await std::move(*blocking.task));
+      } else if (blocking.kind == Blocking::collective) {
+        co_await std::move(*blocking.call);
+        finish_blocking(env, Status{});
       } else if (std::size_t n = std::exchange(env.pending_count, 0); n == 1 && env.pending[0] == nullptr) {
         finish_blocking(env, Status{});  // MPI_Wait on MPI_REQUEST_NULL returns at once
       } else {
@@ -1612,7 +1622,7 @@ class Executor {
     }
   }
 
-  Task<Status> collective(RankEnv& env, const Step& s, mpi::Rank& rk, const char*& algorithm_out) {
+  Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk, const char*& algorithm_out) {
     using coll::Collective;
     coll::CollArgs a;
     a.kind = static_cast<Collective>(static_cast<int>(s.spec->id) - static_cast<int>(CallId::barrier));
@@ -1769,13 +1779,7 @@ class Executor {
     }
     algorithm_out = alg->name.data();  // registry names are string literals
     result_.algorithms_used[cname] = std::string(alg->name);
-    return as_status(coordinator_.run(rk, std::move(a), *alg));
-  }
-  // The collective's coroutine as a step's task. The arguments were prepared above,
-  // outside any coroutine, so a blocked rank keeps only the algorithm's small frames.
-  static Task<Status> as_status(Task<void> t) {
-    co_await std::move(t);
-    co_return Status{};
+    return Blocking::on_collective(coordinator_.run(rk, std::move(a), *alg));
   }
 
   // The communicator constructors: collectives whose result is a communicator handle.
