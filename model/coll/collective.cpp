@@ -69,12 +69,12 @@ Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, c
   return r.irecv(typed(r, at, count, t), t, source, tag_of(a.kind), *a.comm, mpi::Context::collective);
 }
 
-Task<void> send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
-  co_await r.wait(post_send(r, a, at, count, t, dest));
+Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
+  return r.wait(post_send(r, a, at, count, t, dest));
 }
 
-Task<void> recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {
-  co_await r.wait(post_recv(r, a, at, count, t, source));
+Rank::WaitOne recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {
+  return r.wait(post_recv(r, a, at, count, t, source));
 }
 
 Task<void> sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,

@@ -93,8 +93,9 @@ inline mpi::TypedBuffer typed(Rank& r, Address at, std::int64_t count, const Typ
 // Point-to-point on the collective context of a.comm, tagged with the collective.
 Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
 Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
-Task<void> send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
-Task<void> recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
+// Blocking forms: post now, co_await the result (an awaiter: no coroutine frame).
+Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
+Rank::WaitOne recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
 // Both at once, as MPI_Sendrecv.
 Task<void> sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
                     Address rat, std::int64_t rcount, const TypeRef& rt, int source);
