@@ -121,8 +121,9 @@ TEST_CASE("every intercommunicator algorithm gives the standard's result on grou
   int runs = 0;
   for (const auto& alg : coll::algorithms()) {
     if (!alg.restrictions.intercomm) continue;
-    for (auto [pa, pb] : splits)
+    for (const auto& split : splits)
       for (int root_group : {0, 1}) {
+        const int pa = split.first, pb = split.second;  // named, not bound: CAPTURE takes them in a lambda
         if (!coll::rooted(alg.collective) && root_group == 1) continue;
         for (const char* op : {"MPI_SUM", "matmul"}) {
           if (!coll::reduces(alg.collective) && std::string(op) != "MPI_SUM") continue;
