@@ -284,8 +284,7 @@ void Coordinator::check_inter(const Instance& in, int index) const {
   const int candidates[] = {in.first_in[0], in.first_in[1], in.root_in[0], in.root_in[1]};
   for (int c = 0; c < 4; ++c) {
     const int k = candidates[c];
-    if (k < 0 || k == index || (c >= 2 && (k == candidates[0] || k == candidates[1])) || (c == 3 && k == candidates[2]))
-      continue;
+    if (k < 0 || k == index || std::find(candidates, candidates + c, k) != candidates + c) continue;  // absent, self, or seen
     const CollArgs& o = *in.members[static_cast<std::size_t>(k)].args;
     const bool same_group = o.comm == a.comm;  // each side has its own view of the intercommunicator
     if (rooted(a.kind)) {

@@ -1456,9 +1456,14 @@ class Executor {
       (send ? a.sendcounts : a.recvcounts) = counts_arg(env, s, counts, n, true);
       (send ? a.sdispls : a.rdispls) = counts_arg(env, s, P::displs, n, false);
     }
+    check_blocks(rk, a, send, n);
+  }
+
+  // Every per-process block of one side of a (processes 0..n-1) lies in the caller's memory.
+  void check_blocks(mpi::Rank& rk, const coll::CollArgs& a, bool send, int n) {
     for (int i = 0; i < n; ++i) {
-      if (send) check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.sendtype, "sendbuf");
-      else check_block(rk, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recvtype, "recvbuf");
+      if (send) check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i), "sendbuf");
+      else check_block(rk, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i), "recvbuf");
     }
   }
 
@@ -1503,12 +1508,6 @@ class Executor {
       n = count_arg(env, s, count);
       t = committed_type(env, s, type);
       check_block(rk, at, n, t, send ? "sendbuf" : "recvbuf");
-    };
-    auto blocks = [&](bool send_side, const char* argument) {
-      for (int i = 0; i < q; ++i) {
-        if (send_side) check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i), argument);
-        else check_block(rk, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i), argument);
-      }
     };
     auto reduction = [&](bool send_here, bool recv_here, std::int64_t send_count) {
       a.op = op_arg(env, s);
@@ -1559,7 +1558,7 @@ class Executor {
         } else {
           a.recvcount = count_arg(env, s, P::recvcount);
         }
-        blocks(false, "recvbuf");
+        check_blocks(rk, a, false, q);
         break;
       case Collective::alltoall:
         a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
@@ -1570,8 +1569,8 @@ class Executor {
         a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
         a.recvcount = count_arg(env, s, P::recvcount);
         a.recvtype = committed_type(env, s, P::recvtype);
-        blocks(true, "sendbuf");
-        blocks(false, "recvbuf");
+        check_blocks(rk, a, true, q);
+        check_blocks(rk, a, false, q);
         break;
       case Collective::alltoallv:
       case Collective::alltoallw: {
@@ -1589,8 +1588,8 @@ class Executor {
         a.rdispls = counts_arg(env, s, P::rdispls, q, false);
         if (w) a.recvtypes = types_arg(env, s, P::recvtypes, q);
         else a.recvtype = committed_type(env, s, P::recvtype);
-        blocks(true, "sendbuf");
-        blocks(false, "recvbuf");
+        check_blocks(rk, a, true, q);
+        check_blocks(rk, a, false, q);
         break;
       }
       case Collective::reduce: {
@@ -1622,20 +1621,13 @@ class Executor {
     }
   }
 
-  Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk, const char*& algorithm_out) {
+  // The arguments of a collective on an intracommunicator: the root a rank of the
+  // group, MPI_IN_PLACE where the standard allows it, every block checked.
+  void intra_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a) {
     using coll::Collective;
-    coll::CollArgs a;
-    a.kind = static_cast<Collective>(static_cast<int>(s.spec->id) - static_cast<int>(CallId::barrier));
-    const std::string cname(coll::collective_name(a.kind));
-    a.comm = &comm_arg(env, s);
-    const int p = a.p = a.comm->size();
-    const int me = a.me = a.comm->rank_of(env.rank, env.rank);
-    a.segment_bytes = s.segment;
+    const int p = a.p, me = a.me;
     const bool rooted = coll::rooted(a.kind);
-    if (a.comm->is_inter()) {
-      a.remote_p = a.comm->peer_count();
-      inter_args(env, s, rk, a, cname);
-    } else if (rooted) {
+    if (rooted) {
       a.root = rank_arg(env, s, P::root);
       if (a.root < 0 || a.root >= p)
         throw MpiError(mpi::ErrorClass::root, "root",
@@ -1655,9 +1647,6 @@ class Executor {
       a.sendtype = committed_type(env, s, P::sendtype);
       check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
     };
-    auto recv_blocks = [&](const char* argument) {
-      for (int i = 0; i < p; ++i) check_block(rk, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i), argument);
-    };
     auto reduction = [&](bool in_place_ok, const char* in_place_rule, bool recv_here) {
       a.op = op_arg(env, s);
       a.sendtype = a.recvtype = committed_type(env, s, P::datatype);
@@ -1668,7 +1657,7 @@ class Executor {
         a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.9: MPI_IN_PLACE is given as sendbuf, not recvbuf");
       }
     };
-    if (!a.inter()) switch (a.kind) {
+    switch (a.kind) {
       case Collective::barrier: break;
       case Collective::bcast:
         a.recvbuf = coll_buffer(env, s, P::buffer, false, "MPI-4.1 §6.4: MPI_Bcast has no in-place option");
@@ -1706,9 +1695,9 @@ class Executor {
         } else {
           a.recvcount = count_arg(env, s, P::recvcount);
         }
-        recv_blocks("recvbuf");
+        check_blocks(rk, a, false, p);
         if (a.kind == Collective::alltoall && !a.in_place())
-          for (int i = 0; i < p; ++i) check_block(rk, a.sendbuf + a.send_offset(i), a.sendcount, a.sendtype, "sendbuf");
+          check_blocks(rk, a, true, p);
         break;
       case Collective::alltoallv:
       case Collective::alltoallw: {
@@ -1719,7 +1708,7 @@ class Executor {
         a.rdispls = counts_arg(env, s, P::rdispls, p, false);
         if (w) a.recvtypes = types_arg(env, s, P::recvtypes, p);
         else a.recvtype = committed_type(env, s, P::recvtype);
-        recv_blocks("recvbuf");
+        check_blocks(rk, a, false, p);
         if (!a.in_place()) {
           const char* unless = "unless sendbuf is MPI_IN_PLACE";
           need(s, P::sendcounts, unless);
@@ -1729,8 +1718,7 @@ class Executor {
           a.sdispls = counts_arg(env, s, P::sdispls, p, false);
           if (w) a.sendtypes = types_arg(env, s, P::sendtypes, p);
           else a.sendtype = committed_type(env, s, P::sendtype);
-          for (int i = 0; i < p; ++i)
-            check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i), "sendbuf");
+          check_blocks(rk, a, true, p);
         }
         break;
       }
@@ -1760,6 +1748,23 @@ class Executor {
         check_block(rk, a.recvbuf, a.in_place() ? total : a.recv_count(me), a.recvtype, "recvbuf");
         break;
       }
+    }
+  }
+
+  Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk, const char*& algorithm_out) {
+    using coll::Collective;
+    coll::CollArgs a;
+    a.kind = static_cast<Collective>(static_cast<int>(s.spec->id) - static_cast<int>(CallId::barrier));
+    const std::string cname(coll::collective_name(a.kind));
+    a.comm = &comm_arg(env, s);
+    a.p = a.comm->size();
+    a.me = a.comm->rank_of(env.rank, env.rank);
+    a.segment_bytes = s.segment;
+    if (a.comm->is_inter()) {
+      a.remote_p = a.comm->peer_count();
+      inter_args(env, s, rk, a, cname);
+    } else {
+      intra_args(env, s, rk, a);
     }
     if (a.op) mpi::check_op_type(*a.op, *a.recvtype, a.sendcount, "op");
     a.instance = next_instance(env, *a.comm);
