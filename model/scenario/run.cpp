@@ -1459,6 +1459,20 @@ class Executor {
     check_blocks(rk, a, send, n);
   }
 
+  // The receive side of an allgather(v) or alltoall: recvbuf, recvtype, recvcount
+  // or recvcounts and displs, one block per process of n, each checked.
+  void all_recv_side(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a, int n, const char* buffer_rule) {
+    a.recvbuf = coll_buffer(env, s, P::recvbuf, false, buffer_rule);
+    a.recvtype = committed_type(env, s, P::recvtype);
+    if (a.kind == coll::Collective::allgatherv) {
+      a.recvcounts = counts_arg(env, s, P::recvcounts, n, true);
+      a.rdispls = counts_arg(env, s, P::displs, n, false);
+    } else {
+      a.recvcount = count_arg(env, s, P::recvcount);
+    }
+    check_blocks(rk, a, false, n);
+  }
+
   // Every per-process block of one side of a (processes 0..n-1) lies in the caller's memory.
   void check_blocks(mpi::Rank& rk, const coll::CollArgs& a, bool send, int n) {
     for (int i = 0; i < n; ++i) {
@@ -1549,28 +1563,10 @@ class Executor {
         break;
       case Collective::allgather:
       case Collective::allgatherv:
-        own(true, "");
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
-        a.recvtype = committed_type(env, s, P::recvtype);
-        if (a.kind == Collective::allgatherv) {
-          a.recvcounts = counts_arg(env, s, P::recvcounts, q, true);
-          a.rdispls = counts_arg(env, s, P::displs, q, false);
-        } else {
-          a.recvcount = count_arg(env, s, P::recvcount);
-        }
-        check_blocks(rk, a, false, q);
-        break;
       case Collective::alltoall:
-        a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
-        need(s, P::sendcount, "");
-        need(s, P::sendtype, "");
-        a.sendcount = count_arg(env, s, P::sendcount);
-        a.sendtype = committed_type(env, s, P::sendtype);
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
-        a.recvcount = count_arg(env, s, P::recvcount);
-        a.recvtype = committed_type(env, s, P::recvtype);
-        check_blocks(rk, a, true, q);
-        check_blocks(rk, a, false, q);
+        own(true, "");
+        all_recv_side(env, s, rk, a, q, no_in_place);
+        if (a.kind == Collective::alltoall) check_blocks(rk, a, true, q);
         break;
       case Collective::alltoallv:
       case Collective::alltoallw: {
@@ -1687,15 +1683,7 @@ class Executor {
       case Collective::allgatherv:
       case Collective::alltoall:
         send_side(true, "");
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.7: MPI_IN_PLACE is given as sendbuf");
-        a.recvtype = committed_type(env, s, P::recvtype);
-        if (a.kind == Collective::allgatherv) {
-          a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
-          a.rdispls = counts_arg(env, s, P::displs, p, false);
-        } else {
-          a.recvcount = count_arg(env, s, P::recvcount);
-        }
-        check_blocks(rk, a, false, p);
+        all_recv_side(env, s, rk, a, p, "MPI-4.1 §6.7: MPI_IN_PLACE is given as sendbuf");
         if (a.kind == Collective::alltoall && !a.in_place())
           check_blocks(rk, a, true, p);
         break;
