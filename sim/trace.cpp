@@ -98,6 +98,11 @@ void Trace::write_records(JsonWriter& w) const {
     w.field("id", m.id).field("src", m.src).field("dst", m.dst).field("channel", m.channel).field("tag", m.tag);
     w.field("bytes", m.bytes).field("send_ps", m.sent.ps).field("arrival_ps", m.arrived.ps);
     if (m.instance >= 0) w.field("collective", m.instance);
+    if (!m.route.empty()) {
+      w.key("route").begin_array();
+      for (auto l : m.route) w.value(l);
+      w.end_array();
+    }
     w.end_object();
   }
   w.end_array();

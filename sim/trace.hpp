@@ -32,6 +32,7 @@ struct MessageRecord {
   std::uint64_t bytes;
   SimTime sent, arrived;       // send start; when the receiver absorbed it
   std::int64_t instance;       // the collective instance that sent it, -1 for p2p
+  std::vector<std::uint32_t> route = {};  // the links it crossed, when the network has links
 };
 
 struct Snapshot {

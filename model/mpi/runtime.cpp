@@ -442,6 +442,7 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   send_stage_.w = this;
   arrive_stage_.w = this;
   compute_stage_.w = this;
+  network_stage_.w = this;
 }
 
 // Requests and messages a stopped run left behind go with their pools.
@@ -535,7 +536,7 @@ void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
 
 void World::serve_send(Message* m) {
   SimTime t = engine_.now();
-  SimTime arrival = model_.start_send(m->src_world, m->dst_world, m->bytes, t);
+  SimTime arrival = model_.start_send(m->src_world, m->dst_world, m->bytes, t, reinterpret_cast<std::uint64_t>(m));
   m->sent = t;
   if (m->eager) {
     Request* s = m->send_request;
@@ -554,7 +555,25 @@ void World::serve_send(Message* m) {
     m->send_request = nullptr;
     complete(s, t);
   }
-  engine_.at(arrival, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
+  if (arrival == net::CostModel::kDeferred) arm_network();
+  else engine_.at(arrival, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
+}
+
+void World::arm_network() {
+  SimTime next = model_.next_event();
+  if (next >= network_armed_at_) return;
+  network_armed_at_ = next;
+  engine_.at(next, network_stage_, ++network_generation_);
+}
+
+void World::NetworkStage::on_event(std::uint64_t arg, std::uint64_t) {
+  if (arg != w->network_generation_) return;  // superseded by an earlier one
+  w->network_armed_at_ = SimTime::never();
+  SimTime t = w->engine_.now();
+  w->arrived_.clear();
+  w->model_.advance(t, w->arrived_);
+  for (std::uint64_t m : w->arrived_) w->engine_.at(t, w->arrive_stage_, m);
+  w->arm_network();
 }
 
 void World::ArriveStage::on_event(std::uint64_t arg, std::uint64_t seq) {
@@ -573,8 +592,9 @@ void World::absorb(Message* m) {
   SimTime done = model_.start_receive(m->src_world, m->dst_world, m->bytes, t);
   m->arrived = t;
   m->ready = done;
-  trace_.record_message(sim::MessageRecord{m->id, m->src_world, m->dst_world, m->tag, m->channel, m->bytes, m->sent,
-                                           t, m->collective});
+  sim::MessageRecord rec{m->id, m->src_world, m->dst_world, m->tag, m->channel, m->bytes, m->sent, t, m->collective};
+  if (trace_.level() == sim::TraceLevel::full) model_.route(m->src_world, m->dst_world, rec.route);
+  trace_.record_message(rec);
   Rank& r = rank(m->dst_world);
   Request* prev = nullptr;
   for (Request* q = r.posted_head_; q != nullptr; prev = q, q = q->next) {

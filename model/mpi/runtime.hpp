@@ -312,6 +312,13 @@ class World {
     World* w;
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
   };
+  // Models whose arrivals depend on later traffic (shared links): one pending event
+  // at the model's next_event(); `arg` is its generation, so superseded ones do nothing.
+  struct NetworkStage final : sim::EventHandler {
+    World* w;
+    void on_event(std::uint64_t arg, std::uint64_t seq) override;
+  };
+  void arm_network();
 
   Message* new_message(Rank& from, const Request* send, std::uint32_t dst_world);
   void post(Message* m, Request* send);
@@ -334,6 +341,10 @@ class World {
   SendStage send_stage_;
   ArriveStage arrive_stage_;
   ComputeStage compute_stage_;
+  NetworkStage network_stage_;
+  SimTime network_armed_at_ = SimTime::never();
+  std::uint64_t network_generation_ = 0;
+  std::vector<std::uint64_t> arrived_;
   std::uint64_t next_message_id_ = 0;
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;

@@ -22,6 +22,13 @@ namespace mpisim::net {
 using sim::SimTime;
 using Rank = std::uint32_t;
 
+struct LinkUsage {
+  std::uint32_t id;      // as in a message's route
+  std::string name;      // "node 3 -> switch"
+  std::uint64_t messages = 0, bytes = 0;
+  SimTime busy{};        // time during which at least one message was crossing it
+};
+
 class CostModel {
  public:
   virtual ~CostModel() = default;
@@ -43,8 +50,17 @@ class CostModel {
   virtual bool sends_compete() const = 0;
 
   virtual SimTime send_ready(Rank src, SimTime t) const = 0;
-  // Returns when the message reaches `dst` and asks to be absorbed there.
-  virtual SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t) = 0;
+  // Returns when the message reaches `dst` and asks to be absorbed there, or
+  // kDeferred when that depends on traffic still to come (shared links): the model
+  // then reports the arrival through advance(), naming the message by `token`.
+  static constexpr SimTime kDeferred = SimTime::never();
+  virtual SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) = 0;
+  // Models with deferred arrivals: when the model next needs advance() (never when
+  // nothing is in flight) ...
+  virtual SimTime next_event() const { return SimTime::never(); }
+  // ... and advance(t) at that time, which appends the tokens of the messages that
+  // reached their destination at t, in the order they did.
+  virtual void advance(SimTime, std::vector<std::uint64_t>&) {}
 
   virtual SimTime receive_ready(Rank dst, SimTime t) const = 0;
   // Returns when `dst` is done absorbing the message (the receive's completion).
@@ -60,6 +76,11 @@ class CostModel {
   // Time to reduce `bytes` of data locally (γ per byte) and to copy them locally.
   virtual SimTime reduce_time(std::uint64_t bytes) const = 0;
   virtual SimTime copy_time(std::uint64_t bytes) const = 0;
+
+  // Models with links: the links a message from `src` to `dst` crosses, and what
+  // each link carried (links that carried nothing are left out).
+  virtual void route(Rank, Rank, std::vector<std::uint32_t>&) const {}
+  virtual std::vector<LinkUsage> link_usage() const { return {}; }
 };
 
 }  // namespace mpisim::net

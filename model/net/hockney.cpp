@@ -5,10 +5,6 @@
 #include "model/net/units.hpp"
 
 namespace mpisim::net {
-namespace {
-// Costs are non-negative: rounding half up is llround's result, without its cost.
-SimTime round_ps(double ps) { return SimTime::from_ps(static_cast<std::int64_t>(ps + 0.5)); }
-}  // namespace
 
 std::vector<std::pair<std::string, std::string>> Hockney::parameters() const {
   std::vector<std::pair<std::string, std::string>> out{
@@ -32,7 +28,7 @@ SimTime Hockney::message_time(std::uint64_t bytes) const {
   return round_ps(p_.alpha_ps) + round_ps(static_cast<double>(bytes) * p_.beta_ps_per_byte);
 }
 
-SimTime Hockney::start_send(Rank src, Rank, std::uint64_t bytes, SimTime t) {
+SimTime Hockney::start_send(Rank src, Rank, std::uint64_t bytes, SimTime t, std::uint64_t) {
   SimTime wire = round_ps(static_cast<double>(bytes) * p_.beta_ps_per_byte);
   port_free_[src] = t + wire;
   return t + round_ps(p_.alpha_ps) + wire;

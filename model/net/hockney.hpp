@@ -34,7 +34,7 @@ class Hockney final : public CostModel {
 
   bool sends_compete() const override { return false; }  // the port is the rank's own
   SimTime send_ready(Rank src, SimTime t) const override { return max(t, port_free_[src]); }
-  SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t) override;
+  SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   SimTime receive_ready(Rank, SimTime t) const override { return t; }
   SimTime start_receive(Rank, Rank, std::uint64_t, SimTime t) override { return t; }
   SimTime compute_ready(Rank r, SimTime t) const override { return max(t, cpu_free_[r]); }

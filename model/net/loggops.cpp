@@ -6,10 +6,6 @@
 #include "model/net/units.hpp"
 
 namespace mpisim::net {
-namespace {
-// Costs are non-negative: rounding half up is llround's result, without its cost.
-SimTime round_ps(double ps) { return SimTime::from_ps(static_cast<std::int64_t>(ps + 0.5)); }
-}  // namespace
 
 std::vector<std::pair<std::string, std::string>> LogGOPS::parameters() const {
   return {{"L", format_time(std::llround(p_.L_ps))},
@@ -33,7 +29,7 @@ SimTime LogGOPS::send_ready(Rank src, SimTime t) const {
   return max(t, max(ranks_[src].cpu, ranks_[src].send_nic));
 }
 
-SimTime LogGOPS::start_send(Rank src, Rank, std::uint64_t bytes, SimTime t) {
+SimTime LogGOPS::start_send(Rank src, Rank, std::uint64_t bytes, SimTime t, std::uint64_t) {
   RankState& s = ranks_[src];
   s.cpu = t + round_ps(p_.o_ps) + per_byte(bytes, p_.O_ps_per_byte);
   s.send_nic = t + round_ps(p_.g_ps) + per_byte(bytes, p_.G_ps_per_byte);

@@ -36,7 +36,7 @@ class LogGOPS final : public CostModel {
 
   bool sends_compete() const override { return true; }  // sends and receptions share the CPU
   SimTime send_ready(Rank src, SimTime t) const override;
-  SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t) override;
+  SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   SimTime receive_ready(Rank dst, SimTime t) const override;
   SimTime start_receive(Rank src, Rank dst, std::uint64_t bytes, SimTime t) override;
   SimTime compute_ready(Rank r, SimTime t) const override { return max(t, ranks_[r].cpu); }

@@ -8,6 +8,7 @@
 // JSON path and what was expected.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "model/net/cost_model.hpp"
 
@@ -23,6 +24,14 @@ struct Network {
 // Throws sim::InputError.
 Network load_network_file(const std::string& path);
 Network parse_network(const std::string& text, const std::string& where);
+// The models a network file can name ("model"), for --list-models.
+struct ModelKind {
+  const char* name;
+  const char* parameters;
+  const char* description;
+};
+const std::vector<ModelKind>& model_kinds();
+
 // The network used when none is given: a 10-GbE-like cluster (Hockney).
 Network default_network();
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/time.hpp"
+
 namespace mpisim::net {
 
 // Picoseconds, or nullopt when `text` is not a number followed by one of
@@ -21,5 +23,9 @@ std::optional<double> parse_bandwidth_ps_per_byte(std::string_view text);
 std::string format_time(std::int64_t ps);   // human-readable, e.g. "12.345 us"
 std::string format_bytes(std::uint64_t b);  // e.g. "64 KiB"
 std::string per_byte_text(double ps_per_byte);  // e.g. "800 ps/B"
+
+// A non-negative cost in picoseconds, rounded half up (llround's result for
+// non-negative values, without its cost).
+inline sim::SimTime round_ps(double ps) { return sim::SimTime::from_ps(static_cast<std::int64_t>(ps + 0.5)); }
 
 }  // namespace mpisim::net

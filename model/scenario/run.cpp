@@ -1920,13 +1920,13 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   res.ranks = cfg.ranks;
   res.payload = cfg.payload;
   res.network_kind = std::string(net.model->kind());
-  res.network_parameters = net.model->parameters();
   const auto n = static_cast<std::uint32_t>(cfg.ranks);
 
   sim::Engine engine;
   engine.set_limits(cfg.max_events ? cfg.max_events : UINT64_MAX,
                     cfg.max_sim_time_ps ? SimTime::from_ps(cfg.max_sim_time_ps) : SimTime::never());
   mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
+  res.network_parameters = net.model->parameters();  // after the world sized the model
   if (cfg.max_memory) world.set_memory_limit(cfg.max_memory);
   // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
@@ -1985,6 +1985,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   for (const auto& d : res.trace.diagnostics())
     if (d.code == "EXPECT_FAILED" && res.outcome == Outcome::clean) res.outcome = Outcome::erroneous;
 
+  res.links = net.model->link_usage();
   res.finish_ps.resize(n);
   for (std::uint32_t r = 0; r < n; ++r) {
     res.finish_ps[r] = world.finish_time(r).ps;

@@ -61,6 +61,7 @@ struct RunResult {
   std::map<std::string, CollectiveTotals> collectives;  // per collective name
   std::vector<std::pair<std::string, std::string>> network_parameters;
   std::string network_kind;
+  std::vector<net::LinkUsage> links;               // what each link carried (topology models)
   std::vector<ExplainEntry> explain;               // with RunConfig::explain
 };
 

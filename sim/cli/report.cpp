@@ -30,6 +30,17 @@ std::string trace_json(const scenario::Scenario& sc, const net::Network& net, co
   for (const auto& [k, v] : r.network_parameters) w.field(k, v);
   w.end_object();
   w.end_object();
+  if (!r.links.empty()) {
+    // What each link carried: ids as in the messages' routes.
+    w.key("links").begin_array();
+    for (const auto& l : r.links) {
+      w.begin_object();
+      w.field("id", l.id).field("name", l.name).field("messages", l.messages).field("bytes", l.bytes);
+      w.field("busy_ps", l.busy.ps);
+      w.end_object();
+    }
+    w.end_array();
+  }
   w.key("algorithms").begin_object();
   for (const auto& [k, v] : r.algorithms_used) w.field(k, v);
   w.end_object();

@@ -1,7 +1,9 @@
 // Closed-form costs: on a contention-free Hockney network (α, β, γ; local copies
 // free; no eager limit) and a power-of-two p, each algorithm's predicted time is
 // the formula of Thakur, Rabenseifner & Gropp, "Optimization of Collective
-// Communication Operations in MPICH" (2005), exactly, to the picosecond.
+// Communication Operations in MPICH" (2005), exactly, to the picosecond. The same
+// holds on a crossbar topology without contention, and with contention wherever
+// the algorithm puts one message at a time on each link.
 //
 // n is the message size in bytes as the paper uses it: the whole buffer for
 // bcast, allreduce and the reduce-scatter's vector; all p blocks together for
@@ -21,8 +23,21 @@ namespace {
 
 // α = 1000 ps, β = 3 ps/B, γ = 2 ps/B: distinct, so a term with the wrong factor shows.
 constexpr std::int64_t kAlpha = 1000, kBeta = 3, kGamma = 2;
-const char* const kNetwork = R"({"mpisim-network": 1, "name": "closed-form", "model": "hockney",
+const char* const kHockney = R"({"mpisim-network": 1, "name": "closed-form", "model": "hockney",
   "alpha": "1000ps", "beta": "3ps", "gamma": "2ps"})";
+// The same costs on a crossbar: a route is two links of 500 ps, so α = 1000 ps.
+// Without contention every message gets the route's bandwidth, as Hockney's does.
+const char* const kCrossbar = R"({"mpisim-network": 1, "name": "closed-form-crossbar", "model": "topology",
+  "topology": {"kind": "crossbar"}, "link": {"latency": "500ps", "beta": "3ps"}, "gamma": "2ps",
+  "contention": false})";
+// With contention, on the same crossbar: a message shares a link only with
+// messages leaving its sender or entering its receiver at the same time. Where an
+// algorithm never does that (one flow per link), Hockney's costs hold exactly;
+// the binomial trees, whose roots have several sends in flight, are slower there.
+const char* const kShared = R"({"mpisim-network": 1, "name": "closed-form-shared", "model": "topology",
+  "topology": {"kind": "crossbar"}, "link": {"latency": "500ps", "beta": "3ps"}, "gamma": "2ps"})";
+const char* const kNetworks[] = {kHockney, kCrossbar, kShared};
+const char* network = kHockney;  // the one `makespan` uses
 
 std::int64_t lg(std::int64_t p) {
   std::int64_t k = 0;
@@ -36,7 +51,7 @@ std::int64_t makespan(int p, const std::string& buffers, const std::string& call
   std::string text = R"({"mpisim": 1, "program": [)" + buffers + R"({"call": )" + call +
                      R"(, "comm": "MPI_COMM_WORLD", "algorithm": ")" + algorithm + R"("}]})";
   scenario::Scenario sc = scenario::parse_scenario(text, "closed-form");
-  net::Network n = net::parse_network(kNetwork, "closed-form");
+  net::Network n = net::parse_network(network, "closed-form");
   scenario::RunConfig cfg;
   cfg.ranks = p;
   cfg.payload = mpi::PayloadMode::data;
@@ -55,16 +70,21 @@ std::string buf(const char* name, std::int64_t count) {
 // For every power of two p up to 32 and a few sizes: the simulated time of
 // run(p, ints) equals formula(p, n), n = 4·ints bytes, ints a multiple of p.
 void check(const char* what, const std::function<std::int64_t(int p, std::int64_t ints)>& run,
-           const std::function<std::int64_t(std::int64_t p, std::int64_t n)>& formula) {
-  for (int p : {2, 4, 8, 16, 32})
-    for (std::int64_t per_rank : {1, 16, 1000}) {
-      std::int64_t ints = per_rank * p;
-      std::int64_t n = ints * 4;
-      CAPTURE(what);
-      CAPTURE(p);
-      CAPTURE(n);
-      CHECK(run(p, ints) == formula(p, n));
-    }
+           const std::function<std::int64_t(std::int64_t p, std::int64_t n)>& formula, bool one_flow_per_link = true) {
+  for (const char* net : kNetworks)
+    for (int p : {2, 4, 8, 16, 32})
+      for (std::int64_t per_rank : {1, 16, 1000}) {
+        if (net == kShared && !one_flow_per_link) continue;
+        network = net;
+        std::int64_t ints = per_rank * p;
+        std::int64_t n = ints * 4;
+        CAPTURE(what);
+        const char* model = net == kHockney ? "hockney" : net == kCrossbar ? "crossbar" : "crossbar, shared";
+        CAPTURE(model);
+        CAPTURE(p);
+        CAPTURE(n);
+        CHECK(run(p, ints) == formula(p, n));
+      }
 }
 
 }  // namespace
@@ -78,14 +98,17 @@ TEST_CASE("binomial bcast costs ceil(lg p)(α + nβ)") {
                             R"(, "datatype": "MPI_INT", "root": 0)",
                         "binomial");
       },
-      [](std::int64_t p, std::int64_t n) { return lg(p) * (kAlpha + n * kBeta); });
+      [](std::int64_t p, std::int64_t n) { return lg(p) * (kAlpha + n * kBeta); }, false);
 }
 
 TEST_CASE("dissemination barrier costs ceil(lg p)·α") {
-  for (int p : {2, 4, 8, 16, 32, 5, 12}) {
-    CAPTURE(p);
-    CHECK(makespan(p, "", R"("MPI_Barrier")", "dissemination") == lg(p) * kAlpha);
-  }
+  for (const char* net : kNetworks)
+    for (int p : {2, 4, 8, 16, 32, 5, 12}) {
+      network = net;
+      CAPTURE(net);
+      CAPTURE(p);
+      CHECK(makespan(p, "", R"("MPI_Barrier")", "dissemination") == lg(p) * kAlpha);
+    }
 }
 
 namespace {
@@ -149,10 +172,10 @@ TEST_CASE("binomial scatter and gather cost lg p·α + (p−1)/p·nβ") {
   auto formula = [](std::int64_t p, std::int64_t n) { return lg(p) * kAlpha + (p - 1) * n / p * kBeta; };
   check(
       "MPI_Scatter binomial", [](int p, std::int64_t ints) { return rooted("MPI_Scatter", p, ints, "binomial"); },
-      formula);
+      formula, false);
   check(
       "MPI_Gather binomial", [](int p, std::int64_t ints) { return rooted("MPI_Gather", p, ints, "binomial"); },
-      formula);
+      formula, false);
 }
 
 TEST_CASE("recursive-halving reduce-scatter costs lg p·α + (p−1)/p·n(β + γ)") {

@@ -1,0 +1,440 @@
+#include "model/net/flow_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <tuple>
+
+#include "model/net/units.hpp"
+#include "sim/input_error.hpp"
+
+namespace mpisim::net {
+namespace {
+constexpr std::uint32_t kNone = 0xffffffffu;
+// Relative slack under which a link counts as full (rates are doubles).
+constexpr double kTight = 1e-9;
+}  // namespace
+
+struct FlowModel::Flow {
+  std::uint64_t token = 0;
+  std::uint64_t seq = 0;             // start order: unique, breaks ties between events
+  std::vector<std::uint32_t> route;
+  double remaining = 0;              // bytes still to transfer at `updated`
+  double rate = 0;                   // bytes per picosecond
+  SimTime updated{};
+  std::uint32_t version = 0;         // bumped when the rate changes: older completions are stale
+  bool active = false;               // transferring (its latency is over)
+  bool scheduled = false;            // has a completion event for its current rate
+  // The solver's scratch.
+  bool in_set = false, fixed = false;
+  double new_rate = 0;
+};
+
+struct FlowModel::Link {
+  double capacity = 0;               // bytes per picosecond
+  double used = 0;                   // the sum of its active flows' rates
+  std::vector<std::uint32_t> flows;  // its active flows
+  bool dirty = false;
+  bool tight = false;                // full at the last solve
+  std::uint32_t slot = kNone;        // the solver's index for it, during a solve
+  std::uint64_t messages = 0, bytes = 0;
+  SimTime busy{}, busy_since{};
+};
+
+// A latency that ends (completion false) or a transfer that ends.
+struct FlowModel::Event {
+  SimTime t;
+  std::uint64_t seq;
+  std::uint32_t flow, version;
+  bool completion;
+  friend bool operator>(const Event& a, const Event& b) {
+    return std::tie(a.t, a.seq, a.completion) > std::tie(b.t, b.seq, b.completion);
+  }
+};
+
+// Which flows a change can affect, and their max-min fair rates.
+//
+// A change (a flow starting or ending) alters the links of its route. Flows on
+// those links may change rate; a flow whose rate changes frees or takes bandwidth
+// on its other links, which matters only where that bandwidth is scarce: on a link
+// that is full. So the set re-solved is the closure: every flow on a changed link,
+// and every flow on a full link of a flow in the set. Flows outside it keep their
+// rates, and links the set crosses but does not fill keep what the outside flows
+// use. One case can still escape: a link that was not full becomes full with the
+// new rates while an outside flow on it runs faster than the set's flows there —
+// that outside flow would have to slow down. The solver checks for exactly that and
+// widens the set through such a link until none is left, so the rates are the
+// max-min fair rates of all flows, recomputed where they can change.
+struct FlowModel::Solver {
+  std::vector<std::uint32_t> flows;            // the set
+  std::vector<std::uint32_t> links;            // every link its flows cross
+  std::vector<char> expanded;                  // per slot: all the link's flows are in the set
+  std::vector<std::uint32_t> to_expand;
+  std::vector<double> residual;                // per slot
+  std::vector<std::uint32_t> unfixed, stamp;   // per slot
+  std::vector<std::vector<std::uint32_t>> members;  // per slot: the set's flows on it
+  struct Share {
+    double share;
+    std::uint32_t link, slot, stamp;
+    friend bool operator>(const Share& a, const Share& b) {
+      return std::tie(a.share, a.link) > std::tie(b.share, b.link);
+    }
+  };
+  std::vector<Share> heap;
+};
+
+FlowModel::FlowModel(TopologyParams p) : p_(std::move(p)), solver_(std::make_unique<Solver>()) {}
+FlowModel::~FlowModel() = default;
+
+std::vector<std::pair<std::string, std::string>> FlowModel::parameters() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.emplace_back("topology", p_.shape + (topo_ ? " of " + std::to_string(topo_->hosts()) + " nodes" : ""));
+  for (const auto& d : p_.description) out.push_back(d);
+  if (topo_) out.emplace_back("routing", topo_->routing_rule());
+  out.emplace_back("contention", p_.contention ? "max-min fair sharing" : "none");
+  out.emplace_back("gamma", per_byte_text(p_.gamma_ps_per_byte));
+  out.emplace_back("eager_limit", p_.eager_limit == std::numeric_limits<std::uint64_t>::max()
+                                      ? std::string("unlimited")
+                                      : format_bytes(p_.eager_limit));
+  return out;
+}
+
+void FlowModel::reset(Rank ranks) {
+  const Placement& pl = p_.placement;
+  std::uint64_t needed = 0;
+  if (pl.kind == Placement::Kind::list) {
+    if (pl.nodes.size() < ranks)
+      throw sim::InputError(p_.where + ": /placement/nodes",
+                            "the list places " + std::to_string(pl.nodes.size()) + " ranks; the run has " +
+                                std::to_string(ranks));
+    for (Rank r = 0; r < ranks; ++r) needed = std::max<std::uint64_t>(needed, pl.nodes[r] + 1ull);
+  } else {
+    needed = (std::uint64_t{ranks} + pl.ranks_per_node - 1) / pl.ranks_per_node;
+  }
+  try {
+    topo_ = std::make_unique<Topology>(p_.build(static_cast<std::uint32_t>(std::max<std::uint64_t>(needed, 1))));
+  } catch (const std::invalid_argument& e) {
+    throw sim::InputError(p_.where + ": /topology", e.what());
+  }
+  if (needed > topo_->hosts()) {
+    std::string path = pl.kind == Placement::Kind::list ? "/placement/nodes" : "/placement";
+    throw sim::InputError(p_.where + ": " + path,
+                          "the placement needs node " + std::to_string(needed - 1) + " for " + std::to_string(ranks) +
+                              " ranks, but the " + p_.shape + " has " + std::to_string(topo_->hosts()) +
+                              " nodes (0 .. " + std::to_string(topo_->hosts() - 1) + ")" +
+                              (pl.kind == Placement::Kind::list ? "" : "; raise ranks_per_node or use a larger network"));
+  }
+  node_of_.resize(ranks);
+  for (Rank r = 0; r < ranks; ++r) {
+    switch (pl.kind) {
+      case Placement::Kind::block: node_of_[r] = r / pl.ranks_per_node; break;
+      case Placement::Kind::round_robin: node_of_[r] = static_cast<std::uint32_t>(r % needed); break;
+      case Placement::Kind::list: node_of_[r] = pl.nodes[r]; break;
+    }
+  }
+  cpu_free_.assign(ranks, SimTime::zero());
+  links_.assign(topo_->link_count() + topo_->hosts(), Link{});
+  for (std::uint32_t l = 0; l < links_.size(); ++l) {
+    const LinkSpec& s = l < topo_->link_count() ? topo_->link_spec(l) : p_.intra_node;
+    links_[l].capacity = 1.0 / s.ps_per_byte;
+  }
+  flows_.clear();
+  free_flows_.clear();
+  events_.clear();
+  dirty_.clear();
+  dirty_at_ = SimTime::never();
+  next_seq_ = 0;
+}
+
+void FlowModel::route(Rank src, Rank dst, std::vector<std::uint32_t>& links) const {
+  std::uint32_t a = node_of_[src], b = node_of_[dst];
+  if (a == b) links.push_back(topo_->link_count() + a);
+  else topo_->route(a, b, links);
+}
+
+SimTime FlowModel::route_latency(const std::vector<std::uint32_t>& links) const {
+  double ps = 0;
+  for (std::uint32_t l : links) ps += l < topo_->link_count() ? topo_->link_spec(l).latency_ps : p_.intra_node.latency_ps;
+  return round_ps(ps);
+}
+
+SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) {
+  std::uint32_t f;
+  if (free_flows_.empty()) {
+    f = static_cast<std::uint32_t>(flows_.size());
+    flows_.emplace_back();
+  } else {
+    f = free_flows_.back();
+    free_flows_.pop_back();
+  }
+  Flow& flow = flows_[f];
+  flow.route.clear();
+  route(src, dst, flow.route);
+  SimTime latency = route_latency(flow.route);
+  double slowest = 0;
+  for (std::uint32_t l : flow.route) {
+    ++links_[l].messages;
+    links_[l].bytes += bytes;
+    slowest = std::max(slowest, 1.0 / links_[l].capacity);
+  }
+  if (bytes == 0 || !p_.contention) {
+    // Known now: nothing else can slow it down.
+    SimTime transfer = round_ps(static_cast<double>(bytes) * slowest);
+    for (std::uint32_t l : flow.route) links_[l].busy += transfer;
+    free_flows_.push_back(f);
+    return t + latency + transfer;
+  }
+  flow.token = token;
+  flow.seq = next_seq_++;
+  flow.remaining = static_cast<double>(bytes);
+  flow.rate = 0;
+  flow.version = 0;
+  flow.active = false;
+  flow.scheduled = false;
+  if (latency > SimTime::zero()) {
+    events_.push_back(Event{t + latency, flow.seq, f, 0, false});
+    std::push_heap(events_.begin(), events_.end(), std::greater<>{});
+  } else {
+    activate(f, t);
+  }
+  return kDeferred;
+}
+
+SimTime FlowModel::next_event() const {
+  SimTime next = dirty_at_;
+  if (!events_.empty()) next = std::min(next, events_.front().t);
+  return next;
+}
+
+void FlowModel::mark(std::uint32_t link) {
+  if (links_[link].dirty) return;
+  links_[link].dirty = true;
+  dirty_.push_back(link);
+}
+
+void FlowModel::activate(std::uint32_t f, SimTime t) {
+  Flow& flow = flows_[f];
+  flow.active = true;
+  flow.updated = t;
+  for (std::uint32_t l : flow.route) {
+    Link& link = links_[l];
+    if (link.flows.empty()) link.busy_since = t;
+    link.flows.push_back(f);
+    mark(l);
+  }
+  dirty_at_ = std::min(dirty_at_, t);
+}
+
+void FlowModel::finish(std::uint32_t f, SimTime t) {
+  Flow& flow = flows_[f];
+  for (std::uint32_t l : flow.route) {
+    Link& link = links_[l];
+    auto it = std::find(link.flows.begin(), link.flows.end(), f);
+    *it = link.flows.back();
+    link.flows.pop_back();
+    link.used = link.flows.empty() ? 0.0 : std::max(0.0, link.used - flow.rate);
+    if (link.flows.empty()) link.busy += t - link.busy_since;
+    mark(l);
+  }
+  flow.active = false;
+  ++flow.version;
+  free_flows_.push_back(f);
+  dirty_at_ = std::min(dirty_at_, t);
+}
+
+void FlowModel::advance(SimTime t, std::vector<std::uint64_t>& arrived) {
+  while (!events_.empty() && events_.front().t <= t) {
+    std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
+    Event e = events_.back();
+    events_.pop_back();
+    Flow& flow = flows_[e.flow];
+    if (flow.seq != e.seq || flow.version != e.version) continue;  // stale
+    if (!e.completion) {
+      if (!flow.active) activate(e.flow, t);
+      continue;
+    }
+    if (!flow.active) continue;
+    arrived.push_back(flow.token);
+    finish(e.flow, t);
+  }
+  if (!dirty_.empty()) solve(t);
+  dirty_at_ = SimTime::never();
+  drop_stale_events();
+}
+
+void FlowModel::drop_stale_events() {
+  while (!events_.empty()) {
+    const Event& e = events_.front();
+    const Flow& flow = flows_[e.flow];
+    if (flow.seq == e.seq && flow.version == e.version && (e.completion ? flow.active : !flow.active)) return;
+    std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
+    events_.pop_back();
+  }
+}
+
+void FlowModel::schedule_completion(std::uint32_t f, SimTime t) {
+  Flow& flow = flows_[f];
+  double ps = flow.remaining > 0 ? flow.remaining / flow.rate : 0.0;
+  events_.push_back(Event{t + round_ps(ps), flow.seq, f, flow.version, true});
+  std::push_heap(events_.begin(), events_.end(), std::greater<>{});
+  flow.scheduled = true;
+}
+
+void FlowModel::solve(SimTime t) {
+  Solver& s = *solver_;
+  s.flows.clear();
+  s.links.clear();
+  s.expanded.clear();
+  s.to_expand.clear();
+  auto slot_of = [&](std::uint32_t l) {
+    if (links_[l].slot == kNone) {
+      links_[l].slot = static_cast<std::uint32_t>(s.links.size());
+      s.links.push_back(l);
+      s.expanded.push_back(0);
+    }
+    return links_[l].slot;
+  };
+  auto expand = [&](std::uint32_t l) {
+    std::uint32_t slot = slot_of(l);
+    if (s.expanded[slot]) return;
+    s.expanded[slot] = 1;
+    s.to_expand.push_back(l);
+  };
+  auto close = [&] {
+    while (!s.to_expand.empty()) {
+      std::uint32_t l = s.to_expand.back();
+      s.to_expand.pop_back();
+      for (std::uint32_t f : links_[l].flows) {
+        Flow& flow = flows_[f];
+        if (flow.in_set) continue;
+        flow.in_set = true;
+        s.flows.push_back(f);
+        for (std::uint32_t m : flow.route) {
+          slot_of(m);
+          if (links_[m].tight) expand(m);
+        }
+      }
+    }
+  };
+  for (std::uint32_t l : dirty_) {
+    links_[l].dirty = false;
+    expand(l);
+  }
+  if (!incremental_)
+    for (std::uint32_t l = 0; l < links_.size(); ++l)
+      if (!links_[l].flows.empty()) expand(l);
+  dirty_.clear();
+  close();
+
+  for (;;) {
+    // Progressive filling over the set, on what the outside flows leave of each link.
+    std::size_t n = s.links.size();
+    s.residual.assign(n, 0.0);
+    s.unfixed.assign(n, 0);
+    s.stamp.assign(n, 0);
+    if (s.members.size() < n) s.members.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s.residual[i] = links_[s.links[i]].capacity - links_[s.links[i]].used;
+      s.members[i].clear();
+    }
+    for (std::uint32_t f : s.flows) {
+      Flow& flow = flows_[f];
+      flow.fixed = false;
+      for (std::uint32_t m : flow.route) {
+        std::uint32_t slot = links_[m].slot;
+        s.residual[slot] += flow.rate;  // its old rate is the set's to share again
+        ++s.unfixed[slot];
+        s.members[slot].push_back(f);
+      }
+    }
+    s.heap.clear();
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (s.unfixed[i] > 0)
+        s.heap.push_back({std::max(0.0, s.residual[i]) / s.unfixed[i], s.links[i], i, 0});
+    std::make_heap(s.heap.begin(), s.heap.end(), std::greater<>{});
+    while (!s.heap.empty()) {
+      std::pop_heap(s.heap.begin(), s.heap.end(), std::greater<>{});
+      Solver::Share top = s.heap.back();
+      s.heap.pop_back();
+      if (top.stamp != s.stamp[top.slot] || s.unfixed[top.slot] == 0) continue;
+      double share = std::max(top.share, 1e-18);  // never 0: rounding must not stall a flow
+      for (std::uint32_t f : s.members[top.slot]) {
+        Flow& flow = flows_[f];
+        if (flow.fixed) continue;
+        flow.fixed = true;
+        flow.new_rate = share;
+        for (std::uint32_t m : flow.route) {
+          std::uint32_t slot = links_[m].slot;
+          s.residual[slot] -= share;
+          --s.unfixed[slot];
+          ++s.stamp[slot];
+          if (s.unfixed[slot] == 0) continue;
+          s.heap.push_back({std::max(0.0, s.residual[slot]) / s.unfixed[slot], m, slot, s.stamp[slot]});
+          std::push_heap(s.heap.begin(), s.heap.end(), std::greater<>{});
+        }
+      }
+    }
+    // A link the set filled, where an outside flow runs faster than the set's flows:
+    // widen the set through it and solve again.
+    bool widened = false;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (s.expanded[i] || s.residual[i] > kTight * links_[s.links[i]].capacity) continue;
+      double fastest = 0;
+      for (std::uint32_t f : s.members[i]) fastest = std::max(fastest, flows_[f].new_rate);
+      for (std::uint32_t g : links_[s.links[i]].flows)
+        if (!flows_[g].in_set && flows_[g].rate > fastest * (1 + kTight)) {
+          expand(s.links[i]);
+          widened = true;
+          break;
+        }
+    }
+    if (!widened) break;
+    close();
+  }
+
+  ++solves_;
+  solved_flows_ += s.flows.size();
+  for (std::size_t i = 0; i < s.links.size(); ++i) {
+    Link& link = links_[s.links[i]];
+    link.used = link.flows.empty() ? 0.0 : std::max(0.0, link.capacity - s.residual[i]);
+    link.tight = !link.flows.empty() && s.residual[i] <= kTight * link.capacity;
+    link.slot = kNone;
+  }
+  for (std::uint32_t f : s.flows) {
+    Flow& flow = flows_[f];
+    flow.in_set = false;
+    if (flow.scheduled && flow.new_rate == flow.rate) continue;
+    flow.remaining = std::max(0.0, flow.remaining - flow.rate * static_cast<double>((t - flow.updated).ps));
+    flow.updated = t;
+    flow.rate = flow.new_rate;
+    ++flow.version;
+    schedule_completion(f, t);
+  }
+}
+
+SimTime FlowModel::start_compute(Rank r, SimTime duration, SimTime t) {
+  cpu_free_[r] = t + duration;
+  return cpu_free_[r];
+}
+
+SimTime FlowModel::reduce_time(std::uint64_t bytes) const {
+  return round_ps(static_cast<double>(bytes) * p_.gamma_ps_per_byte);
+}
+
+SimTime FlowModel::copy_time(std::uint64_t bytes) const {
+  return round_ps(static_cast<double>(bytes) * p_.copy_ps_per_byte);
+}
+
+std::vector<LinkUsage> FlowModel::link_usage() const {
+  std::vector<LinkUsage> out;
+  for (std::uint32_t l = 0; l < links_.size(); ++l) {
+    const Link& link = links_[l];
+    if (link.messages == 0) continue;
+    std::string name = l < topo_->link_count() ? topo_->link_name(l)
+                                               : topo_->vertex_name(l - topo_->link_count()) + " (intra-node)";
+    out.push_back(LinkUsage{l, std::move(name), link.messages, link.bytes, link.busy});
+  }
+  return out;
+}
+
+}  // namespace mpisim::net

@@ -1,0 +1,124 @@
+#pragma once
+// Networks with a topology: messages cross the links of their route and share
+// each link's bandwidth with the other messages crossing it, max-min fairly.
+//
+// Rules (docs/networks.md has them with examples):
+//  - a message of n bytes from rank a to rank b follows the route between their
+//    nodes (the node's intra-node link when both are on one node); its latency is
+//    the sum of the route's link latencies;
+//  - it first waits that latency, then transfers its n bytes; while it transfers it
+//    is a flow on every link of its route, and the flows on the links share the
+//    bandwidth max-min fairly: no flow can get more without taking from a flow that
+//    has no more than it (progressive filling, as SimGrid's flow model);
+//  - a message is complete at its receiver when its last byte is through; the send
+//    is complete when it starts (eager) or when the receive matches it (rendezvous);
+//  - alone on its route a message takes latency + n / (the route's lowest
+//    bandwidth): on a crossbar with one flow per link that is Hockney's α + nβ;
+//  - with "contention": false every message gets the route's lowest bandwidth
+//    whatever else is in flight (the contention-free form of the same network);
+//  - computation occupies the rank's CPU, which communication does not use.
+//
+// Rates are recomputed when a flow starts or ends, and only for the flows the
+// change can affect (flow_model.cpp explains which): one instant's changes are
+// solved together, before time moves on.
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/net/cost_model.hpp"
+#include "model/net/topology.hpp"
+
+namespace mpisim::net {
+
+struct Placement {
+  enum class Kind { block, round_robin, list };
+  Kind kind = Kind::block;
+  std::uint32_t ranks_per_node = 1;
+  std::vector<std::uint32_t> nodes;  // Kind::list: the node of each rank
+};
+
+struct TopologyParams {
+  // Builds the topology for a run that needs `nodes` nodes. Shapes of a fixed size
+  // ignore the argument; crossbar, ring and fully connected networks without a
+  // "nodes" field grow to it.
+  std::function<Topology(std::uint32_t nodes)> build;
+  std::string shape;          // "crossbar", ... (known before the build)
+  Placement placement;
+  LinkSpec intra_node;
+  bool contention = true;
+  double gamma_ps_per_byte = 0;
+  double copy_ps_per_byte = 0;
+  std::uint64_t eager_limit = std::numeric_limits<std::uint64_t>::max();
+  std::string where;          // the network file, for errors found when the run sizes it
+  // The file's parameters as (name, readable value), for the trace and summary.
+  std::vector<std::pair<std::string, std::string>> description;
+};
+
+class FlowModel final : public CostModel {
+ public:
+  explicit FlowModel(TopologyParams p);
+  ~FlowModel() override;
+
+  std::string_view kind() const override { return "topology"; }
+  std::vector<std::pair<std::string, std::string>> parameters() const override;
+  // Builds the topology and places the ranks; throws sim::InputError when the
+  // ranks do not fit the placement.
+  void reset(Rank ranks) override;
+  std::uint64_t eager_limit() const override { return p_.eager_limit; }
+
+  bool sends_compete() const override { return false; }
+  SimTime send_ready(Rank, SimTime t) const override { return t; }
+  SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
+  SimTime next_event() const override;
+  void advance(SimTime t, std::vector<std::uint64_t>& arrived) override;
+  SimTime receive_ready(Rank, SimTime t) const override { return t; }
+  SimTime start_receive(Rank, Rank, std::uint64_t, SimTime t) override { return t; }
+  SimTime compute_ready(Rank r, SimTime t) const override { return max(t, cpu_free_[r]); }
+  SimTime start_compute(Rank r, SimTime duration, SimTime t) override;
+  SimTime cpu_free(Rank r) const override { return cpu_free_[r]; }
+  SimTime reduce_time(std::uint64_t bytes) const override;
+  SimTime copy_time(std::uint64_t bytes) const override;
+  void route(Rank src, Rank dst, std::vector<std::uint32_t>& links) const override;
+  std::vector<LinkUsage> link_usage() const override;
+
+  const Topology* topology() const { return topo_.get(); }
+  std::uint32_t node_of(Rank r) const { return node_of_[r]; }
+  // false: every solve covers every flow (the reference the tests compare against).
+  void set_incremental(bool on) { incremental_ = on; }
+  // How many times rates were solved and how many flows those solves covered.
+  std::uint64_t solves() const { return solves_; }
+  std::uint64_t solved_flows() const { return solved_flows_; }
+
+ private:
+  struct Flow;
+  struct Link;
+  struct Event;
+  struct Solver;
+
+  SimTime route_latency(const std::vector<std::uint32_t>& links) const;
+  void activate(std::uint32_t f, SimTime t);
+  void finish(std::uint32_t f, SimTime t);
+  void mark(std::uint32_t link);
+  void solve(SimTime t);
+  void schedule_completion(std::uint32_t f, SimTime t);
+  void drop_stale_events();
+
+  TopologyParams p_;
+  std::unique_ptr<Topology> topo_;
+  std::vector<std::uint32_t> node_of_;
+  std::vector<SimTime> cpu_free_;
+  std::vector<Link> links_;          // the topology's links, then one intra-node link per node
+  std::vector<Flow> flows_;          // a pool: finished flows are reused
+  std::vector<std::uint32_t> free_flows_;
+  std::vector<Event> events_;        // a min-heap
+  std::vector<std::uint32_t> dirty_; // links whose flows changed since the last solve
+  SimTime dirty_at_ = SimTime::never();
+  std::uint64_t next_seq_ = 0;
+  std::uint64_t solves_ = 0, solved_flows_ = 0;
+  bool incremental_ = true;
+  std::unique_ptr<Solver> solver_;
+};
+
+}  // namespace mpisim::net

@@ -1,0 +1,230 @@
+// The topology model's flows: max-min fair sharing with its closed forms, the
+// incremental solver against a full one, placement, and bad network files.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <map>
+#include <random>
+
+#include "model/net/flow_model.hpp"
+#include "model/net/network_file.hpp"
+#include "sim/input_error.hpp"
+#include "tests/support.hpp"
+
+using namespace mpisim;
+using net::Network;
+using sim::SimTime;
+
+namespace {
+
+struct Send {
+  std::uint32_t src, dst;
+  std::uint64_t bytes;
+  std::int64_t at_ps;
+};
+
+// Drives the model alone: starts each send at its time and returns every
+// message's arrival time in ps, by index.
+std::vector<std::int64_t> arrivals(net::CostModel& m, std::uint32_t ranks, std::vector<Send> sends) {
+  m.reset(ranks);
+  std::vector<std::int64_t> out(sends.size(), -1);
+  std::vector<std::uint64_t> arrived;
+  std::size_t next = 0;
+  for (;;) {
+    SimTime t = m.next_event();
+    if (next < sends.size() && SimTime::from_ps(sends[next].at_ps) <= t) {
+      const Send& s = sends[next];
+      SimTime a = m.start_send(s.src, s.dst, s.bytes, SimTime::from_ps(s.at_ps), next);
+      if (a != net::CostModel::kDeferred) out[next] = a.ps;
+      ++next;
+      continue;
+    }
+    if (t == SimTime::never()) break;
+    arrived.clear();
+    m.advance(t, arrived);
+    for (auto token : arrived) out[token] = t.ps;
+  }
+  return out;
+}
+
+Network network(const std::string& topology, const std::string& extra = "") {
+  return net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": )" + topology +
+                                R"(, "link": {"latency": "0ps", "beta": "1ps"})" + extra + "}",
+                            "net.json");
+}
+
+}  // namespace
+
+TEST_CASE("flows share links max-min fairly") {
+  // A crossbar of 4 nodes, links of 1 B/ps, no latency. Four flows of 1200 B:
+  //   f0: 0 -> 1, f1: 0 -> 2, f2: 1 -> 2, f3: 3 -> 2.
+  // Node 2's down link carries f1, f2, f3: 1/3 B/ps each. Node 0's up link carries
+  // f0 and f1; f1 has 1/3, so f0 gets 2/3. f0 ends at 1800 ps; the others, held by
+  // node 2's link throughout, at 3600 ps.
+  Network n = network(R"({"kind": "crossbar"})");
+  auto t = arrivals(*n.model, 4, {{0, 1, 1200, 0}, {0, 2, 1200, 0}, {1, 2, 1200, 0}, {3, 2, 1200, 0}});
+  CHECK(t == std::vector<std::int64_t>{1800, 3600, 3600, 3600});
+}
+
+TEST_CASE("a flow that ends frees its share for the others") {
+  // Node 0 sends 400 B to node 1 and 800 B to node 2 at once over its one up link
+  // (1 B/ps): 1/2 B/ps each until the first ends at 800 ps with 400 B of the second
+  // left, which then runs at 1 B/ps and ends at 1200 ps.
+  Network n = network(R"({"kind": "crossbar"})");
+  auto t = arrivals(*n.model, 3, {{0, 1, 400, 0}, {0, 2, 800, 0}});
+  CHECK(t == std::vector<std::int64_t>{800, 1200});
+}
+
+TEST_CASE("a message alone costs its route's latency plus n over the slowest link") {
+  // Crossbar links of 1 us: α = 2 us; β = 1 ps/B.
+  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "beta": "1ps"}})",
+                                 "net.json");
+  auto t = arrivals(*n.model, 2, {{0, 1, 5000, 0}, {1, 0, 0, 10}});
+  CHECK(t == std::vector<std::int64_t>{2'000'000 + 5000, 10 + 2'000'000});
+}
+
+TEST_CASE("a message in its latency does not take bandwidth") {
+  // Links of 1 us latency, 1 B/ps. f0 (1000 B, from t = 0) transfers over
+  // [2 us, 2 us + 1000 ps). f1 starts at 1 us from the same node: its latency ends
+  // at 3 us, after f0 is done, so neither slows the other.
+  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "beta": "1ps"}})",
+                                 "net.json");
+  auto t = arrivals(*n.model, 3, {{0, 1, 1000, 0}, {0, 2, 1000, 1'000'000}});
+  CHECK(t == std::vector<std::int64_t>{2'001'000, 3'001'000});
+}
+
+TEST_CASE("the incremental solver gives the rates of a full solve") {
+  // Random messages at random times on shapes where flows cross shared links
+  // (an oversubscribed fat tree, a dragonfly, a torus): every arrival equals the
+  // one computed with every flow re-solved at every change, to rounding.
+  for (const char* shape : {R"({"kind": "fat_tree", "k": 4, "n": 2, "oversubscription": 3})",
+                            R"({"kind": "dragonfly", "groups": 5, "routers": 2, "hosts_per_router": 2})",
+                            R"({"kind": "torus", "dims": [4, 4]})"}) {
+    std::mt19937_64 rng(7);
+    std::vector<Send> sends;
+    std::int64_t at = 0;
+    for (int i = 0; i < 400; ++i) {
+      std::uint32_t a = rng() % 16, b = rng() % 16;
+      if (a == b) b = (b + 1) % 16;
+      at += static_cast<std::int64_t>(rng() % 300);
+      sends.push_back({a, b, 100 + rng() % 5000, at});
+    }
+    Network inc = network(shape);
+    auto fast = arrivals(*inc.model, 16, sends);
+    auto& flow = dynamic_cast<net::FlowModel&>(*inc.model);
+    CAPTURE(shape);
+    CHECK(flow.solves() > 0);
+    // Compared with the full solve by rebuilding the model with the switch off.
+    Network full = network(shape, R"(, "contention": true)");
+    auto& reference = dynamic_cast<net::FlowModel&>(*full.model);
+    reference.set_incremental(false);
+    auto slow = arrivals(reference, 16, sends);
+    REQUIRE(fast.size() == slow.size());
+    std::int64_t worst = 0;
+    for (std::size_t i = 0; i < fast.size(); ++i) worst = std::max(worst, std::abs(fast[i] - slow[i]));
+    CHECK(worst <= 2);
+    // The incremental solver covered fewer flows than the full one.
+    CHECK(flow.solved_flows() < reference.solved_flows());
+  }
+}
+
+TEST_CASE("a linear gather on a crossbar serializes on the root's down link") {
+  // p - 1 ranks send n bytes to rank 0 at once: they share its down link, so all
+  // arrive at α + (p-1)·nβ, where Hockney (no shared links) predicts α + nβ.
+  const char* gather = R"({"mpisim": 1, "program": [
+    {"buffer": "s", "type": "MPI_BYTE", "count": 1000},
+    {"buffer": "r", "type": "MPI_BYTE", "count": "1000 * size"},
+    {"call": "MPI_Gather", "sendbuf": "s", "sendcount": 1000, "sendtype": "MPI_BYTE", "recvbuf": "r",
+     "recvcount": 1000, "recvtype": "MPI_BYTE", "root": 0, "comm": "MPI_COMM_WORLD", "algorithm": "linear"}]})";
+  const char* crossbar = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "500ns", "beta": "1ns"}})";
+  const char* hockney = R"({"mpisim-network": 1, "model": "hockney", "alpha": "1us", "beta": "1ns"})";
+  for (int p : {2, 4, 8}) {
+    CAPTURE(p);
+    auto shared = test::run_text(gather, p, crossbar);
+    auto free = test::run_text(gather, p, hockney);
+    REQUIRE(shared.outcome == scenario::Outcome::clean);
+    CHECK(shared.finish_ps[0] == 1'000'000 + (p - 1) * 1000 * 1000);
+    CHECK(free.finish_ps[0] == 1'000'000 + 1000 * 1000);
+    // The root's down link was busy for all of the transfer.
+    bool found = false;
+    for (const auto& l : shared.links)
+      if (l.name == "switch -> node 0") {
+        found = true;
+        CHECK(l.messages == static_cast<std::uint64_t>(p - 1));
+        CHECK(l.busy.ps == (p - 1) * 1000 * 1000);
+      }
+    CHECK(found);
+  }
+}
+
+TEST_CASE("ranks on one node talk over its intra-node link") {
+  // Two ranks per node: ranks 0 and 1 share node 0, whose intra-node link is faster.
+  const char* net = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "beta": "1ns"}, "intra_node": {"latency": "100ns", "beta": "10ps"},
+    "placement": {"kind": "block", "ranks_per_node": 2}})";
+  Network n = net::parse_network(net, "net.json");
+  auto t = arrivals(*n.model, 4, {{0, 1, 1000, 0}, {0, 2, 1000, 0}});
+  CHECK(t == std::vector<std::int64_t>{100'000 + 10'000, 2'000'000 + 1'000'000});
+  auto& flow = dynamic_cast<net::FlowModel&>(*n.model);
+  CHECK(flow.node_of(3) == 1);
+  std::vector<std::uint32_t> r;
+  flow.route(0, 1, r);
+  CHECK(r == std::vector<std::uint32_t>{flow.topology()->link_count()});
+}
+
+TEST_CASE("round-robin and list placements") {
+  Network rr = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "ring", "nodes": 4},
+    "link": {"latency": "1us", "beta": "1ns"}, "placement": {"kind": "round_robin", "ranks_per_node": 2}})",
+                                  "net.json");
+  rr.model->reset(6);  // 3 nodes used, ranks dealt 0 1 2 0 1 2
+  auto& flow = dynamic_cast<net::FlowModel&>(*rr.model);
+  CHECK(flow.node_of(3) == 0);
+  CHECK(flow.node_of(5) == 2);
+  Network list = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "beta": "1ns"}, "placement": {"kind": "list", "nodes": [3, 0, 3]}})",
+                                    "net.json");
+  list.model->reset(3);
+  CHECK(dynamic_cast<net::FlowModel&>(*list.model).node_of(0) == 3);
+  CHECK(dynamic_cast<net::FlowModel&>(*list.model).topology()->hosts() == 4);
+}
+
+TEST_CASE("bad network files get the JSON path and what was expected") {
+  auto error_of = [](const std::string& text, std::uint32_t ranks = 4) -> std::string {
+    try {
+      Network n = net::parse_network(text, "net.json");
+      n.model->reset(ranks);
+    } catch (const sim::InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::string head = R"({"mpisim-network": 1, "model": "topology", )";
+  const std::string link = R"("link": {"latency": "1us", "bandwidth": "10 Gbit/s"})";
+  CHECK(error_of(head + R"("topology": {"kind": "crossbar"}, "link": {"latency": "1us", "bandwidth": "0 Gbit/s"}})") ==
+        "net.json: /link/bandwidth: expected a positive bandwidth such as \"10 Gbit/s\" or \"1.25 GB/s\"; got \"0 Gbit/s\"");
+  CHECK(error_of(head + R"("topology": {"kind": "crossbar"}, "link": {"latency": "1us", "bandwidth": "-5 GB/s"}})")
+            .starts_with("net.json: /link/bandwidth: expected a positive bandwidth"));
+  CHECK(error_of(head + R"("topology": {"kind": "hypercube"}, )" + link + "}") ==
+        "net.json: /topology/kind: unknown topology \"hypercube\"; known: crossbar, fully_connected, ring, torus, "
+        "fat_tree, dragonfly, custom");
+  CHECK(error_of(head + R"("topology": {"kind": "custom", "hosts": 2, "switches": 2, "links": [{"between": [0, 2]}, {"between": [1, 3]}]}, )" +
+                 link + "}") ==
+        "net.json: /topology/links: the graph is not connected: node 1 cannot be reached from node 0");
+  CHECK(error_of(head + R"("topology": {"kind": "custom", "hosts": 2, "links": [{"between": [0, 7]}]}, )" + link + "}") ==
+        "net.json: /topology/links/0/between: vertex 7 does not exist: the graph has 2 hosts (0 .. 1) and 0 switches");
+  CHECK(error_of(head + R"("topology": {"kind": "fat_tree", "k": 2, "n": 2}, )" + link + "}", 5) ==
+        "net.json: /placement: the placement needs node 4 for 5 ranks, but the fat_tree has 4 nodes (0 .. 3); raise "
+        "ranks_per_node or use a larger network");
+  CHECK(error_of(head + R"("topology": {"kind": "crossbar", "nodes": 4}, )" + link +
+                 R"(, "placement": {"kind": "list", "nodes": [0, 1, 9, 2]}})") ==
+        "net.json: /placement/nodes: the placement needs node 9 for 4 ranks, but the crossbar has 4 nodes (0 .. 3)");
+  CHECK(error_of(R"({"mpisim-network": 1, "model": "mesh"})") ==
+        "net.json: /model: unknown model \"mesh\"; known: hockney, loggp, loggops, topology");
+  CHECK(error_of(head + R"("topology": {"kind": "torus", "dims": [4, 0]}, )" + link + "}") ==
+        "net.json: /topology/dims/1: expected a positive integer, got 0");
+  CHECK(error_of(head + R"("topology": {"kind": "crossbar"}})") ==
+        "net.json: /link: missing: the links' parameters, e.g. {\"latency\": \"1us\", \"bandwidth\": \"10 Gbit/s\"}");
+}
