@@ -25,6 +25,8 @@ struct FlowModel::Flow {
   std::uint32_t version = 0;         // bumped when the rate changes: older completions are stale
   bool active = false;               // transferring (its latency is over)
   bool scheduled = false;            // has a completion event for its current rate
+  bool transferred = false;          // its last byte is through (it may wait for an earlier one)
+  std::uint64_t pair = 0;            // its (source, destination) ranks
   // The solver's scratch.
   bool in_set = false, fixed = false;
   double new_rate = 0;
@@ -142,6 +144,8 @@ void FlowModel::reset(Rank ranks) {
   free_flows_.clear();
   events_.clear();
   dirty_.clear();
+  in_flight_.clear();
+  last_arrival_.clear();
   dirty_at_ = SimTime::never();
   next_seq_ = 0;
 }
@@ -177,13 +181,26 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
     links_[l].bytes += bytes;
     slowest = std::max(slowest, 1.0 / links_[l].capacity);
   }
-  if (bytes == 0 || !p_.contention) {
-    // Known now: nothing else can slow it down.
+  const std::uint64_t pair = pair_key(src, dst);
+  if (!p_.contention) {
+    // Known now: nothing else can slow it down; only order can delay it.
     SimTime transfer = round_ps(static_cast<double>(bytes) * slowest);
     for (std::uint32_t l : flow.route) links_[l].busy += transfer;
     free_flows_.push_back(f);
-    return t + latency + transfer;
+    SimTime& last = last_arrival_[pair];
+    last = max(last, t + latency + transfer);
+    return last;
   }
+  auto queue = in_flight_.find(pair);
+  if (bytes == 0 && queue == in_flight_.end()) {
+    // No bandwidth to share and nothing ahead of it.
+    free_flows_.push_back(f);
+    return t + latency;
+  }
+  if (queue == in_flight_.end()) queue = in_flight_.emplace(pair, std::vector<std::uint32_t>{}).first;
+  queue->second.push_back(f);
+  flow.pair = pair;
+  flow.transferred = false;
   flow.token = token;
   flow.seq = next_seq_++;
   flow.remaining = static_cast<double>(bytes);
@@ -191,7 +208,7 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   flow.version = 0;
   flow.active = false;
   flow.scheduled = false;
-  if (latency > SimTime::zero()) {
+  if (latency > SimTime::zero() || bytes == 0) {
     events_.push_back(Event{t + latency, flow.seq, f, 0, false});
     std::push_heap(events_.begin(), events_.end(), std::greater<>{});
   } else {
@@ -225,6 +242,20 @@ void FlowModel::activate(std::uint32_t f, SimTime t) {
   dirty_at_ = std::min(dirty_at_, t);
 }
 
+void FlowModel::deliver_in_order(std::uint32_t f, std::vector<std::uint64_t>& arrived) {
+  flows_[f].transferred = true;
+  auto queue = in_flight_.find(flows_[f].pair);
+  std::vector<std::uint32_t>& q = queue->second;
+  std::size_t done = 0;
+  while (done < q.size() && flows_[q[done]].transferred) {
+    arrived.push_back(flows_[q[done]].token);
+    free_flows_.push_back(q[done]);
+    ++done;
+  }
+  q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(done));
+  if (q.empty()) in_flight_.erase(queue);
+}
+
 void FlowModel::finish(std::uint32_t f, SimTime t) {
   Flow& flow = flows_[f];
   for (std::uint32_t l : flow.route) {
@@ -238,7 +269,6 @@ void FlowModel::finish(std::uint32_t f, SimTime t) {
   }
   flow.active = false;
   ++flow.version;
-  free_flows_.push_back(f);
   dirty_at_ = std::min(dirty_at_, t);
 }
 
@@ -250,12 +280,14 @@ void FlowModel::advance(SimTime t, std::vector<std::uint64_t>& arrived) {
     Flow& flow = flows_[e.flow];
     if (flow.seq != e.seq || flow.version != e.version) continue;  // stale
     if (!e.completion) {
-      if (!flow.active) activate(e.flow, t);
+      if (flow.active || flow.transferred) continue;
+      if (flow.remaining > 0) activate(e.flow, t);
+      else deliver_in_order(e.flow, arrived);  // an empty message held for order
       continue;
     }
     if (!flow.active) continue;
-    arrived.push_back(flow.token);
     finish(e.flow, t);
+    deliver_in_order(e.flow, arrived);
   }
   if (!dirty_.empty()) solve(t);
   dirty_at_ = SimTime::never();
@@ -266,7 +298,8 @@ void FlowModel::drop_stale_events() {
   while (!events_.empty()) {
     const Event& e = events_.front();
     const Flow& flow = flows_[e.flow];
-    if (flow.seq == e.seq && flow.version == e.version && (e.completion ? flow.active : !flow.active)) return;
+    if (flow.seq == e.seq && flow.version == e.version && (e.completion ? flow.active : !flow.active && !flow.transferred))
+      return;
     std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
     events_.pop_back();
   }

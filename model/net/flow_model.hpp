@@ -10,8 +10,11 @@
 //    is a flow on every link of its route, and the flows on the links share the
 //    bandwidth max-min fairly: no flow can get more without taking from a flow that
 //    has no more than it (progressive filling, as SimGrid's flow model);
-//  - a message is complete at its receiver when its last byte is through; the send
-//    is complete when it starts (eager) or when the receive matches it (rendezvous);
+//  - a message is complete at its receiver when its last byte is through, but never
+//    before an earlier message from the same rank to the same rank (the transport
+//    keeps order, as MPI's non-overtaking rule needs): a small message that overtakes
+//    a large one on the wire waits for it; the send is complete when it starts
+//    (eager) or when the receive matches it (rendezvous);
 //  - alone on its route a message takes latency + n / (the route's lowest
 //    bandwidth): on a crossbar with one flow per link that is Hockney's α + nβ;
 //  - with "contention": false every message gets the route's lowest bandwidth
@@ -25,6 +28,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/net/cost_model.hpp"
@@ -104,6 +108,9 @@ class FlowModel final : public CostModel {
   void solve(SimTime t);
   void schedule_completion(std::uint32_t f, SimTime t);
   void drop_stale_events();
+  // Reports f (its transfer done) and the held flows behind it, in send order.
+  void deliver_in_order(std::uint32_t f, std::vector<std::uint64_t>& arrived);
+  static std::uint64_t pair_key(Rank src, Rank dst) { return std::uint64_t{src} << 32 | dst; }
 
   TopologyParams p_;
   std::unique_ptr<Topology> topo_;
@@ -114,6 +121,10 @@ class FlowModel final : public CostModel {
   std::vector<std::uint32_t> free_flows_;
   std::vector<Event> events_;        // a min-heap
   std::vector<std::uint32_t> dirty_; // links whose flows changed since the last solve
+  // Per (source, destination) rank pair: the deferred flows in flight, in send
+  // order (with contention), or the last arrival (without). Looked up, never iterated.
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> in_flight_;
+  std::unordered_map<std::uint64_t, SimTime> last_arrival_;
   SimTime dirty_at_ = SimTime::never();
   std::uint64_t next_seq_ = 0;
   std::uint64_t solves_ = 0, solved_flows_ = 0;

@@ -8,9 +8,11 @@
 
 #include "model/coll/registry.hpp"
 #include "model/net/network_file.hpp"
+#include "model/net/topology.hpp"
 #include "model/net/units.hpp"
 #include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
+#include "sim/cli/cost.hpp"
 #include "sim/cli/explain.hpp"
 #include "sim/cli/report.hpp"
 #include "sim/input_error.hpp"
@@ -176,6 +178,46 @@ void list_algorithms(std::ostream& out) {
   out << "\nEvery collective also takes \"auto\": MPICH's default selection (docs/collectives.md).\n";
 }
 
+void list_models(std::ostream& out) {
+  out << "Network models (the \"model\" of a network file; docs/networks.md):\n";
+  for (const auto& m : net::model_kinds()) out << "  " << m.name << ": " << m.description << "\n    fields: " << m.parameters << "\n";
+}
+
+void list_topologies(std::ostream& out) {
+  out << "Topologies (the \"topology\" of a network file whose model is \"topology\"; docs/networks.md):\n";
+  for (const auto& t : net::topology_kinds())
+    out << "  " << t.name << ": " << t.description << "\n    fields: kind, " << t.parameters << "\n";
+}
+
+void add_cost_options(CLI::App* cmd, CostFlags& f) {
+  cmd->add_option("collective", f.collective, "the collective, e.g. MPI_Allreduce")->required();
+  cmd->add_option("--ranks", f.ranks,
+                  "rank count(s): 64, a list 4,16,64, or a range 4..4096 (doubling; 4..4096:4 quadruples) "
+                  "(default 16)");
+  cmd->add_option("--bytes", f.bytes,
+                  "message size(s), the call's count in bytes: 1MiB, a list, or a range 8..16MiB (a geometric "
+                  "range of at most 12 points unless :FACTOR is given) (default 8..1MiB)");
+  cmd->add_option("--network", f.network, "network description file (default: the built-in 10-GbE-like Hockney network)");
+  cmd->add_option("--algorithm", f.algorithms, "time only this algorithm (repeatable; default: every eligible one)");
+  cmd->add_option("--payload", f.payload, "sizes: only byte counts move (default); data: real bytes")
+      ->check(CLI::IsMember({"data", "sizes"}));
+  cmd->add_option("--json", f.json, "write the results as JSON Lines, one object per (ranks, bytes, algorithm)");
+  cmd->add_option("--csv", f.csv, "write the results as CSV");
+  cmd->add_option("--svg", f.svg, "write a plot of time against size per algorithm, one panel per rank count");
+  cmd->add_option("--shard", f.shard,
+                  "run only part i of n of the (ranks, bytes) points, e.g. 2/8, for job arrays; the JSON Lines of "
+                  "the parts concatenate into the whole");
+  cmd->add_flag("--quiet,-q", f.quiet, "print no table");
+  cmd->footer(
+      "Each point runs one call of the collective on MPI_COMM_WORLD from time 0 with each algorithm forced;\n"
+      "its time is the makespan. Reductions use MPI_DOUBLE and MPI_SUM (bytes rounded up to 8), the rest\n"
+      "MPI_BYTE. --bytes is the count argument: per rank for gather, scatter, allgather; per pair for\n"
+      "alltoall; the whole buffer for bcast, reduce, allreduce, scan, exscan; each rank's block of the\n"
+      "result for reduce_scatter(_block). docs/cost.md has the details.\nExamples:\n"
+      "  mpisim cost MPI_Allreduce --ranks 1024 --bytes 8..16MiB --network scenarios/networks/crossbar-10g.json\n"
+      "  mpisim cost MPI_Bcast --ranks 4..4096 --bytes 64KiB --svg bcast.svg --json bcast.jsonl");
+}
+
 void list_calls(std::ostream& out) {
   for (const auto& c : scenario::call_specs()) {
     out << c.name << "(";
@@ -192,17 +234,20 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                "every call, message and buffer as a JSON trace.",
                "mpisim"};
   app.require_subcommand(0, 1);
-  bool version = false, list_alg = false, list_call = false;
+  bool version = false, list_alg = false, list_call = false, list_model = false, list_topology = false;
   app.add_flag("--version", version, "print the version and exit");
   app.add_flag("--list-algorithms", list_alg, "list the registered collective algorithms and exit");
   app.add_flag("--list-calls", list_call, "list the MPI calls scenarios can make, with their parameters, and exit");
+  app.add_flag("--list-models", list_model, "list the network models a network file can use, and exit");
+  app.add_flag("--list-topologies", list_topology, "list the topologies of the topology model, and exit");
   app.footer(
       "Exit status: 0 clean; 2 the scenario or the simulated MPI program is erroneous (or an expect failed);\n"
       "1 mpisim itself failed.\nExamples:\n"
       "  mpisim run scenarios/seed/scatter.json --out trace.json\n"
       "  mpisim run scenarios/ring.json --ranks 65536 --payload sizes --trace summary\n"
       "  mpisim check scenarios/errors/deadlock.json\n"
-      "  mpisim explain scenarios/seed/scatter.json");
+      "  mpisim explain scenarios/seed/scatter.json\n"
+      "  mpisim cost MPI_Allreduce --ranks 64 --bytes 8..16MiB --svg allreduce.svg");
 
   RunFlags run_flags, check_flags, explain_flags;
   CLI::App* run = app.add_subcommand("run", "run a scenario: print a summary, optionally write the trace");
@@ -213,6 +258,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "explain", "run a scenario and print each step: the standard's definition with this run's values, and the "
                  "buffers it changed at each rank");
   add_run_options(explain, explain_flags, false);
+  CostFlags cost_flags;
+  CLI::App* cost = app.add_subcommand(
+      "cost", "predict every algorithm's time for a collective over sizes and rank counts on a network: "
+              "a table, JSON Lines, CSV, an SVG plot");
+  add_cost_options(cost, cost_flags);
 
   try {
     app.parse(argc, argv);
@@ -233,10 +283,19 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     list_calls(out);
     return 0;
   }
+  if (list_model) {
+    list_models(out);
+    return 0;
+  }
+  if (list_topology) {
+    list_topologies(out);
+    return 0;
+  }
   try {
     if (run->parsed()) return execute(run_flags, false, out, err);
     if (check->parsed()) return execute(check_flags, true, out, err);
     if (explain->parsed()) return execute(explain_flags, true, out, err, true);
+    if (cost->parsed()) return run_cost(cost_flags, out, err);
   } catch (const sim::InputError& e) {
     err << "error: " << e.what() << "\n";
     return 2;

@@ -228,3 +228,34 @@ TEST_CASE("bad network files get the JSON path and what was expected") {
   CHECK(error_of(head + R"("topology": {"kind": "crossbar"}})") ==
         "net.json: /link: missing: the links' parameters, e.g. {\"latency\": \"1us\", \"bandwidth\": \"10 Gbit/s\"}");
 }
+
+TEST_CASE("messages between two ranks arrive in the order they were sent") {
+  // Rank 0 sends 1000 B, then 10 B, then 0 B to rank 1 at once (links of 1 B/ps,
+  // 1 us). After the 2 us latency the first two share the link, 1/2 B/ps each: the
+  // 10 B are through at 20 ps, the 1000 B take 990 ps more, to 2 us + 1010 ps. The
+  // small ones wait for it, so all three arrive then.
+  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "beta": "1ps"}})",
+                                 "net.json");
+  auto t = arrivals(*n.model, 2, {{0, 1, 1000, 0}, {0, 1, 10, 0}, {0, 1, 0, 0}});
+  CHECK(t == std::vector<std::int64_t>{2'001'010, 2'001'010, 2'001'010});
+  // Without contention: the later, smaller messages are held back just the same.
+  Network free = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "beta": "1ps"}, "contention": false})",
+                                    "net.json");
+  auto u = arrivals(*free.model, 2, {{0, 1, 1000, 0}, {0, 1, 10, 0}, {1, 0, 10, 0}});
+  CHECK(u == std::vector<std::int64_t>{2'001'000, 2'001'000, 2'000'010});
+}
+
+TEST_CASE("a ring allreduce of fewer elements than ranks runs on a shared network") {
+  // Some of its blocks are empty: an empty message must not overtake a full one.
+  const char* s = R"({"mpisim": 1, "program": [
+    {"buffer": "a", "type": "MPI_INT", "count": 3, "init": "rank"},
+    {"buffer": "b", "type": "MPI_INT", "count": 3},
+    {"call": "MPI_Allreduce", "sendbuf": "a", "recvbuf": "b", "count": 3, "datatype": "MPI_INT", "op": "MPI_SUM",
+     "comm": "MPI_COMM_WORLD", "algorithm": "ring"},
+    {"expect": {"b": "[28, 28, 28]"}}]})";
+  auto r = test::run_text(s, 8, R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "bandwidth": "10 Gbit/s"}})");
+  CHECK(test::first_code(r) == "");
+}

@@ -1,0 +1,386 @@
+#include "sim/cli/cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "model/coll/registry.hpp"
+#include "model/net/network_file.hpp"
+#include "model/net/units.hpp"
+#include "model/scenario/run.hpp"
+#include "model/scenario/scenario.hpp"
+#include "sim/input_error.hpp"
+#include "sim/json_writer.hpp"
+
+namespace mpisim::cli {
+namespace {
+
+using coll::Collective;
+using net::format_bytes;
+using net::format_time;
+
+std::uint64_t parse_value(const std::string& text, const std::string& option, bool bytes) {
+  if (bytes) {
+    auto b = net::parse_bytes(text);
+    if (!b) throw sim::InputError(option, "expected a byte count such as 1024 or 64KiB; got \"" + text + "\"");
+    return *b;
+  }
+  std::uint64_t v = 0;
+  bool ok = !text.empty() && text.size() < 10;
+  for (char c : text) {
+    ok = ok && c >= '0' && c <= '9';
+    v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (!ok || v == 0) throw sim::InputError(option, "expected a positive number of ranks; got \"" + text + "\"");
+  return v;
+}
+
+// How each collective's arguments follow from the size: --bytes is the call's
+// count in bytes (docs/cost.md says which count for each collective).
+struct CallShape {
+  bool reduction;
+};
+
+std::string list_of(const std::string& item, std::uint64_t p) {
+  std::string s = "[";
+  for (std::uint64_t i = 0; i < p; ++i) s += (i ? ", " : "") + item;
+  return s + "]";
+}
+
+// One call of `c` on every rank of MPI_COMM_WORLD, as a scenario.
+std::string scenario_text(Collective c, std::uint64_t p, std::uint64_t bytes, std::string_view algorithm) {
+  const bool red = coll::reduces(c);
+  // Reductions add doubles: the count is bytes / 8, rounded up.
+  const std::uint64_t count = red ? (bytes + 7) / 8 : bytes;
+  const std::string n = std::to_string(count);
+  const std::string type = red ? "\"MPI_DOUBLE\"" : "\"MPI_BYTE\"";
+  auto buffer = [&](const char* name, const std::string& elements) {
+    return std::string(R"({"buffer": ")") + name + R"(", "type": )" + type + R"(, "count": ")" + elements + "\"},\n";
+  };
+  std::string prog, call;
+  const std::string counts = "\"[" + n + " for j in 0..size]\"", displs = "\"[j * " + n + " for j in 0..size]\"";
+  switch (c) {
+    case Collective::barrier: call = R"("MPI_Barrier")"; break;
+    case Collective::bcast:
+      prog = buffer("b", n);
+      call = R"("MPI_Bcast", "buffer": "b", "count": )" + n + R"(, "datatype": )" + type + R"(, "root": 0)";
+      break;
+    case Collective::gather:
+    case Collective::scatter:
+    case Collective::allgather:
+    case Collective::alltoall: {
+      const bool many = c == Collective::alltoall;
+      prog = buffer("s", c == Collective::scatter || many ? n + " * size" : n) +
+             buffer("r", c == Collective::gather || c == Collective::allgather || many ? n + " * size" : n);
+      call = "\"" + std::string(coll::collective_name(c)) + R"(", "sendbuf": "s", "sendcount": )" + n +
+             R"(, "sendtype": )" + type + R"(, "recvbuf": "r", "recvcount": )" + n + R"(, "recvtype": )" + type;
+      if (coll::rooted(c)) call += R"(, "root": 0)";
+      break;
+    }
+    case Collective::gatherv:
+    case Collective::allgatherv:
+      prog = buffer("s", n) + buffer("r", n + " * size");
+      call = "\"" + std::string(coll::collective_name(c)) + R"(", "sendbuf": "s", "sendcount": )" + n +
+             R"(, "sendtype": )" + type + R"(, "recvbuf": "r", "recvcounts": )" + counts + R"(, "displs": )" + displs +
+             R"(, "recvtype": )" + type;
+      if (coll::rooted(c)) call += R"(, "root": 0)";
+      break;
+    case Collective::scatterv:
+      prog = buffer("s", n + " * size") + buffer("r", n);
+      call = R"("MPI_Scatterv", "sendbuf": "s", "sendcounts": )" + counts + R"(, "displs": )" + displs +
+             R"(, "sendtype": )" + type + R"(, "recvbuf": "r", "recvcount": )" + n + R"(, "recvtype": )" + type +
+             R"(, "root": 0)";
+      break;
+    case Collective::alltoallv:
+      prog = buffer("s", n + " * size") + buffer("r", n + " * size");
+      call = R"("MPI_Alltoallv", "sendbuf": "s", "sendcounts": )" + counts + R"(, "sdispls": )" + displs +
+             R"(, "sendtype": )" + type + R"(, "recvbuf": "r", "recvcounts": )" + counts + R"(, "rdispls": )" +
+             displs + R"(, "recvtype": )" + type;
+      break;
+    case Collective::alltoallw:
+      prog = buffer("s", n + " * size") + buffer("r", n + " * size");
+      call = R"("MPI_Alltoallw", "sendbuf": "s", "sendcounts": )" + counts + R"(, "sdispls": )" + displs +
+             R"(, "sendtypes": )" + list_of(type, p) + R"(, "recvbuf": "r", "recvcounts": )" + counts +
+             R"(, "rdispls": )" + displs + R"(, "recvtypes": )" + list_of(type, p);
+      break;
+    case Collective::reduce:
+    case Collective::allreduce:
+    case Collective::scan:
+    case Collective::exscan:
+      prog = buffer("s", n) + buffer("r", n);
+      call = "\"" + std::string(coll::collective_name(c)) + R"(", "sendbuf": "s", "recvbuf": "r", "count": )" + n +
+             R"(, "datatype": )" + type + R"(, "op": "MPI_SUM")";
+      if (c == Collective::reduce) call += R"(, "root": 0)";
+      break;
+    case Collective::reduce_scatter_block:
+      prog = buffer("s", n + " * size") + buffer("r", n);
+      call = R"("MPI_Reduce_scatter_block", "sendbuf": "s", "recvbuf": "r", "recvcount": )" + n +
+             R"(, "datatype": )" + type + R"(, "op": "MPI_SUM")";
+      break;
+    case Collective::reduce_scatter:
+      prog = buffer("s", n + " * size") + buffer("r", n);
+      call = R"("MPI_Reduce_scatter", "sendbuf": "s", "recvbuf": "r", "recvcounts": )" + counts +
+             R"(, "datatype": )" + type + R"(, "op": "MPI_SUM")";
+      break;
+  }
+  return R"({"mpisim": 1, "name": "cost", "program": [)" "\n" + prog + R"({"call": )" + call +
+         R"(, "comm": "MPI_COMM_WORLD", "algorithm": ")" + std::string(algorithm) + "\"}\n]}";
+}
+
+struct Point {
+  std::uint64_t ranks, bytes;
+  std::vector<std::int64_t> time_ps;  // per algorithm; -1: not eligible here
+  std::size_t best = 0;
+};
+
+std::string ineligible_here(const coll::Algorithm& a, std::uint64_t p) {
+  if (a.restrictions.power_of_two_only && (p & (p - 1)) != 0) return "needs a power-of-two rank count";
+  return {};
+}
+
+// The plot: time against size, one line per algorithm, one panel per rank count.
+std::string svg_plot(const std::string& title, const std::vector<const coll::Algorithm*>& algs,
+                     const std::vector<Point>& points) {
+  static const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                                         "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+  std::map<std::uint64_t, std::vector<const Point*>> panels;
+  for (const auto& pt : points) panels[pt.ranks].push_back(&pt);
+  const double W = 720, H = 360, left = 80, right = 190, top = 40, bottom = 50;
+  std::ostringstream o;
+  o << R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" << W << "\" height=\"" << H * panels.size()
+    << R"(" font-family="sans-serif" font-size="12">)" << "\n";
+  double y0 = 0;
+  for (const auto& [ranks, pts] : panels) {
+    double lo_b = 1e300, hi_b = 0, lo_t = 1e300, hi_t = 0;
+    for (const Point* pt : pts) {
+      double b = std::max<double>(1, static_cast<double>(pt->bytes));
+      lo_b = std::min(lo_b, b), hi_b = std::max(hi_b, b);
+      for (auto t : pt->time_ps)
+        if (t > 0) lo_t = std::min(lo_t, static_cast<double>(t)), hi_t = std::max(hi_t, static_cast<double>(t));
+    }
+    if (hi_t <= 0) continue;
+    if (hi_b <= lo_b) hi_b = lo_b * 2;
+    double ldec = std::floor(std::log10(lo_t)), hdec = std::ceil(std::log10(hi_t));
+    if (hdec <= ldec) hdec = ldec + 1;
+    auto x = [&](double b) { return left + (std::log2(std::max(1.0, b)) - std::log2(lo_b)) / (std::log2(hi_b) - std::log2(lo_b)) * (W - left - right); };
+    auto y = [&](double t) { return y0 + top + (hdec - std::log10(t)) / (hdec - ldec) * (H - top - bottom); };
+    o << R"(<text x=")" << left << "\" y=\"" << y0 + 22 << R"(" font-size="14">)" << title << " on " << ranks
+      << " ranks</text>\n";
+    o << R"(<rect x=")" << left << "\" y=\"" << y0 + top << "\" width=\"" << W - left - right << "\" height=\""
+      << H - top - bottom << R"(" fill="none" stroke="#444"/>)" << "\n";
+    for (double d = ldec; d <= hdec; ++d) {
+      double ty = y(std::pow(10.0, d));
+      o << R"(<line x1=")" << left << "\" x2=\"" << W - right << "\" y1=\"" << ty << "\" y2=\"" << ty
+        << R"(" stroke="#ddd"/><text x=")" << left - 6 << "\" y=\"" << ty + 4 << R"(" text-anchor="end">)"
+        << format_time(static_cast<std::int64_t>(std::llround(std::pow(10.0, d)))) << "</text>\n";
+    }
+    for (const Point* pt : pts) {
+      double tx = x(static_cast<double>(pt->bytes));
+      o << R"(<text x=")" << tx << "\" y=\"" << y0 + H - bottom + 16 << R"(" text-anchor="middle" font-size="10">)"
+        << format_bytes(pt->bytes) << "</text>\n";
+    }
+    o << R"(<text x=")" << (left + W - right) / 2 << "\" y=\"" << y0 + H - 12
+      << R"(" text-anchor="middle">message size (log scale); the best algorithm at each size is ringed</text>)" << "\n";
+    for (std::size_t a = 0; a < algs.size(); ++a) {
+      const char* colour = kColours[a % 10];
+      std::string line;
+      for (const Point* pt : pts) {
+        if (pt->time_ps[a] <= 0) continue;
+        std::ostringstream xy;
+        xy << x(static_cast<double>(pt->bytes)) << "," << y(static_cast<double>(pt->time_ps[a]));
+        line += (line.empty() ? "" : " ") + xy.str();
+      }
+      if (line.empty()) continue;
+      o << R"(<polyline fill="none" stroke-width="2" stroke=")" << colour << "\" points=\"" << line << "\"/>\n";
+      for (const Point* pt : pts)
+        if (pt->time_ps[a] > 0 && pt->best == a)
+          o << R"(<circle r="5" fill="none" stroke-width="2" stroke=")" << colour << "\" cx=\""
+            << x(static_cast<double>(pt->bytes)) << "\" cy=\"" << y(static_cast<double>(pt->time_ps[a])) << "\"/>\n";
+      double ly = y0 + top + 14 + 18 * static_cast<double>(a);
+      o << R"(<line x1=")" << W - right + 12 << "\" x2=\"" << W - right + 36 << "\" y1=\"" << ly - 4 << "\" y2=\""
+        << ly - 4 << R"(" stroke-width="2" stroke=")" << colour << R"("/><text x=")" << W - right + 42 << "\" y=\""
+        << ly << "\">" << algs[a]->name << "</text>\n";
+    }
+    y0 += H;
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> parse_sweep(const std::string& text, const std::string& option, bool bytes) {
+  std::vector<std::uint64_t> out;
+  auto dots = text.find("..");
+  if (dots == std::string::npos) {
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) out.push_back(parse_value(item, option, bytes));
+    if (out.empty()) throw sim::InputError(option, "expected a value, a list (4,16,64) or a range (8..16MiB)");
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+  std::string hi_text = text.substr(dots + 2);
+  std::uint64_t factor = 0;
+  if (auto colon = hi_text.find(':'); colon != std::string::npos) {
+    std::string f = hi_text.substr(colon + 1);
+    hi_text = hi_text.substr(0, colon);
+    factor = 0;
+    for (char c : f) factor = c >= '0' && c <= '9' && factor < 1000000 ? factor * 10 + (c - '0') : 1000001;
+    if (f.empty() || factor < 2 || factor > 1000000)
+      throw sim::InputError(option, "the factor after ':' must be an integer of at least 2; got \"" + f + "\"");
+  }
+  std::uint64_t lo = parse_value(text.substr(0, dots), option, bytes), hi = parse_value(hi_text, option, bytes);
+  if (hi < lo) throw sim::InputError(option, "the range's end is below its start: \"" + text + "\"");
+  if (lo == 0) {
+    out.push_back(0);
+    lo = 1;
+  }
+  if (factor == 0) {
+    // The smallest power of two that keeps the range to at most 12 points.
+    double span = std::log2(static_cast<double>(hi) / static_cast<double>(lo));
+    factor = std::uint64_t{1} << std::max(1, static_cast<int>(std::ceil(span / 11 - 1e-9)));
+  }
+  for (std::uint64_t v = lo; v < hi; v = v > hi / factor ? hi : v * factor) out.push_back(v);
+  out.push_back(hi);
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
+  Collective c{};
+  if (!coll::collective_by_name(f.collective, &c)) {
+    std::string known;
+    for (int i = 0; i < coll::kCollectives; ++i)
+      known += (i ? ", " : "") + std::string(coll::collective_name(static_cast<Collective>(i)));
+    throw sim::InputError("COLLECTIVE", "\"" + f.collective + "\" is not a collective; known: " + known);
+  }
+  std::vector<std::uint64_t> ranks = parse_sweep(f.ranks, "--ranks", false);
+  std::vector<std::uint64_t> sizes = parse_sweep(f.bytes, "--bytes", true);
+  for (auto p : ranks)
+    if (p > scenario::kMaxRanks) throw sim::InputError("--ranks", std::to_string(p) + " ranks is more than mpisim runs (at most 2^24)");
+
+  std::vector<const coll::Algorithm*> algs;
+  for (const auto& a : coll::algorithms())
+    if (a.collective == c && !a.restrictions.intercomm &&
+        (f.algorithms.empty() || std::find(f.algorithms.begin(), f.algorithms.end(), a.name) != f.algorithms.end()))
+      algs.push_back(&a);
+  for (const auto& name : f.algorithms)
+    if (std::none_of(algs.begin(), algs.end(), [&](const coll::Algorithm* a) { return a->name == name; }))
+      throw sim::InputError("--algorithm", "no algorithm \"" + name + "\" for " + f.collective + " (see mpisim --list-algorithms)");
+
+  std::uint64_t shard = 0, shards = 1;
+  if (!f.shard.empty()) {
+    auto slash = f.shard.find('/');
+    bool ok = slash != std::string::npos;
+    try {
+      if (ok) shard = std::stoull(f.shard.substr(0, slash)), shards = std::stoull(f.shard.substr(slash + 1));
+    } catch (const std::exception&) {
+      ok = false;
+    }
+    if (!ok || shards == 0 || shard < 1 || shard > shards)
+      throw sim::InputError("--shard", "expected i/n with 1 <= i <= n, e.g. 2/8; got \"" + f.shard + "\"");
+    --shard;
+  }
+
+  net::Network net = f.network.empty() ? net::default_network() : net::load_network_file(f.network);
+  scenario::RunConfig cfg;
+  cfg.payload = f.payload == "data" ? mpi::PayloadMode::data : mpi::PayloadMode::sizes;
+  cfg.trace_level = sim::TraceLevel::summary;
+  cfg.max_memory = INT64_MAX;
+
+  std::vector<Point> points;
+  std::size_t index = 0;
+  for (auto p : ranks)
+    for (auto b : sizes) {
+      if (index++ % shards != shard) continue;
+      Point pt{p, b, {}, 0};
+      cfg.ranks = static_cast<std::int64_t>(p);
+      for (const coll::Algorithm* a : algs) {
+        if (!ineligible_here(*a, p).empty()) {
+          pt.time_ps.push_back(-1);
+          continue;
+        }
+        scenario::Scenario sc = scenario::parse_scenario(scenario_text(c, p, b, a->name), "cost");
+        scenario::RunResult r = scenario::run_scenario(sc, net, cfg);
+        if (r.outcome != scenario::Outcome::clean) {
+          std::string why = r.trace.diagnostics().empty() ? "no diagnostic" : r.trace.diagnostics().front().message;
+          if (r.outcome == scenario::Outcome::internal_error) throw std::runtime_error(why);
+          throw sim::InputError(f.collective + " " + std::string(a->name) + " on " + std::to_string(p) + " ranks, " +
+                                    format_bytes(b),
+                                why);
+        }
+        pt.time_ps.push_back(r.makespan_ps);
+      }
+      // The best: the fastest; on a tie, the first in the registry.
+      std::int64_t best = -1;
+      for (std::size_t i = 0; i < pt.time_ps.size(); ++i)
+        if (pt.time_ps[i] >= 0 && (best < 0 || pt.time_ps[i] < best)) best = pt.time_ps[i], pt.best = i;
+      points.push_back(std::move(pt));
+    }
+
+  const std::string model = std::string(net.model->kind());
+  if (!f.quiet) {
+    std::size_t width = 12;
+    for (const auto* a : algs) width = std::max(width, a->name.size() + 3);
+    auto pad = [](std::string s, std::size_t w) { return s + std::string(w > s.size() ? w - s.size() : 1, ' '); };
+    std::uint64_t shown = 0;
+    bool first = true;
+    for (const Point& pt : points) {
+      if (first || pt.ranks != shown) {
+        out << (first ? "" : "\n") << f.collective << " on " << pt.ranks << " ranks, network " << net.name << " ("
+            << model << "), " << (cfg.payload == mpi::PayloadMode::sizes ? "sizes" : "data") << " mode\n";
+        out << pad("bytes", 12);
+        for (const auto* a : algs) out << pad(std::string(a->name), width);
+        out << "\n";
+        shown = pt.ranks;
+        first = false;
+      }
+      out << pad(format_bytes(pt.bytes), 12);
+      for (std::size_t i = 0; i < algs.size(); ++i)
+        out << pad(pt.time_ps[i] < 0 ? "n/a" : format_time(pt.time_ps[i]) + (i == pt.best ? " *" : ""), width);
+      out << "\n";
+    }
+    out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only)\n";
+  }
+  if (!f.json.empty()) {
+    // JSON Lines: one object per (ranks, bytes, algorithm), so shards merge by concatenation.
+    std::ofstream o(f.json, std::ios::binary);
+    if (!o) throw sim::InputError(f.json, "cannot write the JSON file");
+    for (const Point& pt : points)
+      for (std::size_t i = 0; i < algs.size(); ++i) {
+        if (pt.time_ps[i] < 0) continue;
+        std::string line;
+        sim::JsonWriter w(line, 0);
+        w.begin_object();
+        w.field("collective", f.collective).field("network", net.name).field("model", model);
+        w.field("ranks", pt.ranks).field("bytes", pt.bytes).field("algorithm", std::string(algs[i]->name));
+        w.field("time_ps", pt.time_ps[i]).field("best", i == pt.best);
+        w.end_object();
+        while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+        o << line << "\n";
+      }
+  }
+  if (!f.csv.empty()) {
+    std::ofstream o(f.csv, std::ios::binary);
+    if (!o) throw sim::InputError(f.csv, "cannot write the CSV file");
+    o << "collective,network,ranks,bytes,algorithm,time_ps,best\n";
+    for (const Point& pt : points)
+      for (std::size_t i = 0; i < algs.size(); ++i)
+        if (pt.time_ps[i] >= 0)
+          o << f.collective << "," << net.name << "," << pt.ranks << "," << pt.bytes << "," << algs[i]->name << ","
+            << pt.time_ps[i] << "," << (i == pt.best ? "true" : "false") << "\n";
+  }
+  if (!f.svg.empty()) {
+    std::ofstream o(f.svg, std::ios::binary);
+    if (!o) throw sim::InputError(f.svg, "cannot write the SVG file");
+    o << svg_plot(f.collective + ", network " + net.name, algs, points);
+  }
+  (void)err;
+  return 0;
+}
+
+}  // namespace mpisim::cli
