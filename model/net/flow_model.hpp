@@ -2,7 +2,7 @@
 // Networks with a topology: messages cross the links of their route and share
 // each link's bandwidth with the other messages crossing it, max-min fairly.
 //
-// Rules (docs/networks.md has them with examples):
+// Rules (docs/cost-models.md has them with examples):
 //  - a message of n bytes from rank a to rank b follows the route between their
 //    nodes (the node's intra-node link when both are on one node); its latency is
 //    the sum of the route's link latencies;

@@ -4,7 +4,7 @@
 //   {"mpisim-network": 1, "name": "cluster-10g", "about": "...",
 //    "model": "hockney", "alpha": "2us", "bandwidth": "10 Gbit/s", "eager_limit": "64KiB"}
 //
-// The format is specified in docs/networks.md. Every error names the file, the
+// The format is specified in docs/cost-models.md. Every error names the file, the
 // JSON path and what was expected.
 #include <memory>
 #include <string>

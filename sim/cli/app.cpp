@@ -179,12 +179,12 @@ void list_algorithms(std::ostream& out) {
 }
 
 void list_models(std::ostream& out) {
-  out << "Network models (the \"model\" of a network file; docs/networks.md):\n";
+  out << "Network models (the \"model\" of a network file; docs/cost-models.md):\n";
   for (const auto& m : net::model_kinds()) out << "  " << m.name << ": " << m.description << "\n    fields: " << m.parameters << "\n";
 }
 
 void list_topologies(std::ostream& out) {
-  out << "Topologies (the \"topology\" of a network file whose model is \"topology\"; docs/networks.md):\n";
+  out << "Topologies (the \"topology\" of a network file whose model is \"topology\"; docs/cost-models.md):\n";
   for (const auto& t : net::topology_kinds())
     out << "  " << t.name << ": " << t.description << "\n    fields: kind, " << t.parameters << "\n";
 }

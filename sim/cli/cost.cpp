@@ -176,8 +176,11 @@ std::string svg_plot(const std::string& title, const std::vector<const coll::Alg
         << R"(" stroke="#ddd"/><text x=")" << left - 6 << "\" y=\"" << ty + 4 << R"(" text-anchor="end">)"
         << format_time(static_cast<std::int64_t>(std::llround(std::pow(10.0, d)))) << "</text>\n";
     }
+    double last_label = -1e9;
     for (const Point* pt : pts) {
       double tx = x(static_cast<double>(pt->bytes));
+      if (tx - last_label < 48) continue;  // labels would overlap
+      last_label = tx;
       o << R"(<text x=")" << tx << "\" y=\"" << y0 + H - bottom + 16 << R"(" text-anchor="middle" font-size="10">)"
         << format_bytes(pt->bytes) << "</text>\n";
     }

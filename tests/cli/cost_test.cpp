@@ -1,0 +1,118 @@
+// `mpisim cost`: sweeps, the timed results against closed forms, shards, outputs.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/cli/cost.hpp"
+#include "sim/input_error.hpp"
+
+using namespace mpisim;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string l; std::getline(ss, l);) out.push_back(l);
+  return out;
+}
+
+std::string temp(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+}  // namespace
+
+TEST_CASE("sweeps: values, lists and geometric ranges that keep both ends") {
+  using cli::parse_sweep;
+  auto b = parse_sweep("8..16MiB", "--bytes", true);
+  CHECK(b.size() == 12);
+  CHECK(b.front() == 8);
+  CHECK(b[1] == 32);
+  CHECK(b.back() == 16u << 20);
+  auto r = parse_sweep("4..4096", "--ranks", false);
+  CHECK(r.size() == 11);
+  CHECK(r[1] == 8);
+  CHECK(parse_sweep("4..100:3", "--ranks", false) == std::vector<std::uint64_t>{4, 12, 36, 100});
+  CHECK(parse_sweep("64,4,16,4", "--ranks", false) == std::vector<std::uint64_t>{4, 16, 64});
+  CHECK(parse_sweep("1KiB", "--bytes", true) == std::vector<std::uint64_t>{1024});
+  CHECK_THROWS_AS(parse_sweep("0", "--ranks", false), sim::InputError);
+  CHECK_THROWS_AS(parse_sweep("16..8", "--ranks", false), sim::InputError);
+  CHECK_THROWS_AS(parse_sweep("4..64:1", "--ranks", false), sim::InputError);
+  CHECK_THROWS_AS(parse_sweep("8..lots", "--bytes", true), sim::InputError);
+}
+
+TEST_CASE("cost times every algorithm and marks the fastest; ring allgather meets its closed form") {
+  // Hockney α = 1 us, β = 1 ns/B. Ring allgather on p ranks with b bytes per rank:
+  // (p-1)(α + bβ).
+  std::string net = temp("cost-test-net.json");
+  std::ofstream(net) << R"({"mpisim-network": 1, "model": "hockney", "alpha": "1us", "beta": "1ns"})";
+  cli::CostFlags f;
+  f.collective = "MPI_Allgather";
+  f.ranks = "4,8";
+  f.bytes = "1KiB,64KiB";
+  f.network = net;
+  f.json = temp("cost-test.jsonl");
+  f.csv = temp("cost-test.csv");
+  f.svg = temp("cost-test.svg");
+  std::ostringstream out, err;
+  REQUIRE(cli::run_cost(f, out, err) == 0);
+  auto rows = lines(slurp(f.json));
+  // 2 rank counts x 2 sizes x 3 algorithms (ring, recursive_doubling, bruck).
+  CHECK(rows.size() == 12);
+  int best = 0;
+  for (const auto& row : rows) best += row.find("\"best\":true") != std::string::npos;
+  CHECK(best == 4);
+  auto ring = std::find_if(rows.begin(), rows.end(), [](const std::string& r) {
+    return r.find("\"ranks\":8,\"bytes\":65536,\"algorithm\":\"ring\"") != std::string::npos;
+  });
+  REQUIRE(ring != rows.end());
+  CHECK(ring->find("\"time_ps\":" + std::to_string(7 * (1'000'000 + 65536 * 1000)) + ",") != std::string::npos);
+  CHECK(lines(slurp(f.csv)).size() == 13);
+  CHECK(slurp(f.csv).starts_with("collective,network,ranks,bytes,algorithm,time_ps,best\n"));
+  CHECK(slurp(f.svg).find("<polyline") != std::string::npos);
+  CHECK(out.str().find("MPI_Allgather on 8 ranks") != std::string::npos);
+}
+
+TEST_CASE("cost shards partition the points; their JSON Lines concatenate into the whole") {
+  cli::CostFlags f;
+  f.collective = "MPI_Bcast";
+  f.ranks = "4..16";
+  f.bytes = "8,4KiB";
+  f.quiet = true;
+  std::ostringstream out, err;
+  f.json = temp("cost-whole.jsonl");
+  REQUIRE(cli::run_cost(f, out, err) == 0);
+  std::vector<std::string> parts;
+  for (const char* s : {"1/3", "2/3", "3/3"}) {
+    f.shard = s;
+    f.json = temp("cost-part.jsonl");
+    REQUIRE(cli::run_cost(f, out, err) == 0);
+    for (auto& l : lines(slurp(f.json))) parts.push_back(l);
+  }
+  auto whole = lines(slurp(temp("cost-whole.jsonl")));
+  std::sort(whole.begin(), whole.end());
+  std::sort(parts.begin(), parts.end());
+  CHECK(parts == whole);
+  CHECK(out.str().empty());
+  f.shard = "4/3";
+  CHECK_THROWS_AS(cli::run_cost(f, out, err), sim::InputError);
+}
+
+TEST_CASE("cost refuses an unknown collective or algorithm") {
+  cli::CostFlags f;
+  f.collective = "MPI_Allreduc";
+  std::ostringstream out, err;
+  CHECK_THROWS_AS(cli::run_cost(f, out, err), sim::InputError);
+  f.collective = "MPI_Allreduce";
+  f.algorithms = {"fastest"};
+  CHECK_THROWS_AS(cli::run_cost(f, out, err), sim::InputError);
+}
