@@ -15,6 +15,7 @@
 #include "sim/event_queue.hpp"
 #include "sim/task.hpp"
 #include "sim/time.hpp"
+#include "sim/bulk.hpp"
 
 namespace mpisim::sim {
 
@@ -114,7 +115,7 @@ class Engine {
   bool stopped_ = false;
   std::size_t finished_ = 0;
   EventQueue queue_;
-  std::vector<Process> processes_;
+  bulk::Vector<Process> processes_;
   // Process starts are events too, but a million of them would cost 32 bytes
   // each in the FIFO: consecutive spawns at one instant are kept as one run of
   // consecutive (seq, process id) pairs instead, and merged into the order.

@@ -5,13 +5,15 @@
 #include <new>
 #include <vector>
 
+#include "sim/bulk.hpp"
+
 namespace mpisim::sim::frame_pool {
 namespace {
 
 // Size classes of 16 bytes up to 4 KiB; larger frames go to operator new.
 constexpr std::size_t kGranule = 16;
 constexpr std::size_t kClasses = 256;
-constexpr std::size_t kChunkBytes = 1 << 20;
+constexpr std::size_t kChunkBytes = bulk::kHugeBytes;
 
 struct FreeNode { FreeNode* next; };
 
@@ -23,13 +25,12 @@ struct Pool {
   std::int64_t live = 0;
 
   ~Pool() {
-    for (void* c : chunks) std::free(c);
+    for (void* c : chunks) bulk::deallocate(c, kChunkBytes);
   }
 
   void* carve(std::size_t bytes) {
     if (left < bytes) {
-      void* c = std::malloc(kChunkBytes);
-      if (c == nullptr) throw std::bad_alloc();
+      void* c = bulk::allocate(kChunkBytes);
       chunks.push_back(c);
       cursor = static_cast<char*>(c);
       left = kChunkBytes;

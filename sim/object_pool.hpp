@@ -1,11 +1,14 @@
 #pragma once
 // A free-list pool for objects created and destroyed at event rate (messages,
-// requests): no malloc on the hot path once warm, stable addresses.
+// requests): no malloc on the hot path once warm, stable addresses. Blocks come
+// from bulk memory (huge pages when large); a free slot holds the free list's link.
 #include <algorithm>
 #include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
+
+#include "sim/bulk.hpp"
 
 namespace mpisim::sim {
 
@@ -18,16 +21,18 @@ class ObjectPool {
 
   template <typename... Args>
   T* make(Args&&... args) {
-    if (free_.empty()) grow();
-    T* slot = free_.back();
-    free_.pop_back();
+    if (free_ == nullptr) grow();
+    Slot* slot = free_;
+    free_ = slot->next;
     ++live_;
-    return std::construct_at(slot, std::forward<Args>(args)...);
+    return std::construct_at(reinterpret_cast<T*>(slot->bytes), std::forward<Args>(args)...);
   }
 
   void release(T* p) noexcept {
     std::destroy_at(p);
-    free_.push_back(p);
+    Slot* slot = std::launder(reinterpret_cast<Slot*>(p));
+    slot->next = free_;
+    free_ = slot;
     --live_;
   }
 
@@ -36,29 +41,46 @@ class ObjectPool {
   // Objects still alive at the end (a run stopped by a deadlock, an error or a
   // limit leaves some) are destroyed here, so nothing they own leaks.
   ~ObjectPool() {
-    if (live_ == 0) return;
-    std::vector<T*> free = free_;
-    std::sort(free.begin(), free.end(), std::less<T*>());  // a lookup order only
-    for (const auto& block : blocks_)
-      for (std::size_t i = 0; i < block.second; ++i) {
-        T* p = reinterpret_cast<T*>(&block.first[i]);
-        if (!std::binary_search(free.begin(), free.end(), p, std::less<T*>())) std::destroy_at(p);
-      }
+    destroy_live();
+    for (const Block& b : blocks_) bulk::deallocate(b.slots, b.count * sizeof(Slot));
   }
 
  private:
-  struct alignas(T) Slot {
-    unsigned char bytes[sizeof(T)];
+  union Slot {
+    Slot* next;  // while free
+    alignas(T) unsigned char bytes[sizeof(T)];
   };
+  struct Block {
+    Slot* slots;
+    std::size_t count;
+  };
+
   void grow() {
     std::size_t n = blocks_.empty() ? 64 : blocks_.size() * 64;
     if (n > 65536) n = 65536;
-    blocks_.emplace_back(std::make_unique<Slot[]>(n), n);
-    Slot* b = blocks_.back().first.get();
-    for (std::size_t i = n; i-- > 0;) free_.push_back(reinterpret_cast<T*>(&b[i]));
+    Slot* b = static_cast<Slot*>(bulk::allocate(n * sizeof(Slot)));
+    blocks_.push_back({b, n});
+    for (std::size_t i = n; i-- > 0;) {  // the block's first slot is handed out first
+      b[i].next = free_;
+      free_ = &b[i];
+    }
   }
-  std::vector<std::pair<std::unique_ptr<Slot[]>, std::size_t>> blocks_;
-  std::vector<T*> free_;
+
+  void destroy_live() {
+    if (live_ == 0) return;
+    std::vector<Slot*> free;
+    for (Slot* s = free_; s != nullptr; s = s->next) free.push_back(s);
+    std::sort(free.begin(), free.end(), std::less<Slot*>());  // a lookup order only
+    for (const Block& block : blocks_)
+      for (std::size_t i = 0; i < block.count; ++i) {
+        Slot* s = &block.slots[i];
+        if (!std::binary_search(free.begin(), free.end(), s, std::less<Slot*>()))
+          std::destroy_at(reinterpret_cast<T*>(s->bytes));
+      }
+  }
+
+  std::vector<Block> blocks_;
+  Slot* free_ = nullptr;
   std::size_t live_ = 0;
 };
 

@@ -36,6 +36,7 @@
 #include "sim/object_pool.hpp"
 #include "sim/task.hpp"
 #include "sim/trace.hpp"
+#include "sim/bulk.hpp"
 
 namespace mpisim::mpi {
 
@@ -335,7 +336,7 @@ class World {
   PayloadMode mode_;
   Communicator world_;
   Communicator self_;
-  std::vector<Rank> ranks_;  // reserved once: addresses stay stable
+  sim::bulk::Vector<Rank> ranks_;  // reserved once: addresses stay stable
   sim::ObjectPool<Request> requests_;
   sim::ObjectPool<Message> messages_;
   SendStage send_stage_;

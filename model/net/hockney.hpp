@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/net/cost_model.hpp"
+#include "sim/bulk.hpp"
 
 namespace mpisim::net {
 
@@ -49,8 +50,8 @@ class Hockney final : public CostModel {
 
  private:
   HockneyParams p_;
-  std::vector<SimTime> port_free_;
-  std::vector<SimTime> cpu_free_;
+  sim::bulk::Vector<SimTime> port_free_;
+  sim::bulk::Vector<SimTime> cpu_free_;
 };
 
 }  // namespace mpisim::net

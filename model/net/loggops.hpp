@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/net/cost_model.hpp"
+#include "sim/bulk.hpp"
 
 namespace mpisim::net {
 
@@ -53,7 +54,7 @@ class LogGOPS final : public CostModel {
   };
   SimTime per_byte(std::uint64_t bytes, double ps_per_byte) const;
   LogGOPSParams p_;
-  std::vector<RankState> ranks_;
+  sim::bulk::Vector<RankState> ranks_;
 };
 
 }  // namespace mpisim::net

@@ -15,6 +15,7 @@
 #include "model/mpi/type_constructors.hpp"
 #include "sim/engine.hpp"
 #include "sim/wait_for_graph.hpp"
+#include "sim/bulk.hpp"
 
 namespace mpisim::scenario {
 namespace {
@@ -1868,7 +1869,7 @@ class Executor {
   mpi::World& world_;
   const RunConfig& cfg_;
   RunResult& result_;
-  std::vector<RankEnv> envs_;
+  sim::bulk::Vector<RankEnv> envs_;
   coll::Coordinator coordinator_;
 };
 
