@@ -94,17 +94,17 @@ Coordinator::Key Coordinator::key_of(const Rank& rank, const CollArgs& a) {
   return {a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context(), a.instance};
 }
 
-Coordinator::Instance& Coordinator::enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index,
-                                          int members, Key key) {
-  const CollArgs& a = *args;
+Coordinator::Instance& Coordinator::enter(Rank& rank, CollArgs&& args, int index, int members, Key key) {
   Instance& in = instances_[key];
   if (in.members.empty()) {
     in.members.resize(static_cast<std::size_t>(members));
     in.started = rank.now();
   }
   Member& m = in.members[static_cast<std::size_t>(index)];
-  m.args = args;
+  m.args = std::move(args);
+  m.present = true;
   m.world = rank.id();
+  const CollArgs& a = m.args;
   if (in.first < 0) in.first = index;
   ++in.entered;
   check(in, index);
@@ -148,8 +148,8 @@ Coordinator::Instance& Coordinator::enter(Rank& rank, const std::shared_ptr<cons
 }
 
 void Coordinator::check(const Instance& in, int index) const {
-  const CollArgs& a = *in.members[static_cast<std::size_t>(index)].args;
-  const CollArgs& f = *in.members[static_cast<std::size_t>(in.first)].args;
+  const CollArgs& a = in.members[static_cast<std::size_t>(index)].args;
+  const CollArgs& f = in.members[static_cast<std::size_t>(in.first)].args;
   if (a.kind != f.kind)
     throw MpiError(ErrorClass::other, "comm",
                    who(a) + " calls " + std::string(collective_name(a.kind)) + " as collective call #" +
@@ -173,7 +173,7 @@ void Coordinator::check(const Instance& in, int index) const {
   }
   auto member = [&](int r) -> const CollArgs* {
     const auto& m = in.members[static_cast<std::size_t>(r)];
-    return m.args ? m.args.get() : nullptr;
+    return m.present ? &m.args : nullptr;
   };
   switch (a.kind) {
     case Collective::barrier: break;
@@ -274,7 +274,7 @@ void Coordinator::check(const Instance& in, int index) const {
 // root arguments (MPI-4.1 §6.2.2), the op, and the type signatures between the
 // groups where both sides' arguments say how much moves.
 void Coordinator::check_inter(const Instance& in, int index) const {
-  const CollArgs& a = *in.members[static_cast<std::size_t>(index)].args;
+  const CollArgs& a = in.members[static_cast<std::size_t>(index)].args;
   const std::string section = "MPI-4.1 §6.2.2";
   auto root_text = [](int r) {
     return r == mpi::ROOT ? std::string("MPI_ROOT") : r == mpi::PROC_NULL ? std::string("MPI_PROC_NULL") : std::to_string(r);
@@ -285,7 +285,7 @@ void Coordinator::check_inter(const Instance& in, int index) const {
   for (int c = 0; c < 4; ++c) {
     const int k = candidates[c];
     if (k < 0 || k == index || std::find(candidates, candidates + c, k) != candidates + c) continue;  // absent, self, or seen
-    const CollArgs& o = *in.members[static_cast<std::size_t>(k)].args;
+    const CollArgs& o = in.members[static_cast<std::size_t>(k)].args;
     const bool same_group = o.comm == a.comm;  // each side has its own view of the intercommunicator
     if (rooted(a.kind)) {
       const bool a_root_group = a.root == mpi::ROOT || a.root == mpi::PROC_NULL;
@@ -389,7 +389,7 @@ void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Ins
     std::vector<const std::vector<std::int64_t>*> at(n);
     for (std::size_t i = 0; i < n; ++i) {
       const Member& m = in.members[from + i];
-      all[i] = {m.args.get(), &m.contribution};
+      all[i] = {&m.args, &m.contribution};
       at[i] = &m.contribution_at;
     }
     std::string diff;
@@ -412,20 +412,18 @@ void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Ins
 }
 
 // Entering happens here, before any coroutine: the checks run when the call is
-// made, and a blocked member's frame holds only the shared arguments, not a copy.
+// made, and a blocked member's frame refers to its arguments in the instance.
 Task<void> Coordinator::run(Rank& rank, CollArgs args, const Algorithm& alg) {
   int members = 0;
   const int index = member_index(rank, args, &members);
-  auto shared = std::make_shared<const CollArgs>(std::move(args));
-  const Key key = key_of(rank, *shared);
-  Instance& in = enter(rank, shared, index, members, key);
-  return body(rank, std::move(shared), alg, in, key);
+  const Key key = key_of(rank, args);
+  Instance& in = enter(rank, std::move(args), index, members, key);
+  return body(rank, in.members[static_cast<std::size_t>(index)].args, alg, in, key);
 }
 
-Task<void> Coordinator::body(Rank& rank, std::shared_ptr<const CollArgs> args, const Algorithm& alg, Instance& in,
-                             Key key) {
-  co_await alg.run(rank, *args);
-  leave(rank, *args, alg, in, key);
+Task<void> Coordinator::body(Rank& rank, const CollArgs& args, const Algorithm& alg, Instance& in, Key key) {
+  co_await alg.run(rank, args);
+  leave(rank, args, alg, in, key);
 }
 
 }  // namespace mpisim::coll

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/coll/registry.hpp"
+#include "sim/bulk.hpp"
 
 namespace mpisim::coll {
 
@@ -36,14 +37,18 @@ class Coordinator {
   const std::map<std::string, Totals>& totals() const { return totals_; }
 
  private:
+  // A member's arguments live here, in the instance, from its entry to the
+  // instance's end: `members` is sized once, so they never move, and a blocked
+  // member's algorithm refers to them instead of keeping a copy.
   struct Member {
-    std::shared_ptr<const CollArgs> args;
+    CollArgs args;
+    bool present = false;  // entered
     std::uint32_t world = 0;
     std::vector<std::byte> contribution;         // data mode + verify: what it brought, packed
     std::vector<std::int64_t> contribution_at;   // its blocks' offsets in `contribution` (scatter, alltoall)
   };
   struct Instance {
-    std::vector<Member> members;
+    sim::bulk::Vector<Member> members;
     int entered = 0, exited = 0;
     int first = -1;  // the first member to enter: the others are compared with it
     // Intercommunicators, per group (low, high): its first member to enter, and the
@@ -54,9 +59,9 @@ class Coordinator {
 
   using Key = std::pair<std::uint32_t, std::int64_t>;  // (context, call number)
   static Key key_of(const Rank& rank, const CollArgs& a);
-  Instance& enter(Rank& rank, const std::shared_ptr<const CollArgs>& args, int index, int members, Key key);
+  Instance& enter(Rank& rank, CollArgs&& args, int index, int members, Key key);
   void leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in, Key key);
-  Task<void> body(Rank& rank, std::shared_ptr<const CollArgs> args, const Algorithm& alg, Instance& in, Key key);
+  Task<void> body(Rank& rank, const CollArgs& args, const Algorithm& alg, Instance& in, Key key);
   void check(const Instance& in, int index) const;
   void check_inter(const Instance& in, int index) const;
   int member_index(const Rank& rank, const CollArgs& a, int* members) const;

@@ -71,6 +71,7 @@ struct RankEnv {
   // The requests a blocking point-to-point step posted, waited for by run_rank.
   Request* pending[2] = {nullptr, nullptr};
   std::uint8_t pending_count = 0;
+  std::int64_t world_collectives = 0;  // collective calls so far on MPI_COMM_WORLD (others: in bindings)
 
   // Names this rank has bound; allocated on first use (many ranks bind none).
   struct Bindings {
@@ -79,7 +80,7 @@ struct RankEnv {
     std::vector<std::pair<NameId, Status>> statuses;
     std::vector<std::pair<NameId, mpi::GroupRef>> groups;  // null: MPI_GROUP_NULL (freed)
     std::vector<std::pair<NameId, const mpi::Communicator*>> comms;  // null: MPI_COMM_NULL
-    std::vector<std::pair<std::uint32_t, std::int64_t>> collectives;  // per communicator context: calls so far
+    std::vector<std::pair<std::uint32_t, std::int64_t>> collectives;  // per communicator context but the world's: calls so far
     std::vector<std::pair<NameId, mpi::TypeRef>> types;  // null: MPI_DATATYPE_NULL (freed)
     std::vector<std::pair<NameId, mpi::OpRef>> ops;      // null: MPI_OP_NULL (freed)
   };
@@ -1850,6 +1851,7 @@ class Executor {
 
   // The position of this call among the collectives on `c` at this rank.
   std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c) {
+    if (&c == &world_.comm_world()) return env.world_collectives++;
     auto& counts = env.b().collectives;
     std::uint32_t ctx = c.is_self() ? 0xffffffffu : c.base_context();
     for (auto& [k, n] : counts)
