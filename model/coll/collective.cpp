@@ -77,10 +77,10 @@ Rank::WaitOne recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, c
   return r.wait(post_recv(r, a, at, count, t, source));
 }
 
-Task<void> sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
-                    Address rat, std::int64_t rcount, const TypeRef& rt, int source) {
-  Request* reqs[2] = {post_recv(r, a, rat, rcount, rt, source), post_send(r, a, sat, scount, st, dest)};
-  co_await r.wait_all(reqs);
+SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+                  Address rat, std::int64_t rcount, const TypeRef& rt, int source) {
+  Request* recv_req = post_recv(r, a, rat, rcount, rt, source);
+  return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest));
 }
 
 Task<void> local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,

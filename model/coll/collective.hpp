@@ -96,9 +96,24 @@ Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, c
 // Blocking forms: post now, co_await the result (an awaiter: no coroutine frame).
 Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
 Rank::WaitOne recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
-// Both at once, as MPI_Sendrecv.
-Task<void> sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
-                    Address rat, std::int64_t rcount, const TypeRef& rt, int source);
+// Both at once, as MPI_Sendrecv (the receive is posted first): co_await sendrecv(...).
+// An awaiter holding its two requests, not a coroutine: a round of a recursive
+// doubling costs no frame.
+class [[nodiscard]] SendRecv {
+ public:
+  SendRecv(Rank& r, Request* recv, Request* send) : reqs_{recv, send}, wait_{r.wait_all(std::span<Request*>(reqs_, 2))} {}
+  SendRecv(const SendRecv&) = delete;
+  SendRecv& operator=(const SendRecv&) = delete;
+  bool await_ready() { return wait_.await_ready(); }
+  void await_suspend(std::coroutine_handle<> h) { wait_.await_suspend(h); }
+  void await_resume() { wait_.await_resume(); }
+
+ private:
+  Request* reqs_[2];
+  Rank::WaitAll wait_;  // waits on reqs_
+};
+SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+                  Address rat, std::int64_t rcount, const TypeRef& rt, int source);
 
 // Copies `count` elements of `type` at `src` to `count2` of `type2` at `dst`, both in
 // the rank's own memory, as a message from the rank to itself would (the type

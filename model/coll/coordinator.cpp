@@ -94,7 +94,7 @@ Coordinator::Key Coordinator::key_of(const Rank& rank, const CollArgs& a) {
   return {a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context(), a.instance};
 }
 
-Coordinator::Instance& Coordinator::enter(Rank& rank, CollArgs&& args, int index, int members, Key key) {
+Coordinator::Instance& Coordinator::deposit(Rank& rank, CollArgs&& args, int index, int members, Key key) {
   Instance& in = instances_[key];
   if (in.members.empty()) {
     in.members.resize(static_cast<std::size_t>(members));
@@ -379,7 +379,10 @@ void Coordinator::check_inter(const Instance& in, int index) const {
   }
 }
 
-void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in, Key key) {
+void Coordinator::leave(Rank& rank, const Ticket& ticket) {
+  Instance& in = *ticket.instance;
+  const CollArgs& a = in.members[static_cast<std::size_t>(ticket.index)].args;
+  const Algorithm& alg = *ticket.alg;
   if (verify_ && world_.payload() == mpi::PayloadMode::data) {
     // The contributions the definition reads: every member's on an
     // intracommunicator, the remote group's (by remote rank) on an intercommunicator.
@@ -407,23 +410,27 @@ void Coordinator::leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Ins
     Totals& t = totals_[std::string(collective_name(a.kind))];
     ++t.calls;
     t.time = t.time + (rank.now() - in.started);
-    instances_.erase(key);
+    instances_.erase(key_of(rank, a));
   }
 }
 
 // Entering happens here, before any coroutine: the checks run when the call is
-// made, and a blocked member's frame refers to its arguments in the instance.
-Task<void> Coordinator::run(Rank& rank, CollArgs args, const Algorithm& alg) {
+// made, and a blocked member's algorithm refers to its arguments in the instance.
+Coordinator::Entered Coordinator::enter(Rank& rank, CollArgs args, const Algorithm& alg) {
   int members = 0;
   const int index = member_index(rank, args, &members);
   const Key key = key_of(rank, args);
-  Instance& in = enter(rank, std::move(args), index, members, key);
-  return body(rank, in.members[static_cast<std::size_t>(index)].args, alg, in, key);
+  Instance& in = deposit(rank, std::move(args), index, members, key);
+  return Entered{alg.run(rank, in.members[static_cast<std::size_t>(index)].args), Ticket{&in, &alg, index}};
 }
 
-Task<void> Coordinator::body(Rank& rank, const CollArgs& args, const Algorithm& alg, Instance& in, Key key) {
-  co_await alg.run(rank, args);
-  leave(rank, args, alg, in, key);
+Task<void> Coordinator::run(Rank& rank, CollArgs args, const Algorithm& alg) {
+  return complete(rank, enter(rank, std::move(args), alg));
+}
+
+Task<void> Coordinator::complete(Rank& rank, Entered entered) {
+  co_await std::move(entered.algorithm);
+  leave(rank, entered.ticket);
 }
 
 }  // namespace mpisim::coll

@@ -24,8 +24,26 @@ class Coordinator {
  public:
   Coordinator(mpi::World& world, bool verify) : world_(world), verify_(verify) {}
 
-  // Runs `rank`'s part of a collective call with `alg`. Throws MpiError when the
-  // call contradicts another member's, std::logic_error when verification fails.
+  // `rank`'s part of a collective call, entered: await `algorithm`, then call
+  // leave(ticket). No coroutine frame of the coordinator's stays with a blocked member.
+  struct Instance;
+  struct Ticket {
+    Instance* instance = nullptr;
+    const Algorithm* alg = nullptr;
+    int index = 0;
+  };
+  struct Entered {
+    Task<void> algorithm;
+    Ticket ticket;
+  };
+  // Enters `rank`'s call with `alg`: throws MpiError when the call contradicts
+  // another member's.
+  Entered enter(Rank& rank, CollArgs args, const Algorithm& alg);
+  // After the algorithm: verifies the result (std::logic_error when it is not the
+  // standard's) and closes the instance after its last member.
+  void leave(Rank& rank, const Ticket& ticket);
+  // enter, then the algorithm and leave as one task: for callers to whom a frame
+  // per member does not matter (tests).
   Task<void> run(Rank& rank, CollArgs args, const Algorithm& alg);
 
   // Per collective: the calls completed and their total time (each call from its
@@ -47,6 +65,7 @@ class Coordinator {
     std::vector<std::byte> contribution;         // data mode + verify: what it brought, packed
     std::vector<std::int64_t> contribution_at;   // its blocks' offsets in `contribution` (scatter, alltoall)
   };
+ public:
   struct Instance {
     sim::bulk::Vector<Member> members;
     int entered = 0, exited = 0;
@@ -57,11 +76,12 @@ class Coordinator {
     sim::SimTime started{};
   };
 
+ private:
+
   using Key = std::pair<std::uint32_t, std::int64_t>;  // (context, call number)
   static Key key_of(const Rank& rank, const CollArgs& a);
-  Instance& enter(Rank& rank, CollArgs&& args, int index, int members, Key key);
-  void leave(Rank& rank, const CollArgs& a, const Algorithm& alg, Instance& in, Key key);
-  Task<void> body(Rank& rank, const CollArgs& args, const Algorithm& alg, Instance& in, Key key);
+  Task<void> complete(Rank& rank, Entered entered);
+  Instance& deposit(Rank& rank, CollArgs&& args, int index, int members, Key key);
   void check(const Instance& in, int index) const;
   void check_inter(const Instance& in, int index) const;
   int member_index(const Rank& rank, const CollArgs& a, int* members) const;

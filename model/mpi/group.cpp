@@ -81,6 +81,7 @@ void Group::finish() {
 }
 
 std::int64_t Group::world(std::int64_t r) const {
+  if (runs_.size() == 1) return runs_[0].first + runs_[0].stride * r;  // MPI_COMM_WORLD's group, a range
   auto it = std::upper_bound(starts_.begin(), starts_.end(), r);
   std::size_t k = static_cast<std::size_t>(it - starts_.begin()) - 1;
   const Run& run = runs_[k];
@@ -88,6 +89,10 @@ std::int64_t Group::world(std::int64_t r) const {
 }
 
 std::int64_t Group::rank_of(std::int64_t w) const {
+  if (runs_.size() == 1 && runs_[0].stride == 1) {  // MPI_COMM_WORLD's group, a contiguous range
+    const std::int64_t i = w - runs_[0].first;
+    return i >= 0 && i < runs_[0].count ? i : UNDEFINED;
+  }
   for (std::size_t k = 0; k < runs_.size(); ++k) {
     const Run& run = runs_[k];
     std::int64_t d = w - run.first;

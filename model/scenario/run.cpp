@@ -106,13 +106,15 @@ struct Blocking {
   enum Kind : std::uint8_t { none, coroutine, collective, requests };
   Kind kind = none;
   std::optional<Task<Status>> task;
-  std::optional<Task<void>> call;  // a collective: its status is empty
+  std::optional<Task<void>> call;  // a collective's algorithm: its status is empty
+  coll::Coordinator::Ticket ticket;  // the collective, left once its algorithm is done
   Blocking() = default;
   Blocking(Task<Status> t) : kind(coroutine), task(std::move(t)) {}  // NOLINT: a task is a blocking step
-  static Blocking on_collective(Task<void> t) {
+  static Blocking on_collective(coll::Coordinator::Entered entered) {
     Blocking b;
     b.kind = collective;
-    b.call.emplace(std::move(t));
+    b.call.emplace(std::move(entered.algorithm));
+    b.ticket = entered.ticket;
     return b;
   }
   static Blocking on_requests() {
@@ -225,6 +227,7 @@ class Executor {
         finish_blocking(env, co_await std::move(*blocking.task));
       } else if (blocking.kind == Blocking::collective) {
         co_await std::move(*blocking.call);
+        coordinator_.leave(world_.rank(r), blocking.ticket);
         finish_blocking(env, Status{});
       } else if (std::size_t n = std::exchange(env.pending_count, 0); n == 1 && env.pending[0] == nullptr) {
         finish_blocking(env, Status{});  // MPI_Wait on MPI_REQUEST_NULL returns at once
@@ -1774,7 +1777,7 @@ class Executor {
     }
     algorithm_out = alg->name.data();  // registry names are string literals
     result_.algorithms_used[cname] = std::string(alg->name);
-    return Blocking::on_collective(coordinator_.run(rk, std::move(a), *alg));
+    return Blocking::on_collective(coordinator_.enter(rk, std::move(a), *alg));
   }
 
   // The communicator constructors: collectives whose result is a communicator handle.
