@@ -5,48 +5,35 @@
 
 namespace mpisim::sim {
 
-// The root coroutine of a process: awaits the process's task, records how it
-// ended, and stays suspended at its end until the engine destroys it.
-class Engine::Driver {
- public:
-  struct promise_type {
-    static void* operator new(std::size_t bytes) { return frame_pool::allocate(bytes); }
-    static void operator delete(void* p, std::size_t bytes) noexcept { frame_pool::deallocate(p, bytes); }
-    Driver get_return_object() noexcept {
-      return Driver{std::coroutine_handle<promise_type>::from_promise(*this)};
-    }
-    std::suspend_always initial_suspend() noexcept { return {}; }
-    std::suspend_always final_suspend() noexcept { return {}; }
-    void return_void() noexcept {}
-    void unhandled_exception() noexcept { std::terminate(); }
-  };
-  std::coroutine_handle<promise_type> handle;
-};
-
 Engine::~Engine() { destroy_processes(); }
 
-Engine::Driver Engine::drive(Task<void> root, ProcessId id) {
-  std::exception_ptr error;
-  try {
-    co_await std::move(root);
-  } catch (...) {
-    error = std::current_exception();
-  }
+void ProcessTask::promise_type::Final::await_suspend(std::coroutine_handle<promise_type> h) noexcept {
+  promise_type& p = h.promise();
+  p.engine->process_ended(p.id, std::move(p.error));
+}
+
+void Engine::process_ended(ProcessId id, std::exception_ptr error) noexcept {
   Process& p = processes_[id];
   p.done = true;
   p.end = now_;
   ++finished_;
   if (error && !failure_) {
-    failure_ = ProcessFailure{id, now_, error};
+    failure_ = ProcessFailure{id, now_, std::move(error)};
     stopped_ = true;
   }
 }
 
-ProcessId Engine::spawn(Task<void> root) {
+ProcessTask Engine::drive(Task<void> root) { co_await std::move(root); }
+
+ProcessId Engine::spawn(Task<void> root) { return spawn(drive(std::move(root))); }
+
+ProcessId Engine::spawn(ProcessTask root) {
   auto id = static_cast<ProcessId>(processes_.size());
   processes_.push_back(Process{});
-  Driver d = drive(std::move(root), id);
-  processes_[id].driver = d.handle;
+  ProcessTask::Handle h = root.release();
+  h.promise().engine = this;
+  h.promise().id = id;
+  processes_[id].root = h;
   std::uint64_t seq = next_seq_++;
   if (starts_head_ < starts_.size()) {
     StartRun& last = starts_.back();
@@ -65,8 +52,8 @@ void Engine::destroy_processes() noexcept {
   starts_.clear();
   starts_head_ = 0;
   for (Process& p : processes_) {
-    if (p.driver) p.driver.destroy();
-    p.driver = {};
+    if (p.root) p.root.destroy();
+    p.root = {};
   }
 }
 
@@ -93,7 +80,7 @@ bool Engine::pop(Entry& out) {
     return true;
   }
   StartRun& run = starts_[starts_head_];
-  out = Entry{run.time, run.first_seq, nullptr, reinterpret_cast<std::uint64_t>(processes_[run.first].driver.address())};
+  out = Entry{run.time, run.first_seq, nullptr, reinterpret_cast<std::uint64_t>(processes_[run.first].root.address())};
   ++run.first_seq;
   ++run.first;
   if (--run.count == 0 && ++starts_head_ == starts_.size()) {

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "sim/event_queue.hpp"
+#include "sim/frame_pool.hpp"
 #include "sim/task.hpp"
 #include "sim/time.hpp"
 #include "sim/bulk.hpp"
@@ -32,6 +34,46 @@ class EventHandler {
 };
 
 using ProcessId = std::uint32_t;
+
+// A process's root coroutine, for roots that want no wrapper frame: declare the
+// root function as returning ProcessTask. The engine starts it at its spawn time,
+// and its promise reports its end (and an exception that escaped it) to the engine.
+class [[nodiscard]] ProcessTask {
+ public:
+  struct promise_type {
+    Engine* engine = nullptr;
+    ProcessId id = 0;
+    std::exception_ptr error;
+
+    static void* operator new(std::size_t bytes) { return frame_pool::allocate(bytes); }
+    static void operator delete(void* p, std::size_t bytes) noexcept { frame_pool::deallocate(p, bytes); }
+    ProcessTask get_return_object() noexcept {
+      return ProcessTask(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    struct Final {
+      bool await_ready() noexcept { return false; }
+      void await_suspend(std::coroutine_handle<promise_type> h) noexcept;  // stays suspended until destroyed
+      void await_resume() noexcept {}
+    };
+    Final final_suspend() noexcept { return {}; }
+    void return_void() noexcept {}
+    void unhandled_exception() noexcept { error = std::current_exception(); }
+  };
+  using Handle = std::coroutine_handle<promise_type>;
+
+  explicit ProcessTask(Handle h) noexcept : h_(h) {}
+  ProcessTask(ProcessTask&& o) noexcept : h_(std::exchange(o.h_, {})) {}
+  ProcessTask& operator=(ProcessTask&&) = delete;
+  ProcessTask(const ProcessTask&) = delete;
+  ~ProcessTask() {
+    if (h_) h_.destroy();
+  }
+  Handle release() noexcept { return std::exchange(h_, {}); }
+
+ private:
+  Handle h_;
+};
 
 struct ProcessFailure {
   ProcessId process;
@@ -67,7 +109,9 @@ class Engine {
     return Awaiter{*this, t < now_ ? now_ : t};
   }
 
-  // Adds a process: its root task starts at time zero, in the order of spawning.
+  // Adds a process: its root starts at the current time, in the order of spawning.
+  ProcessId spawn(ProcessTask root);
+  // The same for a root task (wrapped in a small root coroutine that awaits it).
   ProcessId spawn(Task<void> root);
 
   // Runs until no event is pending or stop() is called. Returns the number of
@@ -98,13 +142,14 @@ class Engine {
   using Entry = QueuedEvent;
 
   struct Process {
-    std::coroutine_handle<> driver;
+    std::coroutine_handle<> root;  // the root coroutine (a ProcessTask)
     SimTime end;
     bool done = false;
   };
 
-  class Driver;
-  Driver drive(Task<void> root, ProcessId id);
+  friend struct ProcessTask::promise_type::Final;
+  static ProcessTask drive(Task<void> root);
+  void process_ended(ProcessId id, std::exception_ptr error) noexcept;
   void push(const Entry& e);
   bool pop(Entry& out);
   void dispatch(const Entry& e);

@@ -83,8 +83,8 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
   return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest));
 }
 
-Task<void> local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
-                      std::int64_t count2, const TypeRef& type2) {
+Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
+                         std::int64_t count2, const TypeRef& type2) {
   mpi::MatchResult mr = mpi::match_signatures(*type, count, *type2, count2);
   if (mr.kind == mpi::MatchResult::truncated)
     throw mpi::MpiError(mpi::ErrorClass::truncate, "recvcount",
@@ -104,20 +104,20 @@ Task<void> local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef
   mpi::check_access(d, bytes, "recvbuf");
   if (rank.world().payload() == mpi::PayloadMode::data) mpi::copy_typed(s, d, bytes);
   sim::SimTime cost = rank.world().model().copy_time(static_cast<std::uint64_t>(bytes));
-  if (cost > sim::SimTime{}) co_await rank.compute(cost);
+  return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
 }
 
-Task<void> combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count, const TypeRef& type,
-                  bool inout_first) {
+Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count,
+                      const TypeRef& type, bool inout_first) {
   const std::int64_t bytes = count * type->size();
-  if (bytes == 0) co_return;
+  if (bytes == 0) return {};
   if (rank.world().payload() == mpi::PayloadMode::data) {
     mpi::TypedBuffer i = typed(rank, in, count, type), io = typed(rank, inout, count, type);
     mpi::reduce_local(op, i, io, inout_first);
     if (rank.world().tracks_origins()) mpi::set_origin(io, bytes, static_cast<std::int32_t>(rank.id()));
   }
   sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
-  if (cost > sim::SimTime{}) co_await rank.compute(cost);
+  return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
 }
 
 Scratch::Scratch(Rank& rank, std::int64_t count, const TypeRef& type) : rank_(&rank) {

@@ -118,13 +118,15 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
 // Copies `count` elements of `type` at `src` to `count2` of `type2` at `dst`, both in
 // the rank's own memory, as a message from the rank to itself would (the type
 // signatures must match), and charges the model's local copy time.
-Task<void> local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
-                      std::int64_t count2, const TypeRef& type2);
+// Copies now; co_await the result to wait out the copy time (an awaiter, no frame).
+Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
+                         std::int64_t count2, const TypeRef& type2);
 
 // inout = in op inout (or inout op in, with inout_first) over `count` elements of
 // `type`, charging the model's reduction time γ per byte.
-Task<void> combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count, const TypeRef& type,
-                  bool inout_first = false);
+// Reduces now; co_await the result to wait out γ (an awaiter, no frame).
+Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count,
+                      const TypeRef& type, bool inout_first = false);
 
 // Scratch space for `count` elements of `type` laid out as a user buffer would be
 // (element i at i·extent), released when the object goes. addr() is the buffer

@@ -354,18 +354,10 @@ Task<Status> Rank::probe(int source, int tag, const Communicator& comm) {
   co_return Status{m->src, m->tag, ErrorClass::success, static_cast<std::int64_t>(m->bytes)};
 }
 
-Task<void> Rank::compute(SimTime duration) {
-  struct ComputeAwaiter {
-    Rank& rank;
-    bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<> h) {
-      rank.waiter_ = h;
-      rank.world_->engine_.at(rank.now(), rank.world_->compute_stage_, rank.id_);
-    }
-    void await_resume() noexcept {}
-  };
-  wait_time_ = duration;
-  co_await ComputeAwaiter{*this};
+void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
+  rank->wait_time_ = duration;
+  rank->waiter_ = h;
+  rank->world_->engine_.at(rank->now(), rank->world_->compute_stage_, rank->id_);
 }
 
 void World::ComputeStage::on_event(std::uint64_t arg, std::uint64_t seq) {

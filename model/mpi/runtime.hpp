@@ -178,8 +178,16 @@ class Rank {
   Task<Status> probe(int source, int tag, const Communicator& comm);
   std::optional<Status> iprobe(int source, int tag, const Communicator& comm);
 
-  // Keeps the CPU busy for `duration` (a LogGOPSim "calc").
-  Task<void> compute(SimTime duration);
+  // co_await rank.compute(d): keeps the CPU busy for d (a LogGOPSim "calc"). An
+  // awaiter, not a coroutine; Compute{} (no rank) is one that does not wait.
+  struct [[nodiscard]] Compute {
+    Rank* rank = nullptr;
+    SimTime duration{};
+    bool await_ready() const noexcept { return rank == nullptr; }
+    void await_suspend(std::coroutine_handle<> h);
+    void await_resume() const noexcept {}
+  };
+  Compute compute(SimTime duration) { return Compute{this, duration}; }
 
   // Human-readable description of what a blocked rank waits for, and the world
   // ranks it waits for (wait-for graph edges).

@@ -217,7 +217,7 @@ class Executor {
   }
 
   // A rank's coroutine: run steps until one blocks, wait for it, finish it, go on.
-  Task<void> run_rank(std::uint32_t r) {
+  sim::ProcessTask run_rank(std::uint32_t r) {
     RankEnv& env = envs_[r];
     env.top_program = &sc_.program_for(r);
     for (;;) {
