@@ -55,9 +55,12 @@ class ObjectPool {
     std::size_t count;
   };
 
+  // Blocks double (up to 64 MiB), so a pool of millions of objects lies in a few
+  // large blocks: huge pages, few page faults.
   void grow() {
-    std::size_t n = blocks_.empty() ? 64 : blocks_.size() * 64;
-    if (n > 65536) n = 65536;
+    constexpr std::size_t kMaxBlock = std::max<std::size_t>(64, (std::size_t{64} << 20) / sizeof(Slot));
+    std::size_t n = std::min(std::max<std::size_t>(capacity_, 64), kMaxBlock);
+    capacity_ += n;
     Slot* b = static_cast<Slot*>(bulk::allocate(n * sizeof(Slot)));
     blocks_.push_back({b, n});
     for (std::size_t i = n; i-- > 0;) {  // the block's first slot is handed out first
@@ -80,6 +83,7 @@ class ObjectPool {
   }
 
   std::vector<Block> blocks_;
+  std::size_t capacity_ = 0;  // slots in all blocks
   Slot* free_ = nullptr;
   std::size_t live_ = 0;
 };

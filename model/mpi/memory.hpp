@@ -40,6 +40,8 @@ class Memory {
   static constexpr Address kFirstAddress = 0x10000;
   static constexpr std::int64_t kGuard = 64;
 
+  // Room for `n` allocations without reallocating (a hint: more may follow).
+  void reserve(std::size_t n) { allocs_.reserve(n); }
   // Throws LimitError when the bytes would overflow or exceed the budget.
   Address allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode);
   // The budget all ranks' data shares (--max-memory): bytes used and the limit.

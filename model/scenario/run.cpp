@@ -220,6 +220,7 @@ class Executor {
   sim::ProcessTask run_rank(std::uint32_t r) {
     RankEnv& env = envs_[r];
     env.top_program = &sc_.program_for(r);
+    world_.rank(r).memory().reserve(buffer_steps(*env.top_program));
     for (;;) {
       Blocking blocking = advance(env);
       if (blocking.kind == Blocking::none) co_return;
@@ -238,6 +239,16 @@ class Executor {
   }
 
   const RankEnv& env(std::uint32_t r) const { return envs_[r]; }
+
+  // The buffers a program declares at its top level (memoized per program).
+  std::size_t buffer_steps(const Program& prog) {
+    if (&prog == counted_program_) return counted_buffers_;
+    std::size_t n = 0;
+    for (const Step& s : prog) n += s.kind == Step::buffer;
+    counted_program_ = &prog;
+    counted_buffers_ = n;
+    return n;
+  }
   const coll::Coordinator& coordinator() const { return coordinator_; }
 
  private:
@@ -1867,6 +1878,8 @@ class Executor {
   static constexpr std::int64_t kOrderC = 56, kOrderFortran = 57;  // MPICH's MPI_ORDER_C / MPI_ORDER_FORTRAN
   mpi::GroupRef world_group_;
   std::uint64_t steps_ = 0;
+  const Program* counted_program_ = nullptr;
+  std::size_t counted_buffers_ = 0;
   std::map<std::uint32_t, std::vector<std::string>> explain_before_;  // mpisim explain: buffers as each call found them
 
   const Scenario& sc_;
