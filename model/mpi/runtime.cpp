@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <exception>
 
 namespace mpisim::mpi {
 namespace {
@@ -116,18 +117,18 @@ Status Rank::WaitOne::await_resume() {
 Status Rank::WaitAll::await_resume() {
   rank.wait_over(reqs);
   // Free every request before reporting the first error, so none leaks.
-  std::optional<MpiError> error;
+  std::exception_ptr error;
   Status first;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     Request* r = std::exchange(reqs[i], nullptr);
     if (r == nullptr) continue;
     try {
       rank.finish(r, !statuses.empty() ? &statuses[i] : i == 0 ? &first : nullptr);
-    } catch (const MpiError& e) {
-      if (!error) error = e;
+    } catch (const MpiError&) {
+      if (!error) error = std::current_exception();
     }
   }
-  if (error) throw *error;
+  if (error) std::rethrow_exception(error);
   return statuses.empty() ? first : statuses[0];
 }
 
@@ -195,17 +196,8 @@ void Rank::validate_buffer(const TypedBuffer& buf, const char* argument) const {
 
 Request* Rank::new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
                            const Communicator& comm, Context ctx) {
-  Request* r = world_->requests_.make();
-  r->kind = kind;
-  r->owner = id_;
-  r->peer = peer;
-  r->tag = tag;
-  r->context = comm.context(ctx);
-  r->collective = ctx == Context::collective;
-  r->comm = &comm;
-  r->buffer = buf;
-  r->type_ref = std::move(type);
-  return r;
+  return world_->requests_.make(kind, id_, peer, tag, comm.context(ctx), ctx == Context::collective, &comm, buf,
+                                std::move(type));
 }
 
 Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
@@ -485,18 +477,9 @@ SimTime World::finish_time(std::uint32_t r) const {
 }
 
 Message* World::new_message(Rank& from, const Request* send, std::uint32_t dst_world) {
-  Message* m = messages_.make();
-  m->id = next_message_id_++;
-  m->src_world = from.id_;
-  m->dst_world = dst_world;
-  m->src = send->comm->rank_of(from.id_, from.id_);
-  m->tag = send->tag;
-  m->context = send->context;
-  m->bytes = static_cast<std::uint64_t>(send->buffer.count * send->buffer.type->size());
-  m->eager = m->bytes <= model_.eager_limit();
-  m->type = send->type_ref;
-  m->count = send->buffer.count;
-  return m;
+  const auto bytes = static_cast<std::uint64_t>(send->buffer.count * send->buffer.type->size());
+  return messages_.make(next_message_id_++, from.id_, dst_world, send->comm->rank_of(from.id_, from.id_), send->tag,
+                        send->context, bytes, bytes <= model_.eager_limit(), send->type_ref, send->buffer.count);
 }
 
 void World::post(Message* m, Request* send) {

@@ -54,8 +54,14 @@ class World;
 class Rank;
 struct Message;
 
+// Requests and messages are made at event rate: their constructors set each member
+// once (no zero-filling of the whole object first).
 struct Request {
   enum class Kind : std::uint8_t { send, recv };
+  Request(Kind k, std::uint32_t owner_rank, int peer_rank, int tag_value, std::uint32_t ctx, bool in_collective,
+          const Communicator* communicator, const TypedBuffer& buf, TypeRef type) noexcept
+      : kind(k), collective(in_collective), owner(owner_rank), peer(peer_rank), tag(tag_value), context(ctx),
+        comm(communicator), buffer(buf), type_ref(std::move(type)) {}
   Kind kind;
   bool complete = false;
   bool awaited = false;       // the owner is blocked waiting for it
@@ -79,14 +85,18 @@ struct Request {
 };
 
 struct Message {
+  Message(std::uint64_t message_id, std::uint32_t from, std::uint32_t to, int src_rank, int tag_value,
+          std::uint32_t ctx, std::uint64_t size, bool is_eager, TypeRef send_type, std::int64_t send_count) noexcept
+      : id(message_id), src_world(from), dst_world(to), src(src_rank), tag(tag_value), context(ctx), bytes(size),
+        eager(is_eager), type(std::move(send_type)), count(send_count) {}
   Message* next = nullptr;    // unexpected queue link
   std::uint64_t id;
   std::uint32_t src_world, dst_world;
   int src;                    // comm rank of the sender
   int tag;
   std::uint32_t context;
-  std::uint32_t channel;
-  std::int64_t collective;    // instance id of the collective that sent it, -1 for p2p
+  std::uint32_t channel = 0;
+  std::int64_t collective = -1;  // instance id of the collective that sent it, -1 for p2p
   std::uint64_t bytes;
   bool eager;
   TypeRef type;               // the sender's datatype and count: the send signature
@@ -95,7 +105,7 @@ struct Message {
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
   std::vector<std::int32_t> payload_origin;  // the provenance of the payload's bytes, when tracked
-  Request* send_request;      // rendezvous: completed on match (null once detached)
+  Request* send_request = nullptr;  // rendezvous: completed on match (null once detached)
   SimTime sent{}, arrived{}, ready{};  // served at the sender; absorbed; absorption done
   bool matched = false;
 };
