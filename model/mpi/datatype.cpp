@@ -47,8 +47,12 @@ const std::vector<BasicType> kBasic = {
 
 constexpr std::uint8_t kPacked = 29;
 
+// Predefined types live as long as the program. The table hands out non-owning
+// handles to them (aliasing shared_ptrs without a control block), so copying the
+// handle of a predefined type, which every call does, costs no atomic operation.
 const std::map<std::string_view, TypeRef>& predefined_table() {
   static const std::map<std::string_view, TypeRef> table = [] {
+    static std::vector<TypeRef> owners;  // constructed first, destroyed after the table
     std::map<std::string_view, TypeRef> t;
     for (const auto& b : kBasic) t.emplace(b.name, Datatype::make_basic(b));
     t.emplace("MPI_C_COMPLEX", t.at("MPI_C_FLOAT_COMPLEX"));  // a synonym (MPI-4.1 §3.2.2)
@@ -63,6 +67,10 @@ const std::map<std::string_view, TypeRef>& predefined_table() {
       std::int64_t int_disp = std::max(v->size(), int_type->alignment());
       TypeRef pair = Datatype::make_pair(std::string(name), v, int_type, int_disp);
       t.emplace(name, pair);
+    }
+    for (auto& [name, type] : t) {
+      owners.push_back(type);
+      type = TypeRef(TypeRef(), type.get());
     }
     return t;
   }();
