@@ -458,7 +458,7 @@ struct ScalarEval {
       case Node::number: return op.value;
       case Node::name: {
         std::int64_t v = 0;
-        if (!lookup.fn(lookup.ctx, static_cast<std::uint32_t>(op.value), &v)) ok = false;
+        if (!lookup.get(static_cast<std::uint32_t>(op.value), &v)) ok = false;
         return v;
       }
       case Node::unary: {
@@ -522,7 +522,7 @@ bool Expr::eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const {
       switch (op.kind) {
         case Node::number: stack[sp++] = op.value; break;
         case Node::name:
-          if (!lookup.fn(lookup.ctx, static_cast<std::uint32_t>(op.value), &stack[sp++])) return false;
+          if (!lookup.get(static_cast<std::uint32_t>(op.value), &stack[sp++])) return false;
           break;
         case Node::unary: {
           std::int64_t& v = stack[sp - 1];

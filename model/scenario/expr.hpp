@@ -65,9 +65,20 @@ using NameResolver = std::function<std::uint32_t(std::string_view)>;
 // The fast path for integer-only expressions: resolves a name id to a number.
 // Returns false when the name is unbound or not a number (the general path then
 // decides what to report).
+// Names with an id below `direct_count` are read from direct[id] without a call
+// (the runtime's own names: rank, size and the constants).
 struct ScalarLookup {
   void* ctx;
   bool (*fn)(void* ctx, std::uint32_t id, std::int64_t* out);
+  const std::int64_t* direct = nullptr;
+  std::uint32_t direct_count = 0;
+  bool get(std::uint32_t id, std::int64_t* out) const {
+    if (id < direct_count) {
+      *out = direct[id];
+      return true;
+    }
+    return fn(ctx, id, out);
+  }
 };
 
 class Expr {

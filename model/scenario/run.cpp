@@ -3,6 +3,7 @@
 #include "model/scenario/run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -214,6 +215,9 @@ class Executor {
       : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size()),
         coordinator_(world, cfg.verify) {
     for (std::uint32_t r = 0; r < world.size(); ++r) envs_[r].rank = r;
+    RankEnv any;  // the builtins but rank are the same at every rank
+    std::pair<Executor*, RankEnv*> ctx{this, &any};
+    for (NameId id = 0; id < Names::builtin_count; ++id) scalar_name(&ctx, id, &builtins_[id]);
   }
 
   // A rank's coroutine: run steps until one blocks, wait for it, finish it, go on.
@@ -345,8 +349,9 @@ class Executor {
     if (e.constant_value()) return *e.constant_value();
     std::pair<Executor*, RankEnv*> ctx{this, &env};
     std::int64_t fast = 0;
+    builtins_[Names::rank] = env.rank;
     try {
-      if (e.eval_scalar(ScalarLookup{&ctx, &scalar_name}, &fast)) return fast;
+      if (e.eval_scalar(ScalarLookup{&ctx, &scalar_name, builtins_.data(), Names::builtin_count}, &fast)) return fast;
     } catch (const ExprError& x) {
       throw StepError("in the expression \"" + e.text() + "\": " + x.what());
     }
@@ -1878,6 +1883,8 @@ class Executor {
   static constexpr std::int64_t kOrderC = 56, kOrderFortran = 57;  // MPICH's MPI_ORDER_C / MPI_ORDER_FORTRAN
   mpi::GroupRef world_group_;
   std::uint64_t steps_ = 0;
+  // The builtin names' values for the scalar fast path (rank: set per evaluation).
+  std::array<std::int64_t, Names::builtin_count> builtins_{};
   const Program* counted_program_ = nullptr;
   std::size_t counted_buffers_ = 0;
   std::map<std::uint32_t, std::vector<std::string>> explain_before_;  // mpisim explain: buffers as each call found them
