@@ -6,13 +6,6 @@
 #include <sys/mman.h>
 #endif
 
-namespace mpisim::sim::bulk {
-namespace {
-
-std::size_t round_up(std::size_t bytes) { return (bytes + kHugeBytes - 1) / kHugeBytes * kHugeBytes; }
-
-}  // namespace
-
 // Sanitizer builds keep operator new, so their checks see every block.
 #if defined(__SANITIZE_ADDRESS__)
 #define MPISIM_BULK_PLAIN 1
@@ -22,7 +15,15 @@ std::size_t round_up(std::size_t bytes) { return (bytes + kHugeBytes - 1) / kHug
 #endif
 #endif
 
+namespace mpisim::sim::bulk {
+
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(MPISIM_BULK_PLAIN)
+namespace {
+
+std::size_t round_up(std::size_t bytes) { return (bytes + kHugeBytes - 1) / kHugeBytes * kHugeBytes; }
+
+}  // namespace
+
 // Maps size + 2 MiB, trims both ends so the block starts on a 2 MiB boundary, and
 // advises huge pages.
 void* allocate(std::size_t bytes) {

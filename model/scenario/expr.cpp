@@ -17,13 +17,20 @@ struct Expr::Node {
   char code = 0;             // operators: one character, so evaluation compares no strings
 };
 
-// 24 bytes: the scalar fast path walks these instead of the parse tree.
+// The scalar fast path walks these instead of the parse tree (LinOp when it is linear).
 struct Expr::Op {
   std::uint8_t kind;     // Node::Kind: number, name, unary, binary, ternary
   char code;
   std::int32_t a = -1, b = -1, c = -1;  // operand op indices
   std::int32_t column;
   std::int64_t value;    // number; for a name, its id
+};
+
+struct Expr::LinOp {
+  enum Code : std::uint8_t { number, name, neg, logical_not, add, sub, mul, div, mod, lt, le, gt, ge };
+  Code code;
+  std::int32_t column;
+  std::int64_t value;  // number; for a name, its id
 };
 
 std::string Value::to_string() const {
@@ -490,25 +497,47 @@ struct ScalarEval {
   }
 };
 
-// Whether the ops (in postfix order, as compile_scalar emits them) can be run
-// front to back on a small stack: no ternary and no short-circuit operator, which
-// must leave a side unevaluated.
-bool linear_scalar(const std::vector<Expr::Op>& ops) {
+// The ops (in postfix order, as compile_scalar emits them) as a program run front
+// to back on a small stack, if they are one: no ternary and no short-circuit
+// operator, which must leave a side unevaluated, and no deeper than the stack.
+bool linear_program(const std::vector<Expr::Op>& ops, std::vector<Expr::LinOp>& out) {
+  using L = Expr::LinOp;
   int depth = 0;
   for (const Expr::Op& op : ops) {
+    L::Code code = L::number;
     switch (op.kind) {
-      case Node::number:
-      case Node::name: ++depth; break;
-      case Node::unary: break;
+      case Node::number: ++depth; break;
+      case Node::name: code = L::name, ++depth; break;
+      case Node::unary: code = op.code == '!' ? L::logical_not : L::neg; break;
       case Node::binary:
-        if (op.code == '&' || op.code == '|') return false;
+        switch (op.code) {
+          case '+': code = L::add; break;
+          case '-': code = L::sub; break;
+          case '*': code = L::mul; break;
+          case '/': code = L::div; break;
+          case '%': code = L::mod; break;
+          case '<': code = L::lt; break;
+          case 'l': code = L::le; break;
+          case '>': code = L::gt; break;
+          case 'g': code = L::ge; break;
+          default: return false;  // && ||
+        }
         --depth;
         break;
       default: return false;
     }
     if (depth > Expr::kLinearStack) return false;
+    out.push_back(L{code, op.column, op.value});
   }
   return depth == 1;
+}
+
+// One binary step of a linear program: the operator is a constant here, so
+// apply_binary's dispatch folds away.
+template <char Code>
+inline void binary_step(std::int64_t* stack, int& sp, int column) {
+  --sp;
+  stack[sp - 1] = apply_binary(Code, stack[sp - 1], stack[sp], column);
 }
 
 }  // namespace
@@ -518,26 +547,26 @@ bool Expr::eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const {
   if (linear_) {
     std::int64_t stack[kLinearStack];
     int sp = 0;
-    for (const Op& op : *ops_) {
-      switch (op.kind) {
-        case Node::number: stack[sp++] = op.value; break;
-        case Node::name:
+    for (const LinOp& op : *linear_) {
+      switch (op.code) {
+        case LinOp::number: stack[sp++] = op.value; break;
+        case LinOp::name:
           if (!lookup.get(static_cast<std::uint32_t>(op.value), &stack[sp++])) return false;
           break;
-        case Node::unary: {
-          std::int64_t& v = stack[sp - 1];
-          if (op.code == '!') {
-            v = v == 0;
-          } else {
-            if (v == INT64_MIN) throw ExprError("integer overflow", op.column);
-            v = -v;
-          }
+        case LinOp::neg:
+          if (stack[sp - 1] == INT64_MIN) throw ExprError("integer overflow", op.column);
+          stack[sp - 1] = -stack[sp - 1];
           break;
-        }
-        default: {
-          std::int64_t b = stack[--sp];
-          stack[sp - 1] = apply_binary(op.code, stack[sp - 1], b, op.column);
-        }
+        case LinOp::logical_not: stack[sp - 1] = stack[sp - 1] == 0; break;
+        case LinOp::add: binary_step<'+'>(stack, sp, op.column); break;
+        case LinOp::sub: binary_step<'-'>(stack, sp, op.column); break;
+        case LinOp::mul: binary_step<'*'>(stack, sp, op.column); break;
+        case LinOp::div: binary_step<'/'>(stack, sp, op.column); break;
+        case LinOp::mod: binary_step<'%'>(stack, sp, op.column); break;
+        case LinOp::lt: binary_step<'<'>(stack, sp, op.column); break;
+        case LinOp::le: binary_step<'l'>(stack, sp, op.column); break;
+        case LinOp::gt: binary_step<'>'>(stack, sp, op.column); break;
+        case LinOp::ge: binary_step<'g'>(stack, sp, op.column); break;
       }
     }
     *out = stack[0];
@@ -562,7 +591,8 @@ Expr Expr::parse(std::string_view text, const NameResolver& resolve) {
   if (root.kind == Node::number) e.constant_ = root.value;
   auto ops = std::make_shared<std::vector<Op>>();
   if (compile_scalar(*nodes, e.root_, *ops) >= 0) {
-    e.linear_ = linear_scalar(*ops);
+    auto linear = std::make_shared<std::vector<LinOp>>();
+    if (linear_program(*ops, *linear)) e.linear_ = std::move(linear);
     e.ops_ = std::move(ops);
   }
   e.text_ = std::string(text);

@@ -101,14 +101,15 @@ class Expr {
   std::vector<std::string> free_names() const;
 
   struct Node;
-  struct Op;  // a compact node of the scalar fast path
+  struct Op;     // a compact node of the scalar fast path
+  struct LinOp;  // a step of a linear program (no ?: && ||): one opcode each
   static constexpr int kLinearStack = 16;
 
  private:
   std::string text_;
   std::shared_ptr<const std::vector<Node>> nodes_;
   std::shared_ptr<const std::vector<Op>> ops_;  // null when the fast path does not apply
-  bool linear_ = false;  // ops_ run front to back on a stack (no ?: && ||)
+  std::shared_ptr<const std::vector<LinOp>> linear_;  // ops_ as a program run front to back on a stack, if it is one
   int root_ = 0;
   std::optional<std::int64_t> constant_;
 };
