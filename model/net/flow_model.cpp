@@ -294,15 +294,27 @@ void FlowModel::advance(SimTime t, std::vector<std::uint64_t>& arrived) {
   drop_stale_events();
 }
 
+bool FlowModel::live(const Event& e) const {
+  const Flow& flow = flows_[e.flow];
+  return flow.seq == e.seq && flow.version == e.version && (e.completion ? flow.active : !flow.active && !flow.transferred);
+}
+
 void FlowModel::drop_stale_events() {
-  while (!events_.empty()) {
-    const Event& e = events_.front();
-    const Flow& flow = flows_[e.flow];
-    if (flow.seq == e.seq && flow.version == e.version && (e.completion ? flow.active : !flow.active && !flow.transferred))
-      return;
+  while (!events_.empty() && !live(events_.front())) {
     std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
     events_.pop_back();
   }
+}
+
+// A flow has at most one live event, but each new rate leaves its old completion
+// in the heap until it surfaces. When stale entries outnumber the flows in flight,
+// the heap is rebuilt from the live ones (amortized O(1) per event). Events are
+// totally ordered by (time, seq, kind), so the rebuild changes no result.
+void FlowModel::compact_events() {
+  const std::size_t in_flight = flows_.size() - free_flows_.size();
+  if (events_.size() <= 2 * in_flight + 1024) return;
+  std::erase_if(events_, [&](const Event& e) { return !live(e); });
+  std::make_heap(events_.begin(), events_.end(), std::greater<>{});
 }
 
 void FlowModel::schedule_completion(std::uint32_t f, SimTime t) {
@@ -443,6 +455,7 @@ void FlowModel::solve(SimTime t) {
     ++flow.version;
     schedule_completion(f, t);
   }
+  compact_events();
 }
 
 SimTime FlowModel::start_compute(Rank r, SimTime duration, SimTime t) {

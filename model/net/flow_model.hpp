@@ -107,7 +107,9 @@ class FlowModel final : public CostModel {
   void mark(std::uint32_t link);
   void solve(SimTime t);
   void schedule_completion(std::uint32_t f, SimTime t);
+  bool live(const Event& e) const;  // not superseded by a later rate, start or end
   void drop_stale_events();
+  void compact_events();
   // Reports f (its transfer done) and the held flows behind it, in send order.
   void deliver_in_order(std::uint32_t f, std::vector<std::uint64_t>& arrived);
   static std::uint64_t pair_key(Rank src, Rank dst) { return std::uint64_t{src} << 32 | dst; }
