@@ -21,9 +21,13 @@ class ObjectPool {
 
   template <typename... Args>
   T* make(Args&&... args) {
-    if (free_ == nullptr) grow();
     Slot* slot = free_;
-    free_ = slot->next;
+    if (slot != nullptr) {
+      free_ = slot->next;
+    } else {
+      if (fresh_ == fresh_end_) grow();
+      slot = fresh_++;
+    }
     ++live_;
     return std::construct_at(reinterpret_cast<T*>(slot->bytes), std::forward<Args>(args)...);
   }
@@ -56,17 +60,16 @@ class ObjectPool {
   };
 
   // Blocks double (up to 64 MiB), so a pool of millions of objects lies in a few
-  // large blocks: huge pages, few page faults.
+  // large blocks: huge pages, few page faults. A new block's slots are handed out
+  // in order as they are needed, so the memory it holds is touched only then.
   void grow() {
     constexpr std::size_t kMaxBlock = std::max<std::size_t>(64, (std::size_t{64} << 20) / sizeof(Slot));
     std::size_t n = std::min(std::max<std::size_t>(capacity_, 64), kMaxBlock);
     capacity_ += n;
     Slot* b = static_cast<Slot*>(bulk::allocate(n * sizeof(Slot)));
     blocks_.push_back({b, n});
-    for (std::size_t i = n; i-- > 0;) {  // the block's first slot is handed out first
-      b[i].next = free_;
-      free_ = &b[i];
-    }
+    fresh_ = b;
+    fresh_end_ = b + n;
   }
 
   void destroy_live() {
@@ -77,6 +80,7 @@ class ObjectPool {
     for (const Block& block : blocks_)
       for (std::size_t i = 0; i < block.count; ++i) {
         Slot* s = &block.slots[i];
+        if (&block == &blocks_.back() && s == fresh_) break;  // the newest block's slots from here on were never used
         if (!std::binary_search(free.begin(), free.end(), s, std::less<Slot*>()))
           std::destroy_at(reinterpret_cast<T*>(s->bytes));
       }
@@ -84,7 +88,9 @@ class ObjectPool {
 
   std::vector<Block> blocks_;
   std::size_t capacity_ = 0;  // slots in all blocks
-  Slot* free_ = nullptr;
+  Slot* free_ = nullptr;      // released slots
+  Slot* fresh_ = nullptr;     // the newest block's slots never handed out: [fresh_, fresh_end_)
+  Slot* fresh_end_ = nullptr;
   std::size_t live_ = 0;
 };
 
