@@ -126,6 +126,10 @@ std::uint64_t Engine::run() {
     now_.ps = e.time;
     ++events_;
     dispatch(e);
+    if (events_ == progress_at_) {
+      progress_at_ += progress_every_;
+      progress_(*this);
+    }
   }
   return events_ - before;
 }

@@ -9,6 +9,7 @@
 #include <coroutine>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -126,6 +127,14 @@ class Engine {
   void set_limits(std::uint64_t max_events, SimTime max_time) { max_events_ = max_events, max_time_ = max_time; }
   Limit limit_reached() const noexcept { return limit_; }
 
+  // Calls report(*this) after every `every` events (a progress display). It must
+  // not change the simulation.
+  void set_progress(std::uint64_t every, std::function<void(const Engine&)> report) {
+    progress_every_ = every;
+    progress_at_ = events_ + every;
+    progress_ = std::move(report);
+  }
+
   std::size_t process_count() const noexcept { return processes_.size(); }
   bool process_done(ProcessId p) const { return processes_[p].done; }
   SimTime process_end(ProcessId p) const { return processes_[p].end; }
@@ -176,6 +185,8 @@ class Engine {
   std::uint64_t max_events_ = UINT64_MAX;
   SimTime max_time_ = SimTime::never();
   Limit limit_ = Limit::none;
+  std::uint64_t progress_every_ = 0, progress_at_ = UINT64_MAX;
+  std::function<void(const Engine&)> progress_;
 };
 
 }  // namespace mpisim::sim

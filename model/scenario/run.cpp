@@ -1958,6 +1958,13 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);
   for (std::uint32_t r = 0; r < n; ++r) engine.spawn(ex.run_rank(r));
+  if (cfg.progress) {
+    constexpr std::uint64_t kEvery = std::uint64_t{1} << 21;
+    engine.set_progress(kEvery, [&cfg, n, first = std::uint64_t{2} * kEvery](const sim::Engine& e) {
+      if (e.events_processed() < first) return;
+      cfg.progress(RunConfig::Progress{e.events_processed(), e.now().ps, n - e.unfinished_count(), n});
+    });
+  }
   engine.run();
 
   if (const auto& f = engine.failure()) {

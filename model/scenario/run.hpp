@@ -1,6 +1,7 @@
 #pragma once
 // Running a parsed scenario: one coroutine per rank over the MPI runtime.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,14 @@ struct RunConfig {
   std::uint64_t max_events = 0;
   std::int64_t max_sim_time_ps = 0;
   std::int64_t max_memory = 0;
+  // Called now and then during a long run (every 2^21 events, from 2^22 on) with
+  // where it is; for a progress display, never for a result.
+  struct Progress {
+    std::uint64_t events = 0;
+    std::int64_t now_ps = 0;
+    std::uint64_t ranks_done = 0, ranks = 0;
+  };
+  std::function<void(const Progress&)> progress;
 };
 
 // The largest number of ranks a run accepts (2^24; the design point is 2^20).

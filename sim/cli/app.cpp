@@ -3,6 +3,8 @@
 #include "sim/cli/app.hpp"
 
 #include <CLI/CLI.hpp>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -14,6 +16,7 @@
 #include "model/scenario/scenario.hpp"
 #include "sim/cli/cost.hpp"
 #include "sim/cli/explain.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/cli/report.hpp"
 #include "sim/input_error.hpp"
 
@@ -63,7 +66,9 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
     cmd->add_option("--trace", f.trace,
                     "what the trace keeps: full (calls, messages), calls (no messages), summary (counters only)")
         ->check(CLI::IsMember({"full", "calls", "summary"}));
-    cmd->add_flag("--quiet,-q", f.quiet, "print nothing on stdout (diagnostics still go to stderr)");
+    cmd->add_flag("--quiet,-q", f.quiet,
+                  "print nothing on stdout (diagnostics still go to stderr) and no progress line; without it, a "
+                  "long run shows its progress on stderr when that is a terminal");
   }
 }
 
@@ -126,7 +131,17 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
 
   cfg.explain = explain;
   cfg.verify = f.verify;
+  // A long run shows where it is on one line of a terminal's stderr, erased at the end.
+  ProgressLine progress(err, !f.quiet);
+  if (progress.on())
+    cfg.progress = [&progress](const scenario::RunConfig::Progress& p) {
+      char events[32];
+      std::snprintf(events, sizeof events, "%.1f M", static_cast<double>(p.events) / 1e6);
+      progress.show("mpisim: " + std::string(events) + " events, simulated time " + net::format_time(p.now_ps) +
+                    ", " + std::to_string(p.ranks_done) + " of " + std::to_string(p.ranks) + " ranks done");
+    };
   scenario::RunResult r = scenario::run_scenario(sc, net, cfg);
+  progress.clear();
   if (explain) {
     print_explanation(out, sc, net, r);
     return r.outcome == scenario::Outcome::clean ? 0 : r.outcome == scenario::Outcome::erroneous ? 2 : 1;
@@ -207,7 +222,7 @@ void add_cost_options(CLI::App* cmd, CostFlags& f) {
   cmd->add_option("--shard", f.shard,
                   "run only part i of n of the (ranks, bytes) points, e.g. 2/8, for job arrays; the JSON Lines of "
                   "the parts concatenate into the whole");
-  cmd->add_flag("--quiet,-q", f.quiet, "print no table");
+  cmd->add_flag("--quiet,-q", f.quiet, "print no table (and no progress line on a terminal)");
   cmd->footer(
       "Each point runs one call of the collective on MPI_COMM_WORLD from time 0 with each algorithm forced;\n"
       "its time is the makespan. Reductions use MPI_DOUBLE and MPI_SUM (bytes rounded up to 8), the rest\n"

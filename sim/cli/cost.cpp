@@ -11,6 +11,7 @@
 #include "model/net/units.hpp"
 #include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/input_error.hpp"
 #include "sim/json_writer.hpp"
 
@@ -297,16 +298,23 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
 
   std::vector<Point> points;
   std::size_t index = 0;
+  // Which run of the sweep is going, on a terminal's stderr.
+  ProgressLine progress(err, !f.quiet);
+  const std::size_t runs = (ranks.size() * sizes.size() + shards - 1 - shard) / shards * algs.size();
+  std::size_t run = 0;
   for (auto p : ranks)
     for (auto b : sizes) {
       if (index++ % shards != shard) continue;
       Point pt{p, b, {}, 0};
       cfg.ranks = static_cast<std::int64_t>(p);
       for (const coll::Algorithm* a : algs) {
+        ++run;
         if (!ineligible_here(*a, p).empty()) {
           pt.time_ps.push_back(-1);
           continue;
         }
+        progress.show("mpisim cost: run " + std::to_string(run) + " of " + std::to_string(runs) + ": " +
+                      std::string(a->name) + ", " + std::to_string(p) + " ranks, " + format_bytes(b));
         scenario::Scenario sc = scenario::parse_scenario(scenario_text(c, p, b, a->name), "cost");
         scenario::RunResult r = scenario::run_scenario(sc, net, cfg);
         if (r.outcome != scenario::Outcome::clean) {
@@ -325,6 +333,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
       points.push_back(std::move(pt));
     }
 
+  progress.clear();
   const std::string model = std::string(net.model->kind());
   if (!f.quiet) {
     std::size_t width = 12;

@@ -108,6 +108,41 @@ TEST_CASE("an exception escaping a process stops the run and names the process a
   CHECK_THROWS_WITH_AS(std::rethrow_exception(e.failure()->error), "boom", std::runtime_error);
 }
 
+ProcessTask process_root(Engine& e, std::vector<int>& out, int v, bool fail) {
+  out.push_back(co_await middle(e, v));
+  if (fail) throw std::runtime_error("root failed");
+}
+
+TEST_CASE("a ProcessTask root reports its end, and an exception escaping it, without a wrapper") {
+  Engine e;
+  std::vector<int> out;
+  e.spawn(process_root(e, out, 1, false));
+  e.spawn(process_root(e, out, 5, true));
+  e.run();
+  CHECK(out == std::vector<int>{2 + 4, 10 + 12});
+  CHECK(e.process_done(0));
+  CHECK(e.process_end(0).ps == 20);
+  REQUIRE(e.failure());
+  CHECK(e.failure()->process == 1);
+  CHECK(e.failure()->time.ps == 20);
+  CHECK_THROWS_WITH_AS(std::rethrow_exception(e.failure()->error), "root failed", std::runtime_error);
+}
+
+TEST_CASE("the progress hook is called every N events and changes nothing") {
+  auto run = [](bool with_progress, std::vector<std::uint64_t>* calls) {
+    Engine e;
+    Recorder r;
+    r.e = &e;
+    for (std::uint64_t i = 0; i < 10; ++i) e.at(SimTime::from_ps(static_cast<std::int64_t>(i % 3)), r, i);
+    if (with_progress) e.set_progress(4, [calls](const Engine& en) { calls->push_back(en.events_processed()); });
+    e.run();
+    return r.seen;
+  };
+  std::vector<std::uint64_t> calls;
+  CHECK(run(true, &calls) == run(false, nullptr));
+  CHECK(calls == std::vector<std::uint64_t>{4, 8});
+}
+
 TEST_CASE("every coroutine frame is destroyed, also when processes never finish") {
   auto before = frame_pool::live_frames();
   {
