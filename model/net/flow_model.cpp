@@ -85,7 +85,8 @@ struct FlowModel::Solver {
   std::vector<Share> heap;
 };
 
-FlowModel::FlowModel(TopologyParams p) : p_(std::move(p)), solver_(std::make_unique<Solver>()) {}
+FlowModel::FlowModel(TopologyParams p)
+    : CpuOnlyModel(p.gamma_ps_per_byte, p.copy_ps_per_byte), p_(std::move(p)), solver_(std::make_unique<Solver>()) {}
 FlowModel::~FlowModel() = default;
 
 std::vector<std::pair<std::string, std::string>> FlowModel::parameters() const {
@@ -134,7 +135,7 @@ void FlowModel::reset(Rank ranks) {
       case Placement::Kind::list: node_of_[r] = pl.nodes[r]; break;
     }
   }
-  cpu_free_.assign(ranks, SimTime::zero());
+  cpu_.reset(ranks);
   links_.assign(topo_->link_count() + topo_->hosts(), Link{});
   for (std::uint32_t l = 0; l < links_.size(); ++l) {
     const LinkSpec& s = l < topo_->link_count() ? topo_->link_spec(l) : p_.intra_node;
@@ -456,19 +457,6 @@ void FlowModel::solve(SimTime t) {
     schedule_completion(f, t);
   }
   compact_events();
-}
-
-SimTime FlowModel::start_compute(Rank r, SimTime duration, SimTime t) {
-  cpu_free_[r] = t + duration;
-  return cpu_free_[r];
-}
-
-SimTime FlowModel::reduce_time(std::uint64_t bytes) const {
-  return round_ps(static_cast<double>(bytes) * p_.gamma_ps_per_byte);
-}
-
-SimTime FlowModel::copy_time(std::uint64_t bytes) const {
-  return round_ps(static_cast<double>(bytes) * p_.copy_ps_per_byte);
 }
 
 std::vector<LinkUsage> FlowModel::link_usage() const {

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "model/net/cost_model.hpp"
+#include "model/net/rank_cpu.hpp"
 #include "model/net/topology.hpp"
 
 namespace mpisim::net {
@@ -60,7 +61,7 @@ struct TopologyParams {
   std::vector<std::pair<std::string, std::string>> description;
 };
 
-class FlowModel final : public CostModel {
+class FlowModel final : public CpuOnlyModel {
  public:
   explicit FlowModel(TopologyParams p);
   ~FlowModel() override;
@@ -79,11 +80,6 @@ class FlowModel final : public CostModel {
   void advance(SimTime t, std::vector<std::uint64_t>& arrived) override;
   SimTime receive_ready(Rank, SimTime t) const override { return t; }
   SimTime start_receive(Rank, Rank, std::uint64_t, SimTime t) override { return t; }
-  SimTime compute_ready(Rank r, SimTime t) const override { return max(t, cpu_free_[r]); }
-  SimTime start_compute(Rank r, SimTime duration, SimTime t) override;
-  SimTime cpu_free(Rank r) const override { return cpu_free_[r]; }
-  SimTime reduce_time(std::uint64_t bytes) const override;
-  SimTime copy_time(std::uint64_t bytes) const override;
   void route(Rank src, Rank dst, std::vector<std::uint32_t>& links) const override;
   std::vector<LinkUsage> link_usage() const override;
 
@@ -117,7 +113,6 @@ class FlowModel final : public CostModel {
   TopologyParams p_;
   std::unique_ptr<Topology> topo_;
   std::vector<std::uint32_t> node_of_;
-  std::vector<SimTime> cpu_free_;
   std::vector<Link> links_;          // the topology's links, then one intra-node link per node
   std::vector<Flow> flows_;          // a pool: finished flows are reused
   std::vector<std::uint32_t> free_flows_;

@@ -21,7 +21,7 @@ std::vector<std::pair<std::string, std::string>> Hockney::parameters() const {
 
 void Hockney::reset(Rank ranks) {
   port_free_.assign(ranks, SimTime::zero());
-  cpu_free_.assign(ranks, SimTime::zero());
+  cpu_.reset(ranks);
 }
 
 SimTime Hockney::message_time(std::uint64_t bytes) const {
@@ -32,19 +32,6 @@ SimTime Hockney::start_send(Rank src, Rank, std::uint64_t bytes, SimTime t, std:
   SimTime wire = round_ps(static_cast<double>(bytes) * p_.beta_ps_per_byte);
   port_free_[src] = t + wire;
   return t + round_ps(p_.alpha_ps) + wire;
-}
-
-SimTime Hockney::start_compute(Rank r, SimTime duration, SimTime t) {
-  cpu_free_[r] = t + duration;
-  return cpu_free_[r];
-}
-
-SimTime Hockney::reduce_time(std::uint64_t bytes) const {
-  return round_ps(static_cast<double>(bytes) * p_.gamma_ps_per_byte);
-}
-
-SimTime Hockney::copy_time(std::uint64_t bytes) const {
-  return round_ps(static_cast<double>(bytes) * p_.copy_ps_per_byte);
 }
 
 }  // namespace mpisim::net

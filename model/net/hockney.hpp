@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/net/cost_model.hpp"
+#include "model/net/rank_cpu.hpp"
 #include "sim/bulk.hpp"
 
 namespace mpisim::net {
@@ -24,9 +25,9 @@ struct HockneyParams {
   std::uint64_t eager_limit = std::numeric_limits<std::uint64_t>::max();
 };
 
-class Hockney final : public CostModel {
+class Hockney final : public CpuOnlyModel {
  public:
-  explicit Hockney(HockneyParams p) : p_(p) {}
+  explicit Hockney(HockneyParams p) : CpuOnlyModel(p.gamma_ps_per_byte, p.copy_ps_per_byte), p_(p) {}
 
   std::string_view kind() const override { return "hockney"; }
   std::vector<std::pair<std::string, std::string>> parameters() const override;
@@ -38,11 +39,6 @@ class Hockney final : public CostModel {
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   SimTime receive_ready(Rank, SimTime t) const override { return t; }
   SimTime start_receive(Rank, Rank, std::uint64_t, SimTime t) override { return t; }
-  SimTime compute_ready(Rank r, SimTime t) const override { return max(t, cpu_free_[r]); }
-  SimTime start_compute(Rank r, SimTime duration, SimTime t) override;
-  SimTime cpu_free(Rank r) const override { return cpu_free_[r]; }
-  SimTime reduce_time(std::uint64_t bytes) const override;
-  SimTime copy_time(std::uint64_t bytes) const override;
 
   const HockneyParams& params() const { return p_; }
   // The cost of one message of `bytes` on an idle network: α + nβ.
@@ -51,7 +47,6 @@ class Hockney final : public CostModel {
  private:
   HockneyParams p_;
   sim::bulk::Vector<SimTime> port_free_;
-  sim::bulk::Vector<SimTime> cpu_free_;
 };
 
 }  // namespace mpisim::net
