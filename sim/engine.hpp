@@ -14,11 +14,11 @@
 #include <utility>
 #include <vector>
 
+#include "sim/bulk.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/frame_pool.hpp"
 #include "sim/task.hpp"
 #include "sim/time.hpp"
-#include "sim/bulk.hpp"
 
 namespace mpisim::sim {
 

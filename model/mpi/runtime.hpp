@@ -32,11 +32,11 @@
 #include "model/mpi/error.hpp"
 #include "model/mpi/memory.hpp"
 #include "model/net/cost_model.hpp"
+#include "sim/bulk.hpp"
 #include "sim/engine.hpp"
 #include "sim/object_pool.hpp"
 #include "sim/task.hpp"
 #include "sim/trace.hpp"
-#include "sim/bulk.hpp"
 
 namespace mpisim::mpi {
 

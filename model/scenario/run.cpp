@@ -14,9 +14,9 @@
 #include "model/mpi/op.hpp"
 #include "model/mpi/runtime.hpp"
 #include "model/mpi/type_constructors.hpp"
+#include "sim/bulk.hpp"
 #include "sim/engine.hpp"
 #include "sim/wait_for_graph.hpp"
-#include "sim/bulk.hpp"
 
 namespace mpisim::scenario {
 namespace {
@@ -637,7 +637,6 @@ class Executor {
     result_.trace.record_call(sim::CallRecord{env.rank, index_of(s), name, start, world_.engine().now(),
                                               std::move(args), algorithm});
   }
-
 
   std::string args_json(RankEnv& env, const Step& s) {
     if (result_.trace.level() == sim::TraceLevel::summary) return {};
@@ -1298,12 +1297,6 @@ class Executor {
     }
   }
 
-
-
-
-
-
-
   std::vector<Request*> gather_requests(RankEnv& env, const Step& s) {
     const Arg& a = arg(s, P::array_of_requests);
     if (const Arg& c = arg(s, P::count); c.present) {
@@ -1399,8 +1392,6 @@ class Executor {
     co_await rk.wait_all(reqs, sts);
     co_return sts[0];
   }
-
-
 
   // ---- collectives: arguments validated here, at the boundary; then the coordinator runs the algorithm.
   mpi::TypeRef committed_type(RankEnv& env, const Step& s, P p) {
