@@ -64,8 +64,7 @@ class ObjectPool {
   // in order as they are needed, so the memory it holds is touched only then.
   void grow() {
     constexpr std::size_t kMaxBlock = std::max<std::size_t>(64, (std::size_t{64} << 20) / sizeof(Slot));
-    std::size_t n = std::min(std::max<std::size_t>(capacity_, 64), kMaxBlock);
-    capacity_ += n;
+    const std::size_t n = blocks_.empty() ? 64 : std::min(2 * blocks_.back().count, kMaxBlock);
     Slot* b = static_cast<Slot*>(bulk::allocate(n * sizeof(Slot)));
     blocks_.push_back({b, n});
     fresh_ = b;
@@ -87,7 +86,6 @@ class ObjectPool {
   }
 
   std::vector<Block> blocks_;
-  std::size_t capacity_ = 0;  // slots in all blocks
   Slot* free_ = nullptr;      // released slots
   Slot* fresh_ = nullptr;     // the newest block's slots never handed out: [fresh_, fresh_end_)
   Slot* fresh_end_ = nullptr;

@@ -55,9 +55,10 @@ class Coordinator {
   const std::map<std::string, Totals>& totals() const { return totals_; }
 
  private:
-  // A member's arguments live here, in the instance, from its entry to the
-  // instance's end: `members` is sized once, so they never move, and a blocked
-  // member's algorithm refers to them instead of keeping a copy.
+  // A call's state, as a ticket refers to it. A member's arguments live here, in
+  // the instance, from its entry to the instance's end: `members` is sized once, so
+  // they never move, and a blocked member's algorithm refers to them instead of
+  // keeping a copy.
   struct Member {
     CollArgs args;
     bool present = false;  // entered
@@ -65,6 +66,7 @@ class Coordinator {
     std::vector<std::byte> contribution;         // data mode + verify: what it brought, packed
     std::vector<std::int64_t> contribution_at;   // its blocks' offsets in `contribution` (scatter, alltoall)
   };
+
  public:
   struct Instance {
     sim::bulk::Vector<Member> members;
@@ -77,7 +79,6 @@ class Coordinator {
   };
 
  private:
-
   using Key = std::pair<std::uint32_t, std::int64_t>;  // (context, call number)
   static Key key_of(const Rank& rank, const CollArgs& a);
   Task<void> complete(Rank& rank, Entered entered);

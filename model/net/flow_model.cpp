@@ -135,7 +135,7 @@ void FlowModel::reset(Rank ranks) {
       case Placement::Kind::list: node_of_[r] = pl.nodes[r]; break;
     }
   }
-  cpu_.reset(ranks);
+  reset_cpus(ranks);
   links_.assign(topo_->link_count() + topo_->hosts(), Link{});
   for (std::uint32_t l = 0; l < links_.size(); ++l) {
     const LinkSpec& s = l < topo_->link_count() ? topo_->link_spec(l) : p_.intra_node;

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "model/net/cost_model.hpp"
-#include "model/net/rank_cpu.hpp"
+#include "model/net/cpu_only_model.hpp"
 #include "model/net/topology.hpp"
 
 namespace mpisim::net {

@@ -21,7 +21,7 @@ std::vector<std::pair<std::string, std::string>> Hockney::parameters() const {
 
 void Hockney::reset(Rank ranks) {
   port_free_.assign(ranks, SimTime::zero());
-  cpu_.reset(ranks);
+  reset_cpus(ranks);
 }
 
 SimTime Hockney::message_time(std::uint64_t bytes) const {

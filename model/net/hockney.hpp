@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "model/net/cost_model.hpp"
-#include "model/net/rank_cpu.hpp"
+#include "model/net/cpu_only_model.hpp"
 #include "sim/bulk.hpp"
 
 namespace mpisim::net {
