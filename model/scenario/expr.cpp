@@ -27,10 +27,14 @@ struct Expr::Op {
 };
 
 struct Expr::LinOp {
-  enum Code : std::uint8_t { number, name, neg, logical_not, add, sub, mul, div, mod, lt, le, gt, ge };
+  enum Code : std::uint8_t { number, name, neg, logical_not, add, sub, mul, div, mod, lt, le, gt, ge, eq, ne };
+  // Where a binary operator's right operand comes from: popped off the stack, or
+  // (fused with the push that would have preceded it) a number or a name in value.
+  enum Operand : std::uint8_t { stack, immediate, named };
   Code code;
+  Operand right = stack;
   std::int32_t column;
-  std::int64_t value;  // number; for a name, its id
+  std::int64_t value;  // number; for a name, its id; a fused right operand
 };
 
 std::string Value::to_string() const {
@@ -270,6 +274,12 @@ inline std::int64_t apply_binary(char code, std::int64_t a, std::int64_t b, int 
     case '/':
     case '%':
       if (b == 0 || (a == INT64_MIN && b == -1)) binary_failure(code, a, b, column);
+      // A rank shifted by less than the size, as ring neighbours are, needs no
+      // division to be reduced.
+      if (code == '%' && b > 0 && a >= 0) {
+        if (a < b) return a;
+        if (a - b < b) return a - b;
+      }
       // Ranks and counts fit 32 bits, and a 32-bit division is several times
       // cheaper than a 64-bit one on common CPUs; the result is the same.
       if (a == static_cast<std::int32_t>(a) && b == static_cast<std::int32_t>(b) && b != -1) {
@@ -281,6 +291,8 @@ inline std::int64_t apply_binary(char code, std::int64_t a, std::int64_t b, int 
     case 'l': return a <= b;
     case '>': return a > b;
     case 'g': return a >= b;
+    case '=': return a == b;
+    case '!': return a != b;
     default: binary_failure(code, a, b, column);
   }
 }
@@ -439,7 +451,8 @@ int compile_scalar(const std::vector<Node>& nodes, int i, std::vector<Expr::Op>&
       if ((op.a = compile_scalar(nodes, n.kids[0], ops)) < 0) return -1;
       break;
     case Node::binary:
-      if (n.code == '=' || n.code == '!') return -1;  // == and != also compare arrays
+      // == and != also compare arrays, but every operand here is a scalar: a name
+      // bound to an array fails the scalar lookup, and the caller falls back.
       if ((op.a = compile_scalar(nodes, n.kids[0], ops)) < 0) return -1;
       if ((op.b = compile_scalar(nodes, n.kids[1], ops)) < 0) return -1;
       break;
@@ -488,11 +501,6 @@ struct ScalarEval {
     if (op.code == '|') return a != 0 || at(op.b) != 0;
     std::int64_t b = at(op.b);
     if (!ok) return 0;
-    if (op.code != '+' && op.code != '-' && op.code != '*' && op.code != '/' && op.code != '%' && op.code != '<' &&
-        op.code != 'l' && op.code != '>' && op.code != 'g') {
-      ok = false;
-      return 0;
-    }
     return apply_binary(op.code, a, b, op.column);
   }
 };
@@ -520,6 +528,8 @@ bool linear_program(const std::vector<Expr::Op>& ops, std::vector<Expr::LinOp>& 
           case 'l': code = L::le; break;
           case '>': code = L::gt; break;
           case 'g': code = L::ge; break;
+          case '=': code = L::eq; break;
+          case '!': code = L::ne; break;
           default: return false;  // && ||
         }
         --depth;
@@ -527,7 +537,17 @@ bool linear_program(const std::vector<Expr::Op>& ops, std::vector<Expr::LinOp>& 
       default: return false;
     }
     if (depth > Expr::kLinearStack) return false;
-    out.push_back(L{code, op.column, op.value});
+    // In postfix order a leaf just before a binary operator is its right operand:
+    // the operator takes it directly, one dispatch and one stack slot fewer.
+    if (code >= L::add && !out.empty() && out.back().right == L::stack &&
+        (out.back().code == L::number || out.back().code == L::name)) {
+      L& leaf = out.back();
+      leaf.right = leaf.code == L::number ? L::immediate : L::named;
+      leaf.code = code;
+      leaf.column = op.column;
+      continue;
+    }
+    out.push_back(L{code, L::stack, op.column, op.value});
   }
   return depth == 1;
 }
@@ -535,9 +555,8 @@ bool linear_program(const std::vector<Expr::Op>& ops, std::vector<Expr::LinOp>& 
 // One binary step of a linear program: the operator is a constant here, so
 // apply_binary's dispatch folds away.
 template <char Code>
-inline void binary_step(std::int64_t* stack, int& sp, int column) {
-  --sp;
-  stack[sp - 1] = apply_binary(Code, stack[sp - 1], stack[sp], column);
+inline void binary_step(std::int64_t* stack, int sp, std::int64_t right, int column) {
+  stack[sp - 1] = apply_binary(Code, stack[sp - 1], right, column);
 }
 
 }  // namespace
@@ -548,6 +567,16 @@ bool Expr::eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const {
     std::int64_t stack[kLinearStack];
     int sp = 0;
     for (const LinOp& op : *linear_) {
+      std::int64_t right = 0;  // a binary operator's right operand
+      switch (op.right) {
+        case LinOp::stack:
+          if (op.code >= LinOp::add) right = stack[--sp];
+          break;
+        case LinOp::immediate: right = op.value; break;
+        case LinOp::named:
+          if (!lookup.get(static_cast<std::uint32_t>(op.value), &right)) return false;
+          break;
+      }
       switch (op.code) {
         case LinOp::number: stack[sp++] = op.value; break;
         case LinOp::name:
@@ -558,15 +587,17 @@ bool Expr::eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const {
           stack[sp - 1] = -stack[sp - 1];
           break;
         case LinOp::logical_not: stack[sp - 1] = stack[sp - 1] == 0; break;
-        case LinOp::add: binary_step<'+'>(stack, sp, op.column); break;
-        case LinOp::sub: binary_step<'-'>(stack, sp, op.column); break;
-        case LinOp::mul: binary_step<'*'>(stack, sp, op.column); break;
-        case LinOp::div: binary_step<'/'>(stack, sp, op.column); break;
-        case LinOp::mod: binary_step<'%'>(stack, sp, op.column); break;
-        case LinOp::lt: binary_step<'<'>(stack, sp, op.column); break;
-        case LinOp::le: binary_step<'l'>(stack, sp, op.column); break;
-        case LinOp::gt: binary_step<'>'>(stack, sp, op.column); break;
-        case LinOp::ge: binary_step<'g'>(stack, sp, op.column); break;
+        case LinOp::add: binary_step<'+'>(stack, sp, right, op.column); break;
+        case LinOp::sub: binary_step<'-'>(stack, sp, right, op.column); break;
+        case LinOp::mul: binary_step<'*'>(stack, sp, right, op.column); break;
+        case LinOp::div: binary_step<'/'>(stack, sp, right, op.column); break;
+        case LinOp::mod: binary_step<'%'>(stack, sp, right, op.column); break;
+        case LinOp::lt: binary_step<'<'>(stack, sp, right, op.column); break;
+        case LinOp::le: binary_step<'l'>(stack, sp, right, op.column); break;
+        case LinOp::gt: binary_step<'>'>(stack, sp, right, op.column); break;
+        case LinOp::ge: binary_step<'g'>(stack, sp, right, op.column); break;
+        case LinOp::eq: binary_step<'='>(stack, sp, right, op.column); break;
+        case LinOp::ne: binary_step<'!'>(stack, sp, right, op.column); break;
       }
     }
     *out = stack[0];
@@ -623,6 +654,12 @@ std::vector<std::string> Expr::free_names() const {
   for (const auto& n : *nodes_)
     if (n.kind == Node::name) names.insert(n.op);
   return {names.begin(), names.end()};
+}
+
+bool Expr::reads_only_ids_below(std::uint32_t limit) const {
+  for (const auto& n : *nodes_)
+    if (n.kind == Node::name && (n.id == kNoId || n.id >= limit)) return false;
+  return true;
 }
 
 }  // namespace mpisim::scenario

@@ -99,6 +99,13 @@ class Expr {
   const std::optional<std::int64_t>& constant_value() const { return constant_; }
   // Names the expression reads (not counting generator variables).
   std::vector<std::string> free_names() const;
+  // Whether every name it reads was resolved to an id below limit (true for none).
+  bool reads_only_ids_below(std::uint32_t limit) const;
+  // Its slot in a per-rank memo of values, or -1. Set by whoever knows the value
+  // cannot change for a rank (the scenario parser, for loop bodies that read only
+  // rank, size and the MPI constants), so an evaluator may compute it once per rank.
+  std::int32_t memo_slot() const { return memo_slot_; }
+  void set_memo_slot(std::int32_t slot) { memo_slot_ = slot; }
 
   struct Node;
   struct Op;     // a compact node of the scalar fast path
@@ -112,6 +119,7 @@ class Expr {
   std::shared_ptr<const std::vector<LinOp>> linear_;  // ops_ as a program run front to back on a stack, if it is one
   int root_ = 0;
   std::optional<std::int64_t> constant_;
+  std::int32_t memo_slot_ = -1;
 };
 
 }  // namespace mpisim::scenario

@@ -159,7 +159,7 @@ class ScenarioParser {
     if (v.is_boolean()) return Expr::constant(v.get<bool>() ? 1 : 0);
     if (v.is_string()) {
       try {
-        return Expr::parse(v.get<std::string>(), resolver());
+        return memoized(Expr::parse(v.get<std::string>(), resolver()));
       } catch (const ExprError& e) {
         fail(path, "in the expression \"" + v.get<std::string>() + "\" at column " + std::to_string(e.column()) +
                        ": " + e.what());
@@ -185,6 +185,15 @@ class ScenarioParser {
       return Expr::parse(text + "]", resolver());
     }
     fail(path, "expected an integer or an expression (a string), got " + v.dump());
+  }
+
+  // An expression in a loop body that reads only rank, size and the MPI constants
+  // has one value per rank however often it runs: it gets a memo slot, so the
+  // executor evaluates it once per rank (a ring's "(rank + 1) % size", say).
+  Expr memoized(Expr e) {
+    if (depth_ > 1 && !e.constant_value() && e.reads_only_ids_below(Names::builtin_count))
+      e.set_memo_slot(sc_.memo_slots++);
+    return e;
   }
 
   NameResolver resolver() {

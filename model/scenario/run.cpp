@@ -215,6 +215,7 @@ class Executor {
       : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size()),
         coordinator_(world, cfg.verify) {
     for (std::uint32_t r = 0; r < world.size(); ++r) envs_[r].rank = r;
+    memo_.resize(static_cast<std::size_t>(sc.memo_slots));
     RankEnv any;  // the builtins but rank are the same at every rank
     std::pair<Executor*, RankEnv*> ctx{this, &any};
     for (NameId id = 0; id < Names::builtin_count; ++id) scalar_name(&ctx, id, &builtins_[id]);
@@ -347,6 +348,16 @@ class Executor {
 
   std::int64_t eval_int(RankEnv& env, const Expr& e) {
     if (e.constant_value()) return *e.constant_value();
+    if (e.memo_slot() < 0) return compute_int(env, e);
+    // A per-rank constant (see Expr::memo_slot): computed on a rank's first use.
+    std::vector<std::int64_t>& memo = memo_[static_cast<std::size_t>(e.memo_slot())];
+    if (memo.empty()) memo.assign(world_.size(), kUnset);
+    std::int64_t& v = memo[env.rank];
+    if (v == kUnset) v = compute_int(env, e);  // a value of kUnset itself is computed every time
+    return v;
+  }
+  static constexpr std::int64_t kUnset = INT64_MIN;
+  std::int64_t compute_int(RankEnv& env, const Expr& e) {
     std::pair<Executor*, RankEnv*> ctx{this, &env};
     std::int64_t fast = 0;
     builtins_[Names::rank] = env.rank;
@@ -1886,6 +1897,7 @@ class Executor {
   const RunConfig& cfg_;
   RunResult& result_;
   sim::bulk::Vector<RankEnv> envs_;
+  std::vector<std::vector<std::int64_t>> memo_;  // per memo slot, per rank (eval_int)
   coll::Coordinator coordinator_;
 };
 

@@ -200,6 +200,7 @@ struct Scenario {
   std::map<std::int64_t, Program> per_rank;  // MPMD: a program for these ranks
   bool mpmd = false;
   std::shared_ptr<Names> names = std::make_shared<Names>();
+  std::int32_t memo_slots = 0;         // expressions with a per-rank memo slot (Expr::memo_slot)
 
   const Program& program_for(std::int64_t rank) const;
 };

@@ -1,0 +1,63 @@
+#include <doctest/doctest.h>
+
+#include "model/net/network_file.hpp"
+#include "model/scenario/run.hpp"
+#include "model/scenario/scenario.hpp"
+
+using namespace mpisim;
+
+namespace {
+// The run's expects all hold, on 1 to 6 ranks.
+void check_clean(const std::string& text) {
+  scenario::Scenario sc = scenario::parse_scenario(text, "memo-test");
+  for (std::int64_t p = 1; p <= 6; ++p) {
+    CAPTURE(p);
+    net::Network n = net::default_network();
+    scenario::RunConfig cfg;
+    cfg.ranks = p;
+    cfg.payload = mpi::PayloadMode::data;
+    cfg.trace_level = sim::TraceLevel::summary;
+    auto r = scenario::run_scenario(sc, n, cfg);
+    CHECK(r.outcome == scenario::Outcome::clean);
+  }
+}
+}  // namespace
+
+TEST_CASE("expressions in loop bodies that read only rank, size and constants get a per-rank memo slot") {
+  auto sc = scenario::parse_scenario(R"J({"mpisim": 1, "program": [
+    {"let": {"top": "(rank + 1) % size"}},
+    {"repeat": 2, "as": "k", "program": [
+      {"let": {"a": "(rank + 1) % size", "b": "rank + k", "c": 7, "d": "size - MPI_ANY_SOURCE"}},
+      {"repeat": "size", "program": [{"let": {"e": "rank * 2"}}]}]}]})J",
+                                     "s.json");
+  CHECK(sc.program[0].lets[0].second.memo_slot() == -1);  // top level: evaluated once anyway
+  const scenario::Step& loop = sc.program[1];
+  CHECK(loop.times->memo_slot() == -1);
+  const auto& lets = (*loop.body)[0].lets;
+  REQUIRE(lets.size() == 4);
+  CHECK(lets[0].second.memo_slot() >= 0);
+  CHECK(lets[1].second.memo_slot() == -1);  // reads the loop variable
+  CHECK(lets[2].second.memo_slot() == -1);  // a constant
+  CHECK(lets[3].second.memo_slot() >= 0);
+  const scenario::Step& inner = (*loop.body)[1];
+  CHECK(inner.times->memo_slot() >= 0);
+  CHECK((*inner.body)[0].lets[0].second.memo_slot() >= 0);
+  CHECK(sc.memo_slots == 4);
+}
+
+TEST_CASE("memoized expressions give each rank its own value, every time") {
+  // A ring shift repeated: the neighbours are memoized, the accumulated values
+  // and the loop variable's expressions are not.
+  check_clean(R"J({"mpisim": 1, "program": [
+    {"buffer": "s", "type": "MPI_INT", "count": 1, "init": "rank"},
+    {"buffer": "r", "type": "MPI_INT", "count": 1, "init": -1},
+    {"let": {"sum": 0, "turns": 0}},
+    {"repeat": 3, "as": "k", "program": [
+      {"call": "MPI_Sendrecv", "sendbuf": "s", "sendcount": 1, "sendtype": "MPI_INT", "dest": "(rank + 1) % size",
+       "sendtag": "k", "recvbuf": "r", "recvcount": 1, "recvtype": "MPI_INT", "source": "(rank + size - 1) % size",
+       "recvtag": "k", "comm": "MPI_COMM_WORLD"},
+      {"expect": {"r": "[(rank + size - 1) % size]"}},
+      {"let": {"sum": "sum + (rank + k) % size", "turns": "turns + 1"}}]},
+    {"expect": "turns == 3"},
+    {"expect": "sum == (rank % size) + ((rank + 1) % size) + ((rank + 2) % size)"}]})J");
+}
