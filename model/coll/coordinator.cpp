@@ -142,8 +142,10 @@ Coordinator::Instance& Coordinator::deposit(Rank& rank, CollArgs&& args, int ind
       default: break;
     }
   }
-  if (verify_ && world_.payload() == mpi::PayloadMode::data)
-    m.contribution = reference::contribution(rank, a, &m.contribution_at);
+  if (verify_ && world_.payload() == mpi::PayloadMode::data) {
+    m.contribution = std::make_unique<Member::Contribution>();
+    m.contribution->bytes = reference::contribution(rank, a, &m.contribution->at);
+  }
   return in;
 }
 
@@ -390,10 +392,12 @@ void Coordinator::leave(Rank& rank, const Ticket& ticket) {
     const std::size_t n = static_cast<std::size_t>(a.peers());
     reference::Contributions all(n);
     std::vector<const std::vector<std::int64_t>*> at(n);
+    static const Member::Contribution kNone;  // a member that has not entered yet
     for (std::size_t i = 0; i < n; ++i) {
       const Member& m = in.members[from + i];
-      all[i] = {&m.args, &m.contribution};
-      at[i] = &m.contribution_at;
+      const Member::Contribution& c = m.contribution ? *m.contribution : kNone;
+      all[i] = {&m.args, &c.bytes};
+      at[i] = &c.at;
     }
     std::string diff;
     try {

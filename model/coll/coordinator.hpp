@@ -63,8 +63,11 @@ class Coordinator {
     CollArgs args;
     bool present = false;  // entered
     std::uint32_t world = 0;
-    std::vector<std::byte> contribution;         // data mode + verify: what it brought, packed
-    std::vector<std::int64_t> contribution_at;   // its blocks' offsets in `contribution` (scatter, alltoall)
+    struct Contribution {
+      std::vector<std::byte> bytes;  // what it brought, packed
+      std::vector<std::int64_t> at;  // its blocks' offsets in `bytes` (scatter, alltoall)
+    };
+    std::unique_ptr<Contribution> contribution;  // data mode + verify only: out of line, one pointer otherwise
   };
 
  public:

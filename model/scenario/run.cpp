@@ -61,6 +61,32 @@ struct Cursor {
 
 // A rank's interpreter state. It lives here rather than in coroutine frames, so a
 // blocked rank costs one small frame whatever its program's nesting.
+// What a step that may block hands to its rank's coroutine: nothing (it did not
+// block, or the program is over), a coroutine to await, a collective's algorithm,
+// or the requests it posted in RankEnv::pending (send, recv, wait, sendrecv:
+// waited for with no coroutine frame of their own).
+struct Blocking {
+  enum Kind : std::uint8_t { none, coroutine, collective, requests };
+  Kind kind = none;
+  Task<Status> task;                 // coroutine
+  Task<void> call;                   // collective: the algorithm (its status is empty)
+  coll::Coordinator::Ticket ticket;  // collective: left once its algorithm is done
+  Blocking() = default;
+  Blocking(Task<Status> t) : kind(coroutine), task(std::move(t)) {}  // NOLINT: a task is a blocking step
+  static Blocking on_collective(coll::Coordinator::Entered entered) {
+    Blocking b;
+    b.kind = collective;
+    b.call = std::move(entered.algorithm);
+    b.ticket = entered.ticket;
+    return b;
+  }
+  static Blocking on_requests() {
+    Blocking b;
+    b.kind = requests;
+    return b;
+  }
+};
+
 struct RankEnv {
   std::uint32_t rank = 0;
   std::uint32_t top_next = 0;       // the next step of the top-level program
@@ -69,7 +95,9 @@ struct RankEnv {
   std::vector<Cursor> nested;       // repeat bodies being run, innermost last
   SimTime call_start{};
   const char* algorithm = nullptr;  // the algorithm of the collective running now (a registry name)
-  // The requests a blocking point-to-point step posted, waited for by run_rank.
+  // The step that blocked, and the requests a blocking point-to-point step posted:
+  // what run_rank waits for. Kept here, not in run_rank's frame, which stays small.
+  Blocking blocked;
   Request* pending[2] = {nullptr, nullptr};
   std::uint8_t pending_count = 0;
   std::int64_t world_collectives = 0;  // collective calls so far on MPI_COMM_WORLD (others: in bindings)
@@ -97,32 +125,6 @@ struct RankEnv {
   std::vector<std::pair<NameId, const mpi::Communicator*>>& comms() { return b().comms; }
   std::vector<std::pair<NameId, mpi::TypeRef>>& types() { return b().types; }
   std::vector<std::pair<NameId, mpi::OpRef>>& ops() { return b().ops; }
-};
-
-// What a step that may block hands to its rank's coroutine: nothing (it did not
-// block, or the program is over), a coroutine to await, or the requests it posted
-// in RankEnv::pending (send, recv, wait, sendrecv: waited for with no coroutine
-// frame of their own).
-struct Blocking {
-  enum Kind : std::uint8_t { none, coroutine, collective, requests };
-  Kind kind = none;
-  std::optional<Task<Status>> task;
-  std::optional<Task<void>> call;  // a collective's algorithm: its status is empty
-  coll::Coordinator::Ticket ticket;  // the collective, left once its algorithm is done
-  Blocking() = default;
-  Blocking(Task<Status> t) : kind(coroutine), task(std::move(t)) {}  // NOLINT: a task is a blocking step
-  static Blocking on_collective(coll::Coordinator::Entered entered) {
-    Blocking b;
-    b.kind = collective;
-    b.call.emplace(std::move(entered.algorithm));
-    b.ticket = entered.ticket;
-    return b;
-  }
-  static Blocking on_requests() {
-    Blocking b;
-    b.kind = requests;
-    return b;
-  }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -227,23 +229,58 @@ class Executor {
     env.top_program = &sc_.program_for(r);
     world_.rank(r).memory().reserve(buffer_steps(*env.top_program));
     for (;;) {
-      Blocking blocking = advance(env);
-      if (blocking.kind == Blocking::none) co_return;
-      if (blocking.kind == Blocking::coroutine) {
-        finish_blocking(env, co_await std::move(*blocking.task));
-      } else if (blocking.kind == Blocking::collective) {
-        co_await std::move(*blocking.call);
-        coordinator_.leave(world_.rank(r), blocking.ticket);
-        finish_blocking(env, Status{});
-      } else if (std::size_t n = std::exchange(env.pending_count, 0); n == 1 && env.pending[0] == nullptr) {
-        finish_blocking(env, Status{});  // MPI_Wait on MPI_REQUEST_NULL returns at once
-      } else {
-        finish_blocking(env, co_await world_.rank(r).wait_all(std::span<Request*>(env.pending, n)));
-      }
+      env.blocked = advance(env);
+      if (env.blocked.kind == Blocking::none) co_return;
+      Status st = co_await Blocked(*this, env);
+      if (env.blocked.kind == Blocking::collective) coordinator_.leave(world_.rank(r), env.blocked.ticket);
+      env.blocked = Blocking{};  // frees the finished coroutine's frame
+      finish_blocking(env, st);
     }
   }
 
+  // The one awaiter of run_rank, whatever the step left in env.blocked: one slot in
+  // the coroutine's frame instead of one per kind.
+  class Blocked {
+   public:
+    Blocked(Executor& ex, RankEnv& env)
+        : env_(env), wait_(ex.world_.rank(env.rank).wait_all(std::span<Request*>(env.pending, 0))) {
+      if (env.blocked.kind == Blocking::requests)
+        wait_.reqs = std::span<Request*>(env.pending, std::exchange(env.pending_count, 0));
+    }
+    bool await_ready() {
+      if (env_.blocked.kind != Blocking::requests) return false;  // a task: lazy, started by await_suspend
+      if (wait_.reqs.size() == 1 && wait_.reqs[0] == nullptr) return true;  // MPI_Wait on MPI_REQUEST_NULL
+      return wait_.await_ready();
+    }
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<> h) {
+      switch (env_.blocked.kind) {
+        case Blocking::coroutine: return std::move(env_.blocked.task).operator co_await().await_suspend(h);
+        case Blocking::collective: return std::move(env_.blocked.call).operator co_await().await_suspend(h);
+        default: wait_.await_suspend(h); return std::noop_coroutine();
+      }
+    }
+    Status await_resume() {
+      switch (env_.blocked.kind) {
+        case Blocking::coroutine: return std::move(env_.blocked.task).operator co_await().await_resume();
+        case Blocking::collective: std::move(env_.blocked.call).operator co_await().await_resume(); return Status{};
+        default:
+          if (wait_.reqs.size() == 1 && wait_.reqs[0] == nullptr) return Status{};
+          return wait_.await_resume();
+      }
+    }
+
+   private:
+    RankEnv& env_;
+    mpi::Rank::WaitAll wait_;
+  };
+
   const RankEnv& env(std::uint32_t r) const { return envs_[r]; }
+  // After a run that stopped with ranks blocked: destroys the coroutines they wait
+  // for (before the engine destroys the ranks' own, and while the collectives'
+  // arguments those refer to still exist).
+  void abandon_blocked() {
+    for (std::uint32_t r = 0; r < envs_.size(); ++r) envs_[r].blocked = Blocking{};
+  }
 
   // The buffers a program declares at its top level (memoized per program).
   std::size_t buffer_steps(const Program& prog) {
@@ -2029,6 +2066,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   }
   res.events = engine.events_processed();
   for (const auto& [name, t] : ex.coordinator().totals()) res.collectives[name] = {t.calls, t.time.ps};
+  ex.abandon_blocked();
   engine.destroy_processes();
   return res;
 }
