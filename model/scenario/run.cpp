@@ -217,7 +217,7 @@ class Executor {
       : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size()),
         coordinator_(world, cfg.verify) {
     for (std::uint32_t r = 0; r < world.size(); ++r) envs_[r].rank = r;
-    memo_.resize(static_cast<std::size_t>(sc.memo_slots));
+    memo_width_ = std::min(sc.memo_slots, kMemoSlots);
     RankEnv any;  // the builtins but rank are the same at every rank
     std::pair<Executor*, RankEnv*> ctx{this, &any};
     for (NameId id = 0; id < Names::builtin_count; ++id) scalar_name(&ctx, id, &builtins_[id]);
@@ -385,15 +385,19 @@ class Executor {
 
   std::int64_t eval_int(RankEnv& env, const Expr& e) {
     if (e.constant_value()) return *e.constant_value();
-    if (e.memo_slot() < 0) return compute_int(env, e);
+    if (e.memo_slot() < 0 || e.memo_slot() >= memo_width_) return compute_int(env, e);
     // A per-rank constant (see Expr::memo_slot): computed on a rank's first use.
-    std::vector<std::int64_t>& memo = memo_[static_cast<std::size_t>(e.memo_slot())];
-    if (memo.empty()) memo.assign(world_.size(), kUnset);
-    std::int64_t& v = memo[env.rank];
+    // A rank's slots are side by side, so its memoized values share a cache line.
+    if (memo_.empty()) memo_.assign(static_cast<std::size_t>(memo_width_) * world_.size(), kUnset);
+    std::int64_t& v = memo_[static_cast<std::size_t>(env.rank) * static_cast<std::size_t>(memo_width_) +
+                            static_cast<std::size_t>(e.memo_slot())];
     if (v == kUnset) v = compute_int(env, e);  // a value of kUnset itself is computed every time
     return v;
   }
   static constexpr std::int64_t kUnset = INT64_MIN;
+  // Memo slots kept per rank: a loop body's few neighbour and count expressions,
+  // not an unbounded array per rank.
+  static constexpr std::int32_t kMemoSlots = 4;
   std::int64_t compute_int(RankEnv& env, const Expr& e) {
     std::pair<Executor*, RankEnv*> ctx{this, &env};
     std::int64_t fast = 0;
@@ -1934,7 +1938,8 @@ class Executor {
   const RunConfig& cfg_;
   RunResult& result_;
   sim::bulk::Vector<RankEnv> envs_;
-  std::vector<std::vector<std::int64_t>> memo_;  // per memo slot, per rank (eval_int)
+  std::vector<std::int64_t> memo_;  // eval_int's memo: memo_width_ slots per rank, allocated on first use
+  std::int32_t memo_width_ = 0;
   coll::Coordinator coordinator_;
 };
 

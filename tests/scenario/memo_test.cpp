@@ -46,8 +46,9 @@ TEST_CASE("expressions in loop bodies that read only rank, size and constants ge
 }
 
 TEST_CASE("memoized expressions give each rank its own value, every time") {
-  // A ring shift repeated: the neighbours are memoized, the accumulated values
-  // and the loop variable's expressions are not.
+  // Ring shifts repeated: the neighbours and constant arguments are memoized (more
+  // of them than the memo keeps), the accumulated values and the loop variable's
+  // expressions are not.
   check_clean(R"J({"mpisim": 1, "program": [
     {"buffer": "s", "type": "MPI_INT", "count": 1, "init": "rank"},
     {"buffer": "r", "type": "MPI_INT", "count": 1, "init": -1},
@@ -57,6 +58,11 @@ TEST_CASE("memoized expressions give each rank its own value, every time") {
        "sendtag": "k", "recvbuf": "r", "recvcount": 1, "recvtype": "MPI_INT", "source": "(rank + size - 1) % size",
        "recvtag": "k", "comm": "MPI_COMM_WORLD"},
       {"expect": {"r": "[(rank + size - 1) % size]"}},
+      {"call": "MPI_Sendrecv", "sendbuf": "s", "sendcount": "size / size", "sendtype": "MPI_INT",
+       "dest": "(rank + 2) % size", "sendtag": "size - size", "recvbuf": "r", "recvcount": "1 + 0 * rank",
+       "recvtype": "MPI_INT", "source": "(rank + 2 * size - 2) % size", "recvtag": "rank - rank",
+       "comm": "MPI_COMM_WORLD"},
+      {"expect": {"r": "[(rank + 2 * size - 2) % size]"}},
       {"let": {"sum": "sum + (rank + k) % size", "turns": "turns + 1"}}]},
     {"expect": "turns == 3"},
     {"expect": "sum == (rank % size) + ((rank + 1) % size) + ((rank + 2) % size)"}]})J");
