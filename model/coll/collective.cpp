@@ -47,17 +47,19 @@ bool rooted(Collective c) {
   }
 }
 
+const PerProcess CollArgs::kUniform{};
+
 std::int64_t CollArgs::send_offset(int i) const {
   auto k = static_cast<std::size_t>(i);
-  if (!sendtypes.empty()) return sdispls[k];
-  if (!sdispls.empty()) return sdispls[k] * sendtype->extent();
+  if (!sendtypes().empty()) return sdispls()[k];
+  if (!sdispls().empty()) return sdispls()[k] * sendtype->extent();
   return i * sendcount * sendtype->extent();
 }
 
 std::int64_t CollArgs::recv_offset(int i) const {
   auto k = static_cast<std::size_t>(i);
-  if (!recvtypes.empty()) return rdispls[k];
-  if (!rdispls.empty()) return rdispls[k] * recvtype->extent();
+  if (!recvtypes().empty()) return rdispls()[k];
+  if (!rdispls().empty()) return rdispls()[k] * recvtype->extent();
   return i * recvcount * recvtype->extent();
 }
 

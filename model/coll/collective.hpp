@@ -6,6 +6,7 @@
 // written against the rank API only. Its arguments arrive validated (model/coll/
 // check.cpp and the caller did that); it may assume them correct.
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -37,10 +38,20 @@ bool rooted(Collective c);
 // MPI_IN_PLACE as a buffer address: a value no allocation can have.
 inline constexpr Address kInPlace = -1;
 
+// The per-process arrays of the vector collectives (counts, displacements, types).
+struct PerProcess {
+  std::vector<std::int64_t> sendcounts, sdispls;  // sdispls in sendtype extents (bytes for alltoallw)
+  std::vector<TypeRef> sendtypes;                 // alltoallw
+  std::vector<std::int64_t> recvcounts, rdispls;  // rdispls in recvtype extents (bytes for alltoallw)
+  std::vector<TypeRef> recvtypes;
+};
+
 // A collective call's arguments as the standard names them. The vector forms
 // (counts, displacements, types per process) are empty when the call has the
 // uniform form; algorithms read them through the accessors, so one algorithm
-// serves MPI_Allgather and MPI_Allgatherv, MPI_Alltoall, -v and -w.
+// serves MPI_Allgather and MPI_Allgatherv, MPI_Alltoall, -v and -w. They live out
+// of line, allocated when first written: a member of a million-rank MPI_Bcast
+// keeps one pointer for them, not six empty vectors.
 struct CollArgs {
   Collective kind = Collective::barrier;
   const Communicator* comm = nullptr;
@@ -54,17 +65,22 @@ struct CollArgs {
   Address sendbuf = 0;
   std::int64_t sendcount = 0;
   TypeRef sendtype;
-  std::vector<std::int64_t> sendcounts, sdispls;  // sdispls in sendtype extents (bytes for alltoallw)
-  std::vector<TypeRef> sendtypes;                 // alltoallw
   // Receive side.
   Address recvbuf = 0;
   std::int64_t recvcount = 0;
   TypeRef recvtype;
-  std::vector<std::int64_t> recvcounts, rdispls;  // rdispls in recvtype extents (bytes for alltoallw)
-  std::vector<TypeRef> recvtypes;
   std::int64_t segment_bytes = 0;  // pipelined algorithms: the segment size (0: the algorithm's default)
   // This call's position among the collectives on its communicator (for the trace).
   std::int64_t instance = -1;
+
+  // The per-process arrays (empty in the uniform form), and the same for writing.
+  const std::vector<std::int64_t>& sendcounts() const { return arrays().sendcounts; }
+  const std::vector<std::int64_t>& sdispls() const { return arrays().sdispls; }
+  const std::vector<TypeRef>& sendtypes() const { return arrays().sendtypes; }
+  const std::vector<std::int64_t>& recvcounts() const { return arrays().recvcounts; }
+  const std::vector<std::int64_t>& rdispls() const { return arrays().rdispls; }
+  const std::vector<TypeRef>& recvtypes() const { return arrays().recvtypes; }
+  PerProcess& per_process() { return per_process_.get_or_make(); }
 
   bool in_place() const { return sendbuf == kInPlace; }
   bool inter() const { return remote_p > 0; }
@@ -73,13 +89,48 @@ struct CollArgs {
   int peers() const { return inter() ? remote_p : p; }
   // Whether the caller is the root of a rooted collective.
   bool is_root() const { return inter() ? root == mpi::ROOT : me == root; }
-  std::int64_t send_count(int i) const { return sendcounts.empty() ? sendcount : sendcounts[static_cast<std::size_t>(i)]; }
-  std::int64_t recv_count(int i) const { return recvcounts.empty() ? recvcount : recvcounts[static_cast<std::size_t>(i)]; }
-  const TypeRef& send_type(int i) const { return sendtypes.empty() ? sendtype : sendtypes[static_cast<std::size_t>(i)]; }
-  const TypeRef& recv_type(int i) const { return recvtypes.empty() ? recvtype : recvtypes[static_cast<std::size_t>(i)]; }
+  std::int64_t send_count(int i) const {
+    return sendcounts().empty() ? sendcount : sendcounts()[static_cast<std::size_t>(i)];
+  }
+  std::int64_t recv_count(int i) const {
+    return recvcounts().empty() ? recvcount : recvcounts()[static_cast<std::size_t>(i)];
+  }
+  const TypeRef& send_type(int i) const {
+    return sendtypes().empty() ? sendtype : sendtypes()[static_cast<std::size_t>(i)];
+  }
+  const TypeRef& recv_type(int i) const {
+    return recvtypes().empty() ? recvtype : recvtypes()[static_cast<std::size_t>(i)];
+  }
   // Where block i starts, in bytes from the buffer.
   std::int64_t send_offset(int i) const;
   std::int64_t recv_offset(int i) const;
+
+ private:
+  // An owning pointer whose copies copy the arrays (an intercommunicator algorithm
+  // derives a local call's arguments from the caller's and changes them).
+  class Box {
+   public:
+    Box() = default;
+    Box(const Box& o) : p_(o.p_ ? std::make_unique<PerProcess>(*o.p_) : nullptr) {}
+    Box& operator=(const Box& o) {
+      if (this != &o) p_ = o.p_ ? std::make_unique<PerProcess>(*o.p_) : nullptr;
+      return *this;
+    }
+    Box(Box&&) noexcept = default;
+    Box& operator=(Box&&) noexcept = default;
+    ~Box() = default;
+    const PerProcess* get() const { return p_.get(); }
+    PerProcess& get_or_make() {
+      if (!p_) p_ = std::make_unique<PerProcess>();
+      return *p_;
+    }
+
+   private:
+    std::unique_ptr<PerProcess> p_;
+  };
+  static const PerProcess kUniform;  // every array empty
+  const PerProcess& arrays() const { return per_process_.get() ? *per_process_.get() : kUniform; }
+  Box per_process_;
 };
 
 // The tag of a collective's messages: consecutive calls on one communicator are

@@ -250,12 +250,12 @@ void Coordinator::check(const Instance& in, int index) const {
     case Collective::reduce_scatter_block:
     case Collective::reduce_scatter:
       if (a.kind == Collective::reduce_scatter) {
-        if (a.recvcounts != f.recvcounts) {
+        if (a.recvcounts() != f.recvcounts()) {
           std::size_t k = 0;
-          while (k < a.recvcounts.size() && a.recvcounts[k] == f.recvcounts[k]) ++k;
+          while (k < a.recvcounts().size() && a.recvcounts()[k] == f.recvcounts()[k]) ++k;
           throw MpiError(ErrorClass::count, "recvcounts",
-                         who(a) + " gives recvcounts[" + std::to_string(k) + "] = " + std::to_string(a.recvcounts[k]) +
-                             " where " + who(f) + " gives " + std::to_string(f.recvcounts[k]),
+                         who(a) + " gives recvcounts[" + std::to_string(k) + "] = " + std::to_string(a.recvcounts()[k]) +
+                             " where " + who(f) + " gives " + std::to_string(f.recvcounts()[k]),
                          "MPI-4.1 §6.10.1: recvcounts must be identical on all processes");
         }
       } else if (a.recvcount != f.recvcount) {

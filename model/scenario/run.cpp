@@ -1517,8 +1517,8 @@ class Executor {
     } else {
       need(s, counts, why);
       need(s, P::displs, why);
-      (send ? a.sendcounts : a.recvcounts) = counts_arg(env, s, counts, n, true);
-      (send ? a.sdispls : a.rdispls) = counts_arg(env, s, P::displs, n, false);
+      (send ? a.per_process().sendcounts : a.per_process().recvcounts) = counts_arg(env, s, counts, n, true);
+      (send ? a.per_process().sdispls : a.per_process().rdispls) = counts_arg(env, s, P::displs, n, false);
     }
     check_blocks(rk, a, send, n);
   }
@@ -1529,8 +1529,8 @@ class Executor {
     a.recvbuf = coll_buffer(env, s, P::recvbuf, false, buffer_rule);
     a.recvtype = committed_type(env, s, P::recvtype);
     if (a.kind == coll::Collective::allgatherv) {
-      a.recvcounts = counts_arg(env, s, P::recvcounts, n, true);
-      a.rdispls = counts_arg(env, s, P::displs, n, false);
+      a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, n, true);
+      a.per_process().rdispls = counts_arg(env, s, P::displs, n, false);
     } else {
       a.recvcount = count_arg(env, s, P::recvcount);
     }
@@ -1639,14 +1639,14 @@ class Executor {
         need(s, P::sendcounts, "");
         need(s, P::sdispls, "");
         need(s, w ? P::sendtypes : P::sendtype, "");
-        a.sendcounts = counts_arg(env, s, P::sendcounts, q, true);
-        a.sdispls = counts_arg(env, s, P::sdispls, q, false);
-        if (w) a.sendtypes = types_arg(env, s, P::sendtypes, q);
+        a.per_process().sendcounts = counts_arg(env, s, P::sendcounts, q, true);
+        a.per_process().sdispls = counts_arg(env, s, P::sdispls, q, false);
+        if (w) a.per_process().sendtypes = types_arg(env, s, P::sendtypes, q);
         else a.sendtype = committed_type(env, s, P::sendtype);
         a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
-        a.recvcounts = counts_arg(env, s, P::recvcounts, q, true);
-        a.rdispls = counts_arg(env, s, P::rdispls, q, false);
-        if (w) a.recvtypes = types_arg(env, s, P::recvtypes, q);
+        a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, q, true);
+        a.per_process().rdispls = counts_arg(env, s, P::rdispls, q, false);
+        if (w) a.per_process().recvtypes = types_arg(env, s, P::recvtypes, q);
         else a.recvtype = committed_type(env, s, P::recvtype);
         check_blocks(rk, a, true, q);
         check_blocks(rk, a, false, q);
@@ -1668,7 +1668,7 @@ class Executor {
       }
       case Collective::reduce_scatter_block:
       case Collective::reduce_scatter: {
-        if (a.kind == Collective::reduce_scatter) a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
+        if (a.kind == Collective::reduce_scatter) a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, p, true);
         else a.recvcount = count_arg(env, s, P::recvcount);
         std::int64_t total = 0;
         for (int i = 0; i < p; ++i) total += a.recv_count(i);
@@ -1756,9 +1756,9 @@ class Executor {
         const bool w = a.kind == Collective::alltoallw;
         a.sendbuf = coll_buffer(env, s, P::sendbuf, true, "");
         a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.8: MPI_IN_PLACE is given as sendbuf");
-        a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
-        a.rdispls = counts_arg(env, s, P::rdispls, p, false);
-        if (w) a.recvtypes = types_arg(env, s, P::recvtypes, p);
+        a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, p, true);
+        a.per_process().rdispls = counts_arg(env, s, P::rdispls, p, false);
+        if (w) a.per_process().recvtypes = types_arg(env, s, P::recvtypes, p);
         else a.recvtype = committed_type(env, s, P::recvtype);
         check_blocks(rk, a, false, p);
         if (!a.in_place()) {
@@ -1766,9 +1766,9 @@ class Executor {
           need(s, P::sendcounts, unless);
           need(s, P::sdispls, unless);
           need(s, w ? P::sendtypes : P::sendtype, unless);
-          a.sendcounts = counts_arg(env, s, P::sendcounts, p, true);
-          a.sdispls = counts_arg(env, s, P::sdispls, p, false);
-          if (w) a.sendtypes = types_arg(env, s, P::sendtypes, p);
+          a.per_process().sendcounts = counts_arg(env, s, P::sendcounts, p, true);
+          a.per_process().sdispls = counts_arg(env, s, P::sdispls, p, false);
+          if (w) a.per_process().sendtypes = types_arg(env, s, P::sendtypes, p);
           else a.sendtype = committed_type(env, s, P::sendtype);
           check_blocks(rk, a, true, p);
         }
@@ -1791,7 +1791,7 @@ class Executor {
       case Collective::reduce_scatter_block:
       case Collective::reduce_scatter: {
         reduction(true, "", true);
-        if (a.kind == Collective::reduce_scatter) a.recvcounts = counts_arg(env, s, P::recvcounts, p, true);
+        if (a.kind == Collective::reduce_scatter) a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, p, true);
         else a.recvcount = count_arg(env, s, P::recvcount);
         std::int64_t total = 0;
         for (int i = 0; i < p; ++i) total += a.recv_count(i);

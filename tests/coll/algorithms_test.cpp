@@ -91,9 +91,9 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
           a.recvcount = c;
           a.recvbuf = buffer(r, p * c, t, 3);
         } else {
-          a.recvcounts = vcounts(vcount);
-          a.rdispls = vdispls(vcount);
-          a.recvbuf = buffer(r, span(a.recvcounts, a.rdispls), t, 3);
+          a.per_process().recvcounts = vcounts(vcount);
+          a.per_process().rdispls = vdispls(vcount);
+          a.recvbuf = buffer(r, span(a.recvcounts(), a.rdispls()), t, 3);
         }
       }
       break;
@@ -107,9 +107,9 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
           a.sendcount = c;
           a.sendbuf = buffer(r, p * c, t, 3);
         } else {
-          a.sendcounts = vcounts(vcount);
-          a.sdispls = vdispls(vcount);
-          a.sendbuf = buffer(r, span(a.sendcounts, a.sdispls), t, 3);
+          a.per_process().sendcounts = vcounts(vcount);
+          a.per_process().sdispls = vdispls(vcount);
+          a.sendbuf = buffer(r, span(a.sendcounts(), a.sdispls()), t, 3);
         }
       }
       break;
@@ -121,9 +121,9 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
         a.recvbuf = buffer(r, p * c, t, 4);
       } else {
         a.sendcount = vcount(me);
-        a.recvcounts = vcounts(vcount);
-        a.rdispls = vdispls(vcount);
-        a.recvbuf = buffer(r, span(a.recvcounts, a.rdispls), t, 4);
+        a.per_process().recvcounts = vcounts(vcount);
+        a.per_process().rdispls = vdispls(vcount);
+        a.recvbuf = buffer(r, span(a.recvcounts(), a.rdispls()), t, 4);
       }
       a.sendbuf = k.in_place ? coll::kInPlace : buffer(r, a.sendcount, t, 5);
       break;
@@ -136,15 +136,15 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
     case Collective::alltoallv:
     case Collective::alltoallw: {
       auto pair_count = [&](int j) { return std::int64_t{1} + (me + j) % 3; };  // symmetric in (me, j)
-      a.recvcounts = vcounts(pair_count);
-      a.rdispls = vdispls(pair_count);
-      const std::int64_t n = span(a.recvcounts, a.rdispls);
+      a.per_process().recvcounts = vcounts(pair_count);
+      a.per_process().rdispls = vdispls(pair_count);
+      const std::int64_t n = span(a.recvcounts(), a.rdispls());
       if (a.kind == Collective::alltoallw) {
         // Alternate the dense and the strided type per block; displacements in bytes.
         mpi::TypeRef other = mpi::type_vector(4, 1, 2, mpi::predefined_type("MPI_INT"), "strided");
         other->commit();
-        for (int j = 0; j < p; ++j) a.recvtypes.push_back((me + j) % 2 ? t : other);
-        for (auto& d : a.rdispls) d *= std::max(t->extent(), other->extent());
+        for (int j = 0; j < p; ++j) a.per_process().recvtypes.push_back((me + j) % 2 ? t : other);
+        for (auto& d : a.per_process().rdispls) d *= std::max(t->extent(), other->extent());
         a.recvbuf = buffer(r, n * std::max(t->extent(), other->extent()) / t->extent() + 1, t, 6);
       } else {
         a.recvtype = t;
@@ -153,9 +153,9 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
       if (k.in_place) {
         a.sendbuf = coll::kInPlace;
       } else {
-        a.sendcounts = a.recvcounts;
-        a.sdispls = a.rdispls;
-        a.sendtypes = a.recvtypes;
+        a.per_process().sendcounts = a.recvcounts();
+        a.per_process().sdispls = a.rdispls();
+        a.per_process().sendtypes = a.recvtypes();
         a.sendtype = a.recvtype;
         a.sendbuf = a.kind == Collective::alltoallw ? buffer(r, n * 8, t, 7) : buffer(r, n, t, 7);
       }
@@ -177,7 +177,7 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
     case Collective::reduce_scatter: {
       a.sendtype = a.recvtype = t;
       if (a.kind == Collective::reduce_scatter_block) a.recvcount = c;
-      else a.recvcounts = vcounts(vcount);
+      else a.per_process().recvcounts = vcounts(vcount);
       std::int64_t total = 0;
       for (int i = 0; i < p; ++i) total += a.recv_count(i);
       a.sendcount = total;

@@ -5,7 +5,7 @@
 namespace mpisim::coll::allgather {
 
 Span recv_blocks(const CollArgs& a, int lo, int hi) {
-  if (a.rdispls.empty())
+  if (a.rdispls().empty())
     return Span{a.recvbuf + a.recv_offset(lo), static_cast<std::int64_t>(hi - lo) * a.recvcount, a.recvtype};
   std::vector<std::int64_t> lengths, displs;
   const std::int64_t base = a.recv_offset(lo);

@@ -19,7 +19,7 @@ Task<void> inter(Rank& rank, const CollArgs& a) {
   if (a.me == 0) mine.emplace(rank, total, a.recvtype), theirs.emplace(rank, total, a.recvtype);
   co_await inter::reduce_to_leader(rank, a, a.sendbuf, total, a.recvtype, mine ? mine->addr() : 0);
   if (a.me == 0) co_await sendrecv(rank, a, mine->addr(), total, a.recvtype, 0, theirs->addr(), total, a.recvtype, 0);
-  const bool block = a.recvcounts.empty();
+  const bool block = a.recvcounts().empty();
   CollArgs spread = inter::local_args(a, block ? Collective::scatter : Collective::scatterv);
   spread.root = 0;
   spread.sendbuf = theirs ? theirs->addr() : 0;
@@ -29,9 +29,9 @@ Task<void> inter(Rank& rank, const CollArgs& a) {
     spread.sendcount = spread.recvcount = a.recvcount;
   } else {
     spread.recvcount = a.recv_count(a.me);
-    spread.sendcounts = a.recvcounts;
+    spread.per_process().sendcounts = a.recvcounts();
     std::int64_t at = 0;
-    for (std::int64_t c : a.recvcounts) spread.sdispls.push_back(at), at += c;
+    for (std::int64_t c : a.recvcounts()) spread.per_process().sdispls.push_back(at), at += c;
   }
   if (block) co_await scatter::binomial(rank, spread);
   else co_await scatter::linear(rank, spread);

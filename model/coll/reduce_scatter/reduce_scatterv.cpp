@@ -25,9 +25,9 @@ Task<void> reduce_scatterv(Rank& rank, const CollArgs& a) {
   s.root = 0;
   s.sendbuf = all.addr();
   s.sendtype = a.recvtype;
-  s.sendcounts.resize(static_cast<std::size_t>(a.p));
-  s.sdispls.assign(start.begin(), start.end() - 1);
-  for (int i = 0; i < a.p; ++i) s.sendcounts[static_cast<std::size_t>(i)] = a.recv_count(i);
+  s.per_process().sendcounts.resize(static_cast<std::size_t>(a.p));
+  s.per_process().sdispls.assign(start.begin(), start.end() - 1);
+  for (int i = 0; i < a.p; ++i) s.per_process().sendcounts[static_cast<std::size_t>(i)] = a.recv_count(i);
   s.recvcount = a.recv_count(a.me);
   co_await scatter::linear(rank, s);
 }
