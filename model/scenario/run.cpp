@@ -59,8 +59,6 @@ struct Cursor {
   std::int64_t iteration = 0, times = 0;
 };
 
-// A rank's interpreter state. It lives here rather than in coroutine frames, so a
-// blocked rank costs one small frame whatever its program's nesting.
 // What a step that may block hands to its rank's coroutine: nothing (it did not
 // block, or the program is over), a coroutine to await, a collective's algorithm,
 // or the requests it posted in RankEnv::pending (send, recv, wait, sendrecv:
@@ -87,6 +85,8 @@ struct Blocking {
   }
 };
 
+// A rank's interpreter state. It lives here rather than in coroutine frames, so a
+// blocked rank costs one small frame whatever its program's nesting.
 struct RankEnv {
   std::uint32_t rank = 0;
   std::uint32_t top_next = 0;       // the next step of the top-level program
@@ -383,11 +383,15 @@ class Executor {
     return true;
   }
 
+  // Small enough to be inlined where arguments are read: a number, or a memoized value.
   std::int64_t eval_int(RankEnv& env, const Expr& e) {
     if (e.constant_value()) return *e.constant_value();
-    if (e.memo_slot() < 0 || e.memo_slot() >= memo_width_) return compute_int(env, e);
-    // A per-rank constant (see Expr::memo_slot): computed on a rank's first use.
-    // A rank's slots are side by side, so its memoized values share a cache line.
+    if (e.memo_slot() >= 0 && e.memo_slot() < memo_width_) return memoized_int(env, e);
+    return compute_int(env, e);
+  }
+  // A per-rank constant (see Expr::memo_slot): computed on a rank's first use.
+  // A rank's slots are side by side, so its memoized values share a cache line.
+  [[gnu::noinline]] std::int64_t memoized_int(RankEnv& env, const Expr& e) {
     if (memo_.empty()) memo_.assign(static_cast<std::size_t>(memo_width_) * world_.size(), kUnset);
     std::int64_t& v = memo_[static_cast<std::size_t>(env.rank) * static_cast<std::size_t>(memo_width_) +
                             static_cast<std::size_t>(e.memo_slot())];
@@ -398,7 +402,7 @@ class Executor {
   // Memo slots kept per rank: a loop body's few neighbour and count expressions,
   // not an unbounded array per rank.
   static constexpr std::int32_t kMemoSlots = 4;
-  std::int64_t compute_int(RankEnv& env, const Expr& e) {
+  [[gnu::noinline]] std::int64_t compute_int(RankEnv& env, const Expr& e) {
     std::pair<Executor*, RankEnv*> ctx{this, &env};
     std::int64_t fast = 0;
     builtins_[Names::rank] = env.rank;
@@ -415,8 +419,11 @@ class Executor {
   // ---- arguments
   const Arg& arg(const Step& s, P p) {
     std::int8_t i = s.slot[static_cast<std::size_t>(p)];
-    if (i < 0) throw std::logic_error(std::string("call has no parameter ") + param_name(p));
+    if (i < 0) no_parameter(p);
     return s.args[static_cast<std::size_t>(i)];
+  }
+  [[noreturn, gnu::cold]] static void no_parameter(P p) {
+    throw std::logic_error(std::string("call has no parameter ") + param_name(p));
   }
   const Arg& need(const Step& s, P p, const char* why) {
     const char* name = param_name(p);
@@ -432,12 +439,14 @@ class Executor {
     return eval_int(env, *a.expr);
   }
   int rank_arg(RankEnv& env, const Step& s, P p) {
-    const char* name = param_name(p);
     std::int64_t v = int_arg(env, s, p);
-    if (v < INT32_MIN || v > INT32_MAX)
-      throw MpiError(mpi::ErrorClass::arg, name, std::string(name) + " = " + std::to_string(v) + " does not fit an int",
-                     "MPI-4.1 §2.5.6: C int arguments");
+    if (v < INT32_MIN || v > INT32_MAX) not_an_int(p, v);
     return static_cast<int>(v);
+  }
+  [[noreturn, gnu::cold]] static void not_an_int(P p, std::int64_t v) {
+    const char* name = param_name(p);
+    throw MpiError(mpi::ErrorClass::arg, name, std::string(name) + " = " + std::to_string(v) + " does not fit an int",
+                   "MPI-4.1 §2.5.6: C int arguments");
   }
   std::vector<std::int64_t> array_arg(RankEnv& env, const Arg& a, const char* name, std::size_t len) {
     Value v = eval(env, *a.expr);
