@@ -29,8 +29,16 @@ void Trace::record_call(CallRecord r) {
 
 void Trace::count_call(const char* name, SimTime start, SimTime end) {
   CallStats* st = nullptr;
-  for (auto& [n, p] : stats_by_pointer_)
-    if (n == name) st = p;
+  if (!stats_by_pointer_.empty() && stats_by_pointer_.back().first == name) {
+    st = stats_by_pointer_.back().second;  // most often the call counted last (a loop)
+  } else {
+    for (std::size_t i = 0; i < stats_by_pointer_.size(); ++i)
+      if (stats_by_pointer_[i].first == name) {
+        st = stats_by_pointer_[i].second;
+        std::swap(stats_by_pointer_[i], stats_by_pointer_.back());  // found first next time
+        break;
+      }
+  }
   if (st == nullptr) {
     auto it = call_stats_.find(std::string_view(name));
     if (it == call_stats_.end()) it = call_stats_.emplace(name, CallStats{}).first;

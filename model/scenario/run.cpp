@@ -512,7 +512,7 @@ class Executor {
   }
 
   // The address a buffer argument denotes on this rank.
-  Address address(RankEnv& env, const Arg& a, const char* name) {
+  Address address(RankEnv& env, const Arg& a, P p) {
     const BufferRef& b = a.buffer;
     if (b.kind == BufferRef::in_place) return coll::kInPlace;
     Address base = 0;
@@ -520,7 +520,7 @@ class Executor {
     if (b.kind == BufferRef::named) {
       const mpi::Allocation* al = allocation(env, b.name);
       if (!al)
-        throw MpiError(mpi::ErrorClass::buffer, name,
+        throw MpiError(mpi::ErrorClass::buffer, param_name(p),
                        "buffer '" + names_.str(b.name) + "' is not declared on rank " + std::to_string(env.rank),
                        "MPI-4.1 §3.2.2: buf is the address of the rank's own data");
       base = al->base;
@@ -530,11 +530,9 @@ class Executor {
     return base;
   }
   mpi::TypedBuffer typed(RankEnv& env, const Step& s, P p, std::int64_t count, const mpi::TypeRef& t) {
-    const char* buf = param_name(p);
-    const Arg& a = arg(s, p);
-    Address at = address(env, a, buf);
+    Address at = address(env, arg(s, p), p);
     if (at == coll::kInPlace)
-      throw MpiError(mpi::ErrorClass::buffer, buf, "MPI_IN_PLACE is not allowed here",
+      throw MpiError(mpi::ErrorClass::buffer, param_name(p), "MPI_IN_PLACE is not allowed here",
                      "MPI-4.1 §6.2.1: MPI_IN_PLACE is only for the collective arguments that allow it");
     return mpi::TypedBuffer{&world_.rank(env.rank).memory(), at, count, t.get()};
   }
@@ -1074,7 +1072,7 @@ class Executor {
       case CallId::type_extent: bind_int(env, s, P::extent, type_arg(env, s, P::datatype)->extent()); return true;
       case CallId::type_lb: bind_int(env, s, P::displacement, type_arg(env, s, P::datatype)->lb()); return true;
       case CallId::type_ub: bind_int(env, s, P::displacement, type_arg(env, s, P::datatype)->ub()); return true;
-      case CallId::get_address: bind_int(env, s, P::address, address(env, arg(s, P::location), "location")); return true;
+      case CallId::get_address: bind_int(env, s, P::address, address(env, arg(s, P::location), P::location)); return true;
       case CallId::pack_size:
         comm_arg(env, s);
         bind_int(env, s, P::size, int_arg(env, s, P::incount) * type_arg(env, s, P::datatype)->size());
@@ -1168,8 +1166,8 @@ class Executor {
                          "MPI-4.1 §5.1.9: a datatype must be committed before use");
         mpi::check_op_type(*op, *t, n, "op");
         mpi::Rank& r = world_.rank(env.rank);
-        mpi::TypedBuffer in{&r.memory(), address(env, arg(s, P::inbuf), "inbuf"), n, t.get()};
-        mpi::TypedBuffer inout{&r.memory(), address(env, arg(s, P::inoutbuf), "inoutbuf"), n, t.get()};
+        mpi::TypedBuffer in{&r.memory(), address(env, arg(s, P::inbuf), P::inbuf), n, t.get()};
+        mpi::TypedBuffer inout{&r.memory(), address(env, arg(s, P::inoutbuf), P::inoutbuf), n, t.get()};
         mpi::check_access(in, n * t->size(), "inbuf");
         mpi::check_access(inout, n * t->size(), "inoutbuf");
         if (world_.payload() == mpi::PayloadMode::data) {
@@ -1250,9 +1248,9 @@ class Executor {
                          " bytes is beyond the packed buffer's " + std::to_string(limit) + " bytes",
                      "MPI-4.1 §5.2.1: the packed data must fit in outsize (MPI_Pack) or insize (MPI_Unpack) bytes");
     static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
-    mpi::Address packed = address(env, arg(s, packing ? P::outbuf : P::inbuf), packing ? "outbuf" : "inbuf");
+    mpi::Address packed = address(env, arg(s, packing ? P::outbuf : P::inbuf), packing ? P::outbuf : P::inbuf);
     mpi::TypedBuffer flat{&rk.memory(), packed + pos->scalar, bytes, byte.get()};
-    mpi::Address data = address(env, arg(s, packing ? P::inbuf : P::outbuf), packing ? "inbuf" : "outbuf");
+    mpi::Address data = address(env, arg(s, packing ? P::inbuf : P::outbuf), packing ? P::inbuf : P::outbuf);
     mpi::TypedBuffer typed_buf{&rk.memory(), data, count, t.get()};
     mpi::check_access(flat, bytes, packing ? "outbuf" : "inbuf");
     mpi::check_access(typed_buf, bytes, packing ? "inbuf" : "outbuf");
@@ -1498,7 +1496,7 @@ class Executor {
   }
   // A buffer argument; MPI_IN_PLACE only where `in_place_rule` is empty... or allowed.
   Address coll_buffer(RankEnv& env, const Step& s, P p, bool in_place_allowed, const char* rule) {
-    Address at = address(env, arg(s, p), param_name(p));
+    Address at = address(env, arg(s, p), p);
     if (at == coll::kInPlace && !in_place_allowed)
       throw MpiError(mpi::ErrorClass::buffer, param_name(p),
                      std::string("MPI_IN_PLACE as ") + param_name(p) + " is not allowed here", rule);
