@@ -384,7 +384,7 @@ class Executor {
   }
 
   // Small enough to be inlined where arguments are read: a number, or a memoized value.
-  std::int64_t eval_int(RankEnv& env, const Expr& e) {
+  [[gnu::always_inline]] std::int64_t eval_int(RankEnv& env, const Expr& e) {
     if (e.constant_value()) return *e.constant_value();
     if (e.memo_slot() >= 0 && e.memo_slot() < memo_width_) return memoized_int(env, e);
     return compute_int(env, e);
@@ -417,7 +417,7 @@ class Executor {
   }
 
   // ---- arguments
-  const Arg& arg(const Step& s, P p) {
+  [[gnu::always_inline]] const Arg& arg(const Step& s, P p) {
     std::int8_t i = s.slot[static_cast<std::size_t>(p)];
     if (i < 0) no_parameter(p);
     return s.args[static_cast<std::size_t>(i)];
@@ -434,11 +434,11 @@ class Executor {
                      "MPI-4.1 §6.1: an argument that is significant at a process must be given there");
     return a;
   }
-  std::int64_t int_arg(RankEnv& env, const Step& s, P p) {
+  [[gnu::always_inline]] std::int64_t int_arg(RankEnv& env, const Step& s, P p) {
     const Arg& a = arg(s, p);
     return eval_int(env, *a.expr);
   }
-  int rank_arg(RankEnv& env, const Step& s, P p) {
+  [[gnu::always_inline]] int rank_arg(RankEnv& env, const Step& s, P p) {
     std::int64_t v = int_arg(env, s, p);
     if (v < INT32_MIN || v > INT32_MAX) not_an_int(p, v);
     return static_cast<int>(v);
@@ -519,15 +519,17 @@ class Executor {
     std::int64_t elem = 1;
     if (b.kind == BufferRef::named) {
       const mpi::Allocation* al = allocation(env, b.name);
-      if (!al)
-        throw MpiError(mpi::ErrorClass::buffer, param_name(p),
-                       "buffer '" + names_.str(b.name) + "' is not declared on rank " + std::to_string(env.rank),
-                       "MPI-4.1 §3.2.2: buf is the address of the rank's own data");
+      if (!al) undeclared_buffer(env, b.name, p);
       base = al->base;
       elem = al->type->extent();
     }
     if (b.offset) base += eval_int(env, *b.offset) * elem;
     return base;
+  }
+  [[noreturn, gnu::cold]] void undeclared_buffer(const RankEnv& env, NameId name, P p) const {
+    throw MpiError(mpi::ErrorClass::buffer, param_name(p),
+                   "buffer '" + names_.str(name) + "' is not declared on rank " + std::to_string(env.rank),
+                   "MPI-4.1 §3.2.2: buf is the address of the rank's own data");
   }
   mpi::TypedBuffer typed(RankEnv& env, const Step& s, P p, std::int64_t count, const mpi::TypeRef& t) {
     Address at = address(env, arg(s, p), p);
