@@ -246,11 +246,11 @@ class Executor {
         : env_(env), wait_(ex.world_.rank(env.rank).wait_all(std::span<Request*>(env.pending, 0))) {
       if (env.blocked.kind == Blocking::requests)
         wait_.reqs = std::span<Request*>(env.pending, std::exchange(env.pending_count, 0));
+      null_wait_ = wait_.reqs.size() == 1 && wait_.reqs[0] == nullptr;  // MPI_Wait on MPI_REQUEST_NULL
     }
     bool await_ready() {
       if (env_.blocked.kind != Blocking::requests) return false;  // a task: lazy, started by await_suspend
-      if (wait_.reqs.size() == 1 && wait_.reqs[0] == nullptr) return true;  // MPI_Wait on MPI_REQUEST_NULL
-      return wait_.await_ready();
+      return null_wait_ || wait_.await_ready();
     }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<> h) {
       switch (env_.blocked.kind) {
@@ -263,15 +263,14 @@ class Executor {
       switch (env_.blocked.kind) {
         case Blocking::coroutine: return std::move(env_.blocked.task).operator co_await().await_resume();
         case Blocking::collective: std::move(env_.blocked.call).operator co_await().await_resume(); return Status{};
-        default:
-          if (wait_.reqs.size() == 1 && wait_.reqs[0] == nullptr) return Status{};
-          return wait_.await_resume();
+        default: return null_wait_ ? Status{} : wait_.await_resume();
       }
     }
 
    private:
     RankEnv& env_;
     mpi::Rank::WaitAll wait_;
+    bool null_wait_ = false;
   };
 
   const RankEnv& env(std::uint32_t r) const { return envs_[r]; }

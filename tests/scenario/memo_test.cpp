@@ -1,24 +1,16 @@
 #include <doctest/doctest.h>
 
-#include "model/net/network_file.hpp"
-#include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
+#include "tests/support.hpp"
 
 using namespace mpisim;
 
 namespace {
 // The run's expects all hold, on 1 to 6 ranks.
 void check_clean(const std::string& text) {
-  scenario::Scenario sc = scenario::parse_scenario(text, "memo-test");
   for (std::int64_t p = 1; p <= 6; ++p) {
     CAPTURE(p);
-    net::Network n = net::default_network();
-    scenario::RunConfig cfg;
-    cfg.ranks = p;
-    cfg.payload = mpi::PayloadMode::data;
-    cfg.trace_level = sim::TraceLevel::summary;
-    auto r = scenario::run_scenario(sc, n, cfg);
-    CHECK(r.outcome == scenario::Outcome::clean);
+    CHECK(test::run_text(text, p).outcome == scenario::Outcome::clean);
   }
 }
 }  // namespace
