@@ -79,6 +79,13 @@ const path = require("path");
     const alone = await page.waitForFunction(c => document.querySelector("#progress").textContent.startsWith(`0 / ${c}`),
                                              count, { timeout: 5000 }).then(() => true, () => false);
     check(alone, `a collective's ${count} messages alone`);
+    // Choosing another selection stops a running playback: nothing appears on its own.
+    await page.selectOption("#which", "");
+    await page.click("#play");
+    await page.selectOption("#which", key);
+    await page.waitForTimeout(700);
+    const progress = await page.textContent("#progress");
+    check(progress.startsWith(`0 / ${count}`), `a new selection stops playback (shows "${progress}")`);
   }
   // The per-link view of topology runs, from a trace that carries link loads.
   const withLinks = JSON.parse(JSON.stringify(trace));
