@@ -64,11 +64,11 @@ std::int64_t CollArgs::recv_offset(int i) const {
 }
 
 Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
-  return r.isend(typed(r, at, count, t), t, dest, tag_of(a.kind), *a.comm, mpi::Context::collective, a.instance);
+  return r.isend_collective(typed(r, at, count, t), t, dest, tag_of(a.kind), *a.comm, a.instance);
 }
 
 Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {
-  return r.irecv(typed(r, at, count, t), t, source, tag_of(a.kind), *a.comm, mpi::Context::collective);
+  return r.irecv_collective(typed(r, at, count, t), t, source, tag_of(a.kind), *a.comm);
 }
 
 Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {

@@ -231,6 +231,19 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
   return r;
 }
 
+Request* Rank::isend_collective(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+                                std::int64_t instance) {
+  validate_peer(dest, comm, false, "dest");
+  if (world_->mode_ == PayloadMode::data) validate_buffer(buf, "buf");
+  return start_send(buf, std::move(type), dest, tag, comm, Context::collective, instance, false, nullptr, nullptr);
+}
+
+Request* Rank::irecv_collective(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm) {
+  validate_peer(source, comm, true, "source");
+  if (world_->mode_ == PayloadMode::data) validate_buffer(buf, "buf");
+  return start_recv(buf, std::move(type), source, tag, comm, Context::collective, false);
+}
+
 Request* Rank::isend_unchecked(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
                               Context ctx) {
   return start_send(buf, std::move(type), dest, tag, comm, ctx, -1, true, nullptr, nullptr);

@@ -135,6 +135,15 @@ class Rank {
   Request* irecv_unchecked(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                            Context ctx = Context::collective);
 
+  // The messages of a collective algorithm, on the communicator's collective
+  // context with the collective's tag. The peer is checked (an algorithm's
+  // arithmetic must stay inside the communicator); the buffer only in data mode,
+  // where it is read or written: the collective's entry checks already held the
+  // caller's buffers against their type maps, and an algorithm sizes its scratch.
+  Request* isend_collective(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+                            std::int64_t instance);
+  Request* irecv_collective(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm);
+
   // Sends bytes already packed (for MPI_Sendrecv_replace): a send of `packed.size()` bytes
   // whose signature is (type, count).
   Request* isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
