@@ -66,11 +66,7 @@ std::size_t Engine::pending_events() const noexcept {
 void Engine::push(const Entry& e) { queue_.push(e); }
 
 bool Engine::pop(Entry& out) {
-  if (starts_head_ == starts_.size()) {
-    if (!queue_.peek(out)) return false;
-    queue_.pop();
-    return true;
-  }
+  if (starts_head_ == starts_.size()) return queue_.take(out);
   // Process starts are merged with the queue by (time, seq).
   const StartRun& r = starts_[starts_head_];
   Entry queued{};

@@ -95,11 +95,12 @@ std::uint32_t EventQueue::bucket_for(std::int64_t t) {
   return b;
 }
 
-void EventQueue::push(const QueuedEvent& e) {
-  Bucket& b = buckets_[bucket_for(e.time)];
-  assert(b.items.size() == b.head || b.items.back().seq < e.seq);
-  b.items.push_back(Item{e.seq, e.handler, e.arg});
-  ++size_;
+void EventQueue::push_to_other_instant(const QueuedEvent& e) { append(buckets_[bucket_for(e.time)], e); }
+
+bool EventQueue::take_slow(QueuedEvent& out) {
+  if (!peek(out)) return false;
+  pop();
+  return true;
 }
 
 void EventQueue::push_keeping_seq(const QueuedEvent& e) {

@@ -14,6 +14,7 @@
 //
 // Buckets are found by time through an open-addressing table: only looked up,
 // never iterated, so the order of events depends on (time, seq) alone.
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -30,13 +31,31 @@ struct QueuedEvent {
 
 class EventQueue {
  public:
-  // A fresh event: its seq is larger than every seq pushed before.
-  void push(const QueuedEvent& e);
+  // A fresh event: its seq is larger than every seq pushed before. Inline for
+  // the common case, an instant that was just pushed to.
+  void push(const QueuedEvent& e) {
+    if (cached_bucket_ == kEmpty || cached_time_ != e.time) [[unlikely]] {
+      push_to_other_instant(e);
+      return;
+    }
+    append(buckets_[cached_bucket_], e);
+  }
   // An event that keeps an older seq.
   void push_keeping_seq(const QueuedEvent& e);
   // The earliest event by (time, seq), or false when empty.
   bool peek(QueuedEvent& out) const;
   void pop();
+  // peek and pop in one: inline when no re-queued event is pending.
+  bool take(QueuedEvent& out) {
+    if (!late_.empty() || times_.empty()) [[unlikely]]
+      return take_slow(out);
+    Bucket& b = buckets_[times_.front().bucket];
+    const Item& it = b.items[b.head];
+    out = QueuedEvent{b.time, it.seq, it.handler, it.arg};
+    --size_;
+    if (++b.head == b.items.size()) forget_front_bucket();
+    return true;
+  }
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
   void clear();
@@ -59,6 +78,13 @@ class EventQueue {
   static constexpr std::uint32_t kEmpty = UINT32_MAX;
 
   std::uint32_t bucket_for(std::int64_t t);
+  void push_to_other_instant(const QueuedEvent& e);
+  bool take_slow(QueuedEvent& out);
+  void append(Bucket& b, const QueuedEvent& e) {
+    assert(b.items.size() == b.head || b.items.back().seq < e.seq);
+    b.items.push_back(Item{e.seq, e.handler, e.arg});
+    ++size_;
+  }
   void forget_front_bucket();
   std::uint32_t* find_slot(std::int64_t t);
   void insert_slot(std::int64_t t, std::uint32_t bucket);
