@@ -24,15 +24,6 @@ namespace mpisim::sim {
 
 class Engine;
 
-// Something that reacts to a timed event. `arg` is the caller's word; `seq` is the
-// event's ordering number, for callers that may need to re-queue it unchanged.
-class EventHandler {
- public:
-  virtual void on_event(std::uint64_t arg, std::uint64_t seq) = 0;
-
- protected:
-  ~EventHandler() = default;
-};
 
 using ProcessId = std::uint32_t;
 
