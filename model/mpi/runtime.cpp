@@ -360,6 +360,14 @@ Task<Status> Rank::probe(int source, int tag, const Communicator& comm) {
 }
 
 void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
+  World& w = *rank->world_;
+  if (!w.model_.computes_compete()) {
+    // Nothing else claims this CPU: the computation starts when it is free, as the
+    // queued compute item would, one event sooner.
+    SimTime end = w.model_.start_compute(rank->id_, duration, w.model_.compute_ready(rank->id_, rank->now()));
+    w.engine_.resume_at(end, h);
+    return;
+  }
   rank->wait_time_ = duration;
   rank->waiter_ = h;
   rank->world_->engine_.at(rank->now(), rank->world_->compute_stage_, rank->id_);

@@ -66,6 +66,11 @@ class CostModel {
   // Returns when `dst` is done absorbing the message (the receive's completion).
   virtual SimTime start_receive(Rank src, Rank dst, std::uint64_t bytes, SimTime t) = 0;
 
+  // Whether a computation competes for the CPU with anything but the same rank's
+  // other computations (sends and receptions, under LogGOPS). When it does not, a
+  // rank's computation starts when its CPU is free whatever else happens at that
+  // instant, and the runtime starts it without queueing it.
+  virtual bool computes_compete() const = 0;
   virtual SimTime compute_ready(Rank r, SimTime t) const = 0;
   // Returns when the computation ends.
   virtual SimTime start_compute(Rank r, SimTime duration, SimTime t) = 0;

@@ -74,6 +74,7 @@ class FlowModel final : public CpuOnlyModel {
   std::uint64_t eager_limit() const override { return p_.eager_limit; }
 
   bool sends_compete() const override { return false; }
+  bool computes_compete() const override { return false; }  // the CPU only computes
   SimTime send_ready(Rank, SimTime t) const override { return t; }
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   SimTime next_event() const override;

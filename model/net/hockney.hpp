@@ -35,6 +35,7 @@ class Hockney final : public CpuOnlyModel {
   std::uint64_t eager_limit() const override { return p_.eager_limit; }
 
   bool sends_compete() const override { return false; }  // the port is the rank's own
+  bool computes_compete() const override { return false; }  // the CPU only computes
   SimTime send_ready(Rank src, SimTime t) const override { return max(t, port_free_[src]); }
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   SimTime receive_ready(Rank, SimTime t) const override { return t; }

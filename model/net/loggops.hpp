@@ -36,6 +36,7 @@ class LogGOPS final : public CostModel {
   std::uint64_t eager_limit() const override { return p_.S; }
 
   bool sends_compete() const override { return true; }  // sends and receptions share the CPU
+  bool computes_compete() const override { return true; }  // the CPU also pays the overheads o and O
   SimTime send_ready(Rank src, SimTime t) const override;
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   SimTime receive_ready(Rank dst, SimTime t) const override;
