@@ -64,7 +64,9 @@ std::int64_t CollArgs::recv_offset(int i) const {
 }
 
 Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
-  return r.isend_collective(typed(r, at, count, t), t, dest, tag_of(a.kind), *a.comm, a.instance);
+  Request* send = r.isend_collective(typed(r, at, count, t), t, dest, tag_of(a.kind), *a.comm, a.instance);
+  r.test(send, nullptr);  // frees it and clears the handle when it is complete now
+  return send;
 }
 
 Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {

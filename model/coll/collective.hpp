@@ -142,6 +142,10 @@ inline mpi::TypedBuffer typed(Rank& r, Address at, std::int64_t count, const Typ
 }
 
 // Point-to-point on the collective context of a.comm, tagged with the collective.
+// A send that is complete when posted (eager, served at once) comes back as null
+// (MPI_REQUEST_NULL), already freed: waiting on it would return at once with
+// nothing to report, as a send's errors are found when it is posted. At a million
+// ranks this keeps half of an exchange's requests out of memory.
 Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
 Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
 // Blocking forms: post now, co_await the result (an awaiter: no coroutine frame).
