@@ -518,17 +518,30 @@ void World::post(Message* m, Request* send) {
   engine_.at(engine_.now(), send_stage_, reinterpret_cast<std::uint64_t>(m));
 }
 
-// The stages' prefetch hints: a message's first lines; a computing rank.
+// The stages' prefetch hints. A message's first lines, then (arrivals) its
+// receiver, then the receive that receiver posted first (what matching reads);
+// a computing rank.
 namespace {
 void prefetch_lines(const void* p, int lines) {
   for (int i = 0; i < lines; ++i) __builtin_prefetch(static_cast<const char*>(p) + 64 * i);
 }
 }  // namespace
 
-void World::SendStage::prefetch(std::uint64_t arg) const { prefetch_lines(reinterpret_cast<const Message*>(arg), 2); }
-void World::ArriveStage::prefetch(std::uint64_t arg) const { prefetch_lines(reinterpret_cast<const Message*>(arg), 2); }
-void World::ComputeStage::prefetch(std::uint64_t arg) const {
-  prefetch_lines(&w->ranks_[arg], static_cast<int>(sizeof(Rank) + 63) / 64);
+void World::SendStage::prefetch(std::uint64_t arg, int step) const {
+  if (step == 0) prefetch_lines(reinterpret_cast<const Message*>(arg), 2);
+}
+void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
+  const auto* m = reinterpret_cast<const Message*>(arg);
+  if (step == 0) {
+    prefetch_lines(m, 2);
+  } else if (step == 1) {
+    prefetch_lines(&w->ranks_[m->dst_world], 2);
+  } else if (const Request* q = w->ranks_[m->dst_world].posted_head_) {
+    prefetch_lines(q, 2);
+  }
+}
+void World::ComputeStage::prefetch(std::uint64_t arg, int step) const {
+  if (step == 0) prefetch_lines(&w->ranks_[arg], static_cast<int>(sizeof(Rank) + 63) / 64);
 }
 
 void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {

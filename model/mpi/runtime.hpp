@@ -331,17 +331,17 @@ class World {
   struct SendStage final : sim::EventHandler {
     World* w;
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
-    void prefetch(std::uint64_t arg) const override;
+    void prefetch(std::uint64_t arg, int step) const override;
   };
   struct ArriveStage final : sim::EventHandler {
     World* w;
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
-    void prefetch(std::uint64_t arg) const override;
+    void prefetch(std::uint64_t arg, int step) const override;
   };
   struct ComputeStage final : sim::EventHandler {
     World* w;
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
-    void prefetch(std::uint64_t arg) const override;
+    void prefetch(std::uint64_t arg, int step) const override;
   };
   // Models whose arrivals depend on later traffic (shared links): one pending event
   // at the model's next_event(); `arg` is its generation, so superseded ones do nothing.
