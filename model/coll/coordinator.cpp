@@ -47,7 +47,7 @@ std::pair<std::int64_t, TypeRef> send_block(const CollArgs& a, int j) {
 }
 
 // A root location read twice, or a location written twice (MPI-4.1 §6.5, §6.6).
-void check_overlap(Rank& rank, const CollArgs& a, bool send_side, const char* argument, const std::string& rule) {
+void check_overlap(Rank& rank, const CollArgs& a, bool send_side, const char* argument, const char* rule) {
   std::vector<std::pair<Address, std::int64_t>> runs;
   std::vector<int> owner;
   constexpr std::size_t kLimit = 1 << 20;
@@ -115,10 +115,10 @@ Coordinator::Instance& Coordinator::deposit(Rank& rank, CollArgs&& args, int ind
   }
   // Rooted collectives: the root checks its own arguments that span all processes.
   if (a.is_root() || !rooted(a.kind)) {
-    const std::string read_twice =
+    constexpr const char* read_twice =
         "MPI-4.1 §6.6: the counts, types and displacements must not cause any location on the root to be read more "
         "than once";
-    const std::string written_twice =
+    constexpr const char* written_twice =
         "MPI-4.1 §6.5: the counts, types and displacements must not cause any location on the root to be written "
         "more than once";
     switch (a.kind) {

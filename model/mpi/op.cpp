@@ -231,7 +231,7 @@ OpRef make_user_op(std::string name, std::string_view function, bool commute) {
 }
 
 void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const char* argument) {
-  const std::string rule = "MPI-4.1 §6.9.2: each predefined operation is defined only on the basic types its table lists";
+  constexpr const char* rule = "MPI-4.1 §6.9.2: each predefined operation is defined only on the basic types its table lists";
   if (op.kind == OpKind::maxloc || op.kind == OpKind::minloc) {
     if (is_pair(type)) return;
     throw MpiError(ErrorClass::op, argument,

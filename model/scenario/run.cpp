@@ -1828,7 +1828,7 @@ class Executor {
     }
     if (a.op) mpi::check_op_type(*a.op, *a.recvtype, a.sendcount, "op");
     a.instance = next_instance(env, *a.comm);
-    std::string want = s.algorithm;
+    std::string_view want = s.algorithm;
     if (want.empty()) {
       auto it = cfg_.algorithms.find(cname);
       if (it != cfg_.algorithms.end()) want = it->second;
@@ -1836,14 +1836,18 @@ class Executor {
     const coll::Algorithm* alg = nullptr;
     if (!want.empty() && want != "auto") {
       alg = coll::find_algorithm(a.kind, want);
-      if (!alg) throw StepError("no algorithm \"" + want + "\" for " + cname + " (mpisim --list-algorithms lists them)");
+      if (!alg)
+        throw StepError("no algorithm \"" + std::string(want) + "\" for " + cname +
+                        " (mpisim --list-algorithms lists them)");
       std::string no = coll::ineligible(*alg, a);
-      if (!no.empty()) throw StepError("the algorithm \"" + want + "\" of " + cname + " cannot run this call: " + no);
+      if (!no.empty())
+        throw StepError("the algorithm \"" + std::string(want) + "\" of " + cname + " cannot run this call: " + no);
     } else {
       alg = &coll::auto_algorithm(a);
     }
     algorithm_out = alg->name.data();  // registry names are string literals
-    result_.algorithms_used[cname] = std::string(alg->name);
+    std::string& used = result_.algorithms_used[cname];
+    if (used != alg->name) used = alg->name;  // assigned once, not copied for every rank
     return Blocking::on_collective(coordinator_.enter(rk, std::move(a), *alg));
   }
 
