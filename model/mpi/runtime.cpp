@@ -168,7 +168,7 @@ Rank::Rank(World& w, std::uint32_t id) : world_(&w), id_(id) {}
 
 SimTime Rank::now() const { return world_->engine_.now(); }
 
-void Rank::validate_peer(int peer, const Communicator& comm, bool receive, const char* argument) const {
+void Rank::validate_other_peer(int peer, const Communicator& comm, bool receive, const char* argument) const {
   if (peer == PROC_NULL) return;
   if (receive && peer == ANY_SOURCE) return;
   if (peer < 0 || peer >= comm.peer_count()) {

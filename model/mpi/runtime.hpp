@@ -224,7 +224,14 @@ class Rank {
                     std::coroutine_handle<> h);
   void wait_over(std::span<Request*> reqs);
 
-  void validate_peer(int peer, const Communicator& comm, bool receive, const char* argument) const;
+  // Inline for a peer inside the communicator; the rest (MPI_PROC_NULL,
+  // MPI_ANY_SOURCE, errors) out of line.
+  void validate_peer(int peer, const Communicator& comm, bool receive, const char* argument) const {
+    if (peer >= 0 && peer < comm.peer_count()) [[likely]]
+      return;
+    validate_other_peer(peer, comm, receive, argument);
+  }
+  void validate_other_peer(int peer, const Communicator& comm, bool receive, const char* argument) const;
   void validate_tag(int tag, bool receive) const;
   void validate_buffer(const TypedBuffer& buf, const char* argument) const;
   Request* new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
