@@ -24,7 +24,6 @@ namespace mpisim::sim {
 
 class Engine;
 
-
 using ProcessId = std::uint32_t;
 
 // A process's root coroutine, for roots that want no wrapper frame: declare the
