@@ -9,9 +9,12 @@
 //   disjoint  a crossbar of 2·FLOWS nodes, each message between its own two nodes:
 //             no two flows share a link (the solver's best case)
 //   fat-tree  the 16-ary 3-tree of scenarios/networks/fat-tree.json (4,096 nodes),
-//             random pairs: every node link carries several flows, so flows are
-//             coupled across the whole network (its worst case)
-//   torus     the 8x8x8 torus of scenarios/networks/torus-3d.json, random pairs
+//             random pairs: every node link carries a few flows, so most links are
+//             full and every flow is coupled to the others through them, but a
+//             change moves the rates of a few dozen flows
+//   torus     the 8x8x8 torus of scenarios/networks/torus-3d.json (512 nodes),
+//             random pairs: with 10,000 flows every link carries about 20, and a
+//             change moves rates across much of the network (the hard case)
 #include <chrono>
 #include <cstdio>
 #include <cstring>

@@ -30,6 +30,7 @@ struct FlowModel::Flow {
   // The solver's scratch.
   bool in_set = false, fixed = false;
   double new_rate = 0;
+  std::uint64_t checked = 0;         // the solver round that last checked its bottleneck
 };
 
 struct FlowModel::Link {
@@ -56,32 +57,40 @@ struct FlowModel::Event {
 
 // Which flows a change can affect, and their max-min fair rates.
 //
-// A change (a flow starting or ending) alters the links of its route. Flows on
-// those links may change rate; a flow whose rate changes frees or takes bandwidth
-// on its other links, which matters only where that bandwidth is scarce: on a link
-// that is full. So the set re-solved is the closure: every flow on a changed link,
-// and every flow on a full link of a flow in the set. Flows outside it keep their
-// rates, and links the set crosses but does not fill keep what the outside flows
-// use. One case can still escape: a link that was not full becomes full with the
-// new rates while an outside flow on it runs faster than the set's flows there —
-// that outside flow would have to slow down. The solver checks for exactly that and
-// widens the set through such a link until none is left, so the rates are the
-// max-min fair rates of all flows, recomputed where they can change.
+// Rates are max-min fair exactly when every flow has a bottleneck: a full link on
+// which no flow runs faster than it. A change (a flow starting or ending) can only
+// break that on the links of its route, so the solver starts from the set of flows
+// on those links, keeps every other flow at its rate, and fills the set
+// progressively on what the outside flows leave of each link. Then it checks the
+// bottlenecks the new rates could have broken:
+//  - each flow of the set was fixed at a link the set filled; if an outside flow
+//    runs faster there, that link is not its bottleneck, and unless another full
+//    link of its route holds it, the faster outside flows join the set;
+//  - an outside flow on a link the set crosses may have lost its bottleneck (the
+//    link is no longer full, or a flow of the set now runs faster on it): unless
+//    another full link of its route still holds it, it joins the set.
+// It solves again until nothing breaks. Every flow then has a bottleneck, so the
+// rates are the max-min fair rates of all flows (to kTight), recomputed only where
+// they change; where changes reach far, so does the set.
 struct FlowModel::Solver {
   std::vector<std::uint32_t> flows;            // the set
   std::vector<std::uint32_t> links;            // every link its flows cross
   std::vector<char> expanded;                  // per slot: all the link's flows are in the set
-  std::vector<std::uint32_t> to_expand;
   std::vector<double> residual;                // per slot
-  std::vector<std::uint32_t> unfixed, stamp;   // per slot
-  std::vector<std::vector<std::uint32_t>> members;  // per slot: the set's flows on it
+  std::vector<double> fixed_at;                // per slot: the rate of the set's flows fixed there, or -1
+  std::vector<char> changed;                   // per slot: a flow of the set on it has a new rate
+  std::vector<std::uint32_t> unfixed;          // per slot: the set's flows on it not yet fixed
+  std::uint64_t round = 0;                     // numbers the checks of outside flows
+  // A link's fair share of what is left when it was queued. Shares only grow as
+  // flows are fixed (each fixed flow took no more than the smallest share), so a
+  // queued share is a lower bound: a link is re-queued when it surfaces with more.
   struct Share {
     double share;
-    std::uint32_t link, slot, stamp;
-    friend bool operator>(const Share& a, const Share& b) {
-      return std::tie(a.share, a.link) > std::tie(b.share, b.link);
-    }
+    std::uint32_t link, slot;
   };
+  static bool later(const Share& a, const Share& b) {
+    return a.share > b.share || (a.share == b.share && a.link > b.link);
+  }
   std::vector<Share> heap;
 };
 
@@ -331,7 +340,6 @@ void FlowModel::solve(SimTime t) {
   s.flows.clear();
   s.links.clear();
   s.expanded.clear();
-  s.to_expand.clear();
   auto slot_of = [&](std::uint32_t l) {
     if (links_[l].slot == kNone) {
       links_[l].slot = static_cast<std::uint32_t>(s.links.size());
@@ -340,27 +348,19 @@ void FlowModel::solve(SimTime t) {
     }
     return links_[l].slot;
   };
+  auto add = [&](std::uint32_t f) {
+    Flow& flow = flows_[f];
+    if (flow.in_set) return;
+    flow.in_set = true;
+    flow.new_rate = flow.rate;  // until the set is solved again
+    s.flows.push_back(f);
+    for (std::uint32_t m : flow.route) slot_of(m);
+  };
   auto expand = [&](std::uint32_t l) {
     std::uint32_t slot = slot_of(l);
     if (s.expanded[slot]) return;
     s.expanded[slot] = 1;
-    s.to_expand.push_back(l);
-  };
-  auto close = [&] {
-    while (!s.to_expand.empty()) {
-      std::uint32_t l = s.to_expand.back();
-      s.to_expand.pop_back();
-      for (std::uint32_t f : links_[l].flows) {
-        Flow& flow = flows_[f];
-        if (flow.in_set) continue;
-        flow.in_set = true;
-        s.flows.push_back(f);
-        for (std::uint32_t m : flow.route) {
-          slot_of(m);
-          if (links_[m].tight) expand(m);
-        }
-      }
-    }
+    for (std::uint32_t f : links_[l].flows) add(f);
   };
   for (std::uint32_t l : dirty_) {
     links_[l].dirty = false;
@@ -370,19 +370,33 @@ void FlowModel::solve(SimTime t) {
     for (std::uint32_t l = 0; l < links_.size(); ++l)
       if (!links_[l].flows.empty()) expand(l);
   dirty_.clear();
-  close();
+
+  std::size_t solved = 0;  // slots below it have the last round's residuals
+  auto rate_now = [&](const Flow& f) { return f.in_set ? f.new_rate : f.rate; };
+  auto full = [&](std::uint32_t l) {
+    const Link& link = links_[l];
+    return link.slot >= solved ? link.tight : s.residual[link.slot] <= kTight * link.capacity;
+  };
+  // A flow has a bottleneck: a full link of its route with no faster flow.
+  auto held = [&](const Flow& g) {
+    const double rate = rate_now(g);
+    for (std::uint32_t m : g.route) {
+      if (!full(m)) continue;
+      double fastest = 0;
+      for (std::uint32_t h : links_[m].flows) fastest = std::max(fastest, rate_now(flows_[h]));
+      if (rate >= fastest * (1 - kTight)) return true;
+    }
+    return false;
+  };
 
   for (;;) {
     // Progressive filling over the set, on what the outside flows leave of each link.
-    std::size_t n = s.links.size();
+    const std::size_t n = s.links.size();
+    solved = n;
     s.residual.assign(n, 0.0);
+    s.fixed_at.assign(n, -1.0);
     s.unfixed.assign(n, 0);
-    s.stamp.assign(n, 0);
-    if (s.members.size() < n) s.members.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      s.residual[i] = links_[s.links[i]].capacity - links_[s.links[i]].used;
-      s.members[i].clear();
-    }
+    for (std::size_t i = 0; i < n; ++i) s.residual[i] = links_[s.links[i]].capacity - links_[s.links[i]].used;
     for (std::uint32_t f : s.flows) {
       Flow& flow = flows_[f];
       flow.fixed = false;
@@ -390,52 +404,75 @@ void FlowModel::solve(SimTime t) {
         std::uint32_t slot = links_[m].slot;
         s.residual[slot] += flow.rate;  // its old rate is the set's to share again
         ++s.unfixed[slot];
-        s.members[slot].push_back(f);
       }
     }
+    auto share_of = [&](std::uint32_t slot) { return std::max(0.0, s.residual[slot]) / s.unfixed[slot]; };
     s.heap.clear();
     for (std::uint32_t i = 0; i < n; ++i)
-      if (s.unfixed[i] > 0)
-        s.heap.push_back({std::max(0.0, s.residual[i]) / s.unfixed[i], s.links[i], i, 0});
-    std::make_heap(s.heap.begin(), s.heap.end(), std::greater<>{});
-    while (!s.heap.empty()) {
-      std::pop_heap(s.heap.begin(), s.heap.end(), std::greater<>{});
+      if (s.unfixed[i] > 0) s.heap.push_back({share_of(i), s.links[i], i});
+    std::make_heap(s.heap.begin(), s.heap.end(), Solver::later);
+    std::size_t left = s.flows.size();
+    while (left > 0) {
+      std::pop_heap(s.heap.begin(), s.heap.end(), Solver::later);
       Solver::Share top = s.heap.back();
       s.heap.pop_back();
-      if (top.stamp != s.stamp[top.slot] || s.unfixed[top.slot] == 0) continue;
+      if (s.unfixed[top.slot] == 0) continue;
+      if (const double now = share_of(top.slot); now > top.share) {
+        s.heap.push_back({now, top.link, top.slot});
+        std::push_heap(s.heap.begin(), s.heap.end(), Solver::later);
+        continue;
+      }
       double share = std::max(top.share, 1e-18);  // never 0: rounding must not stall a flow
-      for (std::uint32_t f : s.members[top.slot]) {
+      s.fixed_at[top.slot] = share;
+      for (std::uint32_t f : links_[top.link].flows) {
         Flow& flow = flows_[f];
-        if (flow.fixed) continue;
+        if (!flow.in_set || flow.fixed) continue;
         flow.fixed = true;
         flow.new_rate = share;
+        --left;
         for (std::uint32_t m : flow.route) {
           std::uint32_t slot = links_[m].slot;
           s.residual[slot] -= share;
           --s.unfixed[slot];
-          ++s.stamp[slot];
-          if (s.unfixed[slot] == 0) continue;
-          s.heap.push_back({std::max(0.0, s.residual[slot]) / s.unfixed[slot], m, slot, s.stamp[slot]});
-          std::push_heap(s.heap.begin(), s.heap.end(), std::greater<>{});
         }
       }
     }
-    // A link the set filled, where an outside flow runs faster than the set's flows:
-    // widen the set through it and solve again.
-    bool widened = false;
+    // The bottlenecks the new rates may have broken (see Solver). An outside flow
+    // whose links all kept their rates keeps its bottleneck.
+    s.changed.assign(n, 0);
+    for (std::uint32_t f : s.flows)
+      if (flows_[f].new_rate != flows_[f].rate)
+        for (std::uint32_t m : flows_[f].route) s.changed[links_[m].slot] = 1;
+    const std::size_t before = s.flows.size();
+    ++s.round;
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (s.expanded[i] || s.residual[i] > kTight * links_[s.links[i]].capacity) continue;
-      double fastest = 0;
-      for (std::uint32_t f : s.members[i]) fastest = std::max(fastest, flows_[f].new_rate);
-      for (std::uint32_t g : links_[s.links[i]].flows)
-        if (!flows_[g].in_set && flows_[g].rate > fastest * (1 + kTight)) {
-          expand(s.links[i]);
-          widened = true;
-          break;
+      if (s.expanded[i]) continue;
+      const std::uint32_t l = s.links[i];
+      if (s.fixed_at[i] >= 0) {
+        // The set's flows fixed here run slower than an outside flow: unless another
+        // full link holds them, they and that flow must share this link afresh.
+        bool faster = false;
+        for (std::uint32_t g : links_[l].flows)
+          if (!flows_[g].in_set && flows_[g].rate > s.fixed_at[i] * (1 + kTight)) faster = true;
+        bool unheld = false;
+        if (faster)
+          for (std::uint32_t f : links_[l].flows)
+            if (flows_[f].in_set && flows_[f].new_rate == s.fixed_at[i] && !held(flows_[f])) unheld = true;
+        if (unheld) {
+          for (std::uint32_t g : links_[l].flows)
+            if (!flows_[g].in_set && flows_[g].rate > s.fixed_at[i] * (1 + kTight)) add(g);
+          continue;
         }
+      }
+      if (!s.changed[i]) continue;
+      for (std::uint32_t g : links_[l].flows) {
+        Flow& flow = flows_[g];
+        if (flow.in_set || flow.checked == s.round) continue;
+        flow.checked = s.round;
+        if (!held(flow)) add(g);
+      }
     }
-    if (!widened) break;
-    close();
+    if (s.flows.size() == before) break;
   }
 
   ++solves_;
@@ -458,6 +495,15 @@ void FlowModel::solve(SimTime t) {
   }
   compact_events();
 }
+
+std::vector<std::pair<std::vector<std::uint32_t>, double>> FlowModel::transferring() const {
+  std::vector<std::pair<std::vector<std::uint32_t>, double>> out;
+  for (const Flow& f : flows_)
+    if (f.active) out.emplace_back(f.route, f.rate);
+  return out;
+}
+
+double FlowModel::capacity(std::uint32_t link) const { return links_[link].capacity; }
 
 std::vector<LinkUsage> FlowModel::link_usage() const {
   std::vector<LinkUsage> out;

@@ -21,9 +21,9 @@
 //    whatever else is in flight (the contention-free form of the same network);
 //  - computation occupies the rank's CPU, which communication does not use.
 //
-// Rates are recomputed when a flow starts or ends, and only for the flows the
-// change can affect (flow_model.cpp explains which): one instant's changes are
-// solved together, before time moves on.
+// Rates are recomputed when a flow starts or ends, and only where they change
+// (flow_model.cpp explains how that is found): one instant's changes are solved
+// together, before time moves on.
 #include <functional>
 #include <limits>
 #include <memory>
@@ -88,6 +88,11 @@ class FlowModel final : public CpuOnlyModel {
   std::uint32_t node_of(Rank r) const { return node_of_[r]; }
   // false: every solve covers every flow (the reference the tests compare against).
   void set_incremental(bool on) { incremental_ = on; }
+  // The flows transferring now, each as (its route, its rate in bytes per
+  // picosecond), and a link's capacity in bytes per picosecond: what a check of
+  // the sharing needs.
+  std::vector<std::pair<std::vector<std::uint32_t>, double>> transferring() const;
+  double capacity(std::uint32_t link) const;
   // How many times rates were solved and how many flows those solves covered.
   std::uint64_t solves() const { return solves_; }
   std::uint64_t solved_flows() const { return solved_flows_; }
