@@ -39,6 +39,8 @@ struct FlowModel::Link {
   std::vector<std::uint32_t> flows;  // its active flows
   bool dirty = false;
   bool tight = false;                // full at the last solve
+  std::uint64_t fastest_round = 0;   // the solver round `fastest` was found in
+  double fastest = 0;                // then: its fastest flow's rate
   std::uint32_t slot = kNone;        // the solver's index for it, during a solve
   std::uint64_t messages = 0, bytes = 0;
   SimTime busy{}, busy_since{};
@@ -377,15 +379,22 @@ void FlowModel::solve(SimTime t) {
     const Link& link = links_[l];
     return link.slot >= solved ? link.tight : s.residual[link.slot] <= kTight * link.capacity;
   };
+  // The fastest flow on a link, found once per round of checks (rates do not
+  // change while the checks run).
+  auto fastest = [&](std::uint32_t l) {
+    Link& link = links_[l];
+    if (link.fastest_round != s.round) {
+      link.fastest_round = s.round;
+      link.fastest = 0;
+      for (std::uint32_t h : link.flows) link.fastest = std::max(link.fastest, rate_now(flows_[h]));
+    }
+    return link.fastest;
+  };
   // A flow has a bottleneck: a full link of its route with no faster flow.
   auto held = [&](const Flow& g) {
     const double rate = rate_now(g);
-    for (std::uint32_t m : g.route) {
-      if (!full(m)) continue;
-      double fastest = 0;
-      for (std::uint32_t h : links_[m].flows) fastest = std::max(fastest, rate_now(flows_[h]));
-      if (rate >= fastest * (1 - kTight)) return true;
-    }
+    for (std::uint32_t m : g.route)
+      if (full(m) && rate >= fastest(m) * (1 - kTight)) return true;
     return false;
   };
 
