@@ -370,7 +370,7 @@ void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
   }
   rank->wait_time_ = duration;
   rank->waiter_ = h;
-  rank->world_->engine_.at(rank->now(), rank->world_->compute_stage_, rank->id_);
+  w.engine_.at(rank->now(), w.compute_stage_, rank->id_);
 }
 
 void World::ComputeStage::on_event(std::uint64_t arg, std::uint64_t seq) {
@@ -521,11 +521,7 @@ void World::post(Message* m, Request* send) {
 // The stages' prefetch hints. A message's first lines, then (arrivals) its
 // receiver, then the receive that receiver posted first (what matching reads);
 // a computing rank.
-namespace {
-void prefetch_lines(const void* p, int lines) {
-  for (int i = 0; i < lines; ++i) __builtin_prefetch(static_cast<const char*>(p) + 64 * i);
-}
-}  // namespace
+using sim::prefetch_lines;
 
 void World::SendStage::prefetch(std::uint64_t arg, int step) const {
   if (step == 0) prefetch_lines(reinterpret_cast<const Message*>(arg), 2);

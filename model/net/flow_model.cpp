@@ -457,19 +457,15 @@ void FlowModel::solve(SimTime t) {
     for (std::uint32_t i = 0; i < n; ++i) {
       if (s.expanded[i]) continue;
       const std::uint32_t l = s.links[i];
-      if (s.fixed_at[i] >= 0) {
+      if (const double at = s.fixed_at[i]; at >= 0) {
         // The set's flows fixed here run slower than an outside flow: unless another
-        // full link holds them, they and that flow must share this link afresh.
-        bool faster = false;
-        for (std::uint32_t g : links_[l].flows)
-          if (!flows_[g].in_set && flows_[g].rate > s.fixed_at[i] * (1 + kTight)) faster = true;
-        bool unheld = false;
-        if (faster)
-          for (std::uint32_t f : links_[l].flows)
-            if (flows_[f].in_set && flows_[f].new_rate == s.fixed_at[i] && !held(flows_[f])) unheld = true;
-        if (unheld) {
-          for (std::uint32_t g : links_[l].flows)
-            if (!flows_[g].in_set && flows_[g].rate > s.fixed_at[i] * (1 + kTight)) add(g);
+        // full link holds them, they and the faster flows must share this link afresh.
+        const std::vector<std::uint32_t>& on = links_[l].flows;
+        auto outruns = [&](std::uint32_t g) { return !flows_[g].in_set && flows_[g].rate > at * (1 + kTight); };
+        auto unheld = [&](std::uint32_t f) { return flows_[f].in_set && flows_[f].new_rate == at && !held(flows_[f]); };
+        if (std::any_of(on.begin(), on.end(), outruns) && std::any_of(on.begin(), on.end(), unheld)) {
+          for (std::uint32_t g : on)
+            if (outruns(g)) add(g);
           continue;
         }
       }
