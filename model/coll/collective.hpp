@@ -12,6 +12,7 @@
 
 #include "model/mpi/op.hpp"
 #include "model/mpi/runtime.hpp"
+#include "sim/frame_pool.hpp"
 
 namespace mpisim::coll {
 
@@ -148,6 +149,9 @@ inline mpi::TypedBuffer typed(Rank& r, Address at, std::int64_t count, const Typ
 // ranks this keeps half of an exchange's requests out of memory.
 Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
 Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
+// An algorithm's pending requests, waited for together: a table in the pool of
+// small per-rank blocks, not on the heap.
+using Requests = std::vector<Request*, sim::frame_pool::Allocator<Request*>>;
 // Blocking forms: post now, co_await the result (an awaiter: no coroutine frame).
 Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
 Rank::WaitOne recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);

@@ -73,7 +73,7 @@ void Memory::release(Address base) {
     }
 }
 
-Allocation* Memory::find_in(std::vector<Allocation>& v, Address addr, std::int64_t len) const {
+Allocation* Memory::find_in(Table& v, Address addr, std::int64_t len) const {
   auto it = std::upper_bound(v.begin(), v.end(), addr, [](Address a, const Allocation& al) { return a < al.base; });
   if (it == v.begin()) return nullptr;
   --it;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/mpi/datatype.hpp"
+#include "sim/frame_pool.hpp"
 
 namespace mpisim::mpi {
 
@@ -57,8 +58,10 @@ class Memory {
   const Allocation* find(Address addr, std::int64_t len) const;
   Allocation* find(Address addr, std::int64_t len);
   const Allocation* by_name(const std::string& name) const;
+  // A rank's allocations, in the pool of small per-rank blocks (no malloc per rank).
+  using Table = std::vector<Allocation, sim::frame_pool::Allocator<Allocation>>;
   // The program's own buffers (scratch space is not among them).
-  const std::vector<Allocation>& allocations() const { return allocs_; }
+  const Table& allocations() const { return allocs_; }
 
   // Scratch space of a collective algorithm: `bytes` bytes that no step can name,
   // released when the algorithm ends. It lies in the same address space (so typed
@@ -67,11 +70,11 @@ class Memory {
   void release(Address base);
 
  private:
-  Allocation* find_in(std::vector<Allocation>& v, Address addr, std::int64_t len) const;
+  Allocation* find_in(Table& v, Address addr, std::int64_t len) const;
   Address place(std::int64_t bytes);
 
-  std::vector<Allocation> allocs_;   // sorted by base (allocated upwards)
-  std::vector<Allocation> scratch_;  // sorted by base; usually empty or a few entries
+  Table allocs_;   // sorted by base (allocated upwards)
+  Table scratch_;  // sorted by base; usually empty or a few entries
   Address next_ = kFirstAddress;
   std::int32_t owner_ = -1;
   std::int64_t origin_limit_ = 0;

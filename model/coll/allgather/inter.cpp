@@ -20,7 +20,7 @@ Task<void> inter(Rank& rank, const CollArgs& a) {
     if (!gathering) {
       co_await send(rank, a, a.sendbuf, a.sendcount, a.sendtype, 0);
     } else if (a.me == 0) {
-      std::vector<Request*> reqs;
+      Requests reqs;
       for (int i = 0; i < a.remote_p; ++i)
         reqs.push_back(post_recv(rank, a, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recvtype, i));
       co_await rank.wait_all(reqs);

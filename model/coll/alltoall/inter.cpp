@@ -14,7 +14,7 @@ Task<void> inter(Rank& rank, const CollArgs& a) {
   const int m = std::max(a.p, a.remote_p);
   for (int i = 0; i < m; ++i) {
     const int dst = (a.me + i) % m, src = (a.me - i + m) % m;
-    std::vector<Request*> reqs;
+    Requests reqs;
     if (src < a.remote_p)
       reqs.push_back(post_recv(rank, a, a.recvbuf + a.recv_offset(src), a.recv_count(src), a.recv_type(src), src));
     if (dst < a.remote_p)

@@ -12,7 +12,7 @@ Task<void> linear(Rank& rank, const CollArgs& a) {
   Source src(rank, a);
   co_await src.open();
   const int p = a.p, me = a.me;
-  std::vector<Request*> reqs;
+  Requests reqs;
   reqs.reserve(2 * static_cast<std::size_t>(p));
   for (int i = 1; i < p; ++i) {
     const int from = (me + i) % p;

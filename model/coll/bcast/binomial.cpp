@@ -17,7 +17,7 @@ Task<void> binomial(Rank& rank, const CollArgs& a) {
       co_await recv(rank, a, a.recvbuf, a.recvcount, a.recvtype, (a.me - mask + p) % p);
       break;
     }
-  std::vector<Request*> reqs;
+  Requests reqs;
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (v + mask < p) reqs.push_back(post_send(rank, a, a.recvbuf, a.recvcount, a.recvtype, (a.me + mask) % p));
   co_await rank.wait_all(reqs);

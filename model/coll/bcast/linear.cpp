@@ -9,7 +9,7 @@ Task<void> linear(Rank& rank, const CollArgs& a) {
     co_await recv(rank, a, a.recvbuf, a.recvcount, a.recvtype, a.root);
     co_return;
   }
-  std::vector<Request*> reqs;
+  Requests reqs;
   reqs.reserve(static_cast<std::size_t>(a.p));
   for (int i = 1; i < a.p; ++i)
     reqs.push_back(post_send(rank, a, a.recvbuf, a.recvcount, a.recvtype, (a.root + i) % a.p));

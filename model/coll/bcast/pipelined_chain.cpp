@@ -19,7 +19,7 @@ Task<void> pipelined_chain(Rank& rank, const CollArgs& a) {
   const std::int64_t k = n == 0 ? 1 : (n + seg - 1) / seg;
   const int prev = (a.me - 1 + p) % p, next = (a.me + 1) % p;
   const bool has_next = v + 1 < p;
-  std::vector<Request*> recvs, sends;
+  Requests recvs, sends;
   if (v > 0)
     for (std::int64_t i = 0; i < k; ++i) {
       std::int64_t lo = i * seg, len = std::min(seg, n - lo);

@@ -31,7 +31,7 @@ Task<void> binomial(Rank& rank, const CollArgs& a) {
     co_await local_copy(rank, a.recvbuf + a.recv_offset(a.me), a.recvcount, a.recvtype, tmp.addr(), nb, packed);
   else
     co_await local_copy(rank, a.sendbuf, a.sendcount, a.sendtype, tmp.addr(), nb, packed);
-  std::vector<Request*> reqs;
+  Requests reqs;
   for (int mask = 1; mask < low && v + mask < p; mask <<= 1) {
     const int n = std::min(mask, p - v - mask);
     reqs.push_back(post_recv(rank, a, tmp.addr() + mask * nb, n * nb, packed, (a.me + mask) % p));

@@ -15,7 +15,7 @@ Task<void> inter_linear(Rank& rank, const CollArgs& a) {
     co_await send(rank, a, a.sendbuf, a.sendcount, a.sendtype, a.root);
     co_return;
   }
-  std::vector<Request*> reqs;
+  Requests reqs;
   for (int i = 0; i < a.remote_p; ++i)
     reqs.push_back(post_recv(rank, a, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recvtype, i));
   co_await rank.wait_all(reqs);

@@ -15,7 +15,7 @@ Task<void> linear(Rank& rank, const CollArgs& a) {
     co_await send(rank, a, a.sendbuf, a.sendcount, a.sendtype, a.root);
     co_return;
   }
-  std::vector<Request*> reqs;
+  Requests reqs;
   reqs.reserve(static_cast<std::size_t>(a.p));
   for (int k = 1; k < a.p; ++k) {
     const int i = (a.root + k) % a.p;

@@ -37,7 +37,7 @@ Task<void> binomial(Rank& rank, const CollArgs& a) {
   } else {
     co_await recv(rank, a, tmp.addr(), subtree * nb, packed, (a.me - low + p) % p);
   }
-  std::vector<Request*> reqs;
+  Requests reqs;
   for (int mask = low >> 1; mask > 0; mask >>= 1)
     if (v + mask < p) {
       const int n = std::min(mask, p - v - mask);

@@ -14,7 +14,7 @@ Task<void> inter_linear(Rank& rank, const CollArgs& a) {
     co_await recv(rank, a, a.recvbuf, a.recvcount, a.recvtype, a.root);
     co_return;
   }
-  std::vector<Request*> reqs;
+  Requests reqs;
   for (int i = 0; i < a.remote_p; ++i)
     reqs.push_back(post_send(rank, a, a.sendbuf + a.send_offset(i), a.send_count(i), a.sendtype, i));
   co_await rank.wait_all(reqs);
