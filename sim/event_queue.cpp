@@ -13,12 +13,6 @@ struct LaterInstant {
   }
 };
 
-struct LaterEvent {
-  bool operator()(const QueuedEvent& a, const QueuedEvent& b) const noexcept {
-    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-  }
-};
-
 // Freed buckets keep their storage for reuse, up to this many of them; beyond,
 // a freed bucket gives its storage back.
 constexpr std::size_t kKeptBuckets = 64;
@@ -97,51 +91,56 @@ std::uint32_t EventQueue::bucket_for(std::int64_t t) {
 
 void EventQueue::push_to_other_instant(const QueuedEvent& e) { append(buckets_[bucket_for(e.time)], e); }
 
-bool EventQueue::take_slow(QueuedEvent& out) {
-  if (!peek(out)) return false;
-  pop();
+bool EventQueue::late_next(Bucket& b) {
+  if (b.late_head == b.late.size()) return false;
+  if (!b.late_sorted) {
+    std::sort(b.late.begin() + static_cast<std::ptrdiff_t>(b.late_head), b.late.end(),
+              [](const Item& x, const Item& y) { return x.seq < y.seq; });
+    b.late_sorted = true;
+  }
+  return b.head == b.items.size() || b.late[b.late_head].seq < b.items[b.head].seq;
+}
+
+bool EventQueue::take_merging(Bucket& b, QueuedEvent& out) {
+  const bool late = late_next(b);
+  const Item& it = late ? b.late[b.late_head] : b.items[b.head];
+  out = QueuedEvent{b.time, it.seq, it.handler, it.arg};
+  // The events ahead come from either list; those of the list this one came from
+  // are asked for (runs of one list are the common case).
+  const std::vector<Item>& from = late ? b.late : b.items;
+  const std::size_t at = late ? b.late_head : b.head;
+  for (int step = 0; step < kSteps; ++step)
+    if (at + kAhead[step] < from.size()) prefetch(from[at + kAhead[step]], step);
+  pop_front_of(b, late);
   return true;
 }
 
+void EventQueue::pop_front_of(Bucket& b, bool late) {
+  --size_;
+  if (late) ++b.late_head;
+  else ++b.head;
+  if (b.head == b.items.size() && b.late_head == b.late.size()) forget_front_bucket();
+}
+
 void EventQueue::push_keeping_seq(const QueuedEvent& e) {
-  late_.push_back(e);
-  std::push_heap(late_.begin(), late_.end(), LaterEvent{});
+  Bucket& b = buckets_[bucket_for(e.time)];
+  if (b.late_head != b.late.size() && b.late.back().seq > e.seq) b.late_sorted = false;
+  b.late.push_back(Item{e.seq, e.handler, e.arg});
   ++size_;
 }
 
-bool EventQueue::late_first() const {
-  if (late_.empty()) return false;
-  if (times_.empty()) return true;
-  const Instant& front = times_.front();
-  const QueuedEvent& l = late_.front();
-  if (l.time != front.time) return l.time < front.time;
-  const Bucket& b = buckets_[front.bucket];
-  return l.seq < b.items[b.head].seq;
-}
-
-bool EventQueue::peek(QueuedEvent& out) const {
-  if (size_ == 0) return false;
-  if (late_first()) {
-    out = late_.front();
-    return true;
-  }
-  const Instant& front = times_.front();
-  const Bucket& b = buckets_[front.bucket];
-  const Item& it = b.items[b.head];
-  out = QueuedEvent{front.time, it.seq, it.handler, it.arg};
+bool EventQueue::peek(QueuedEvent& out) {
+  if (times_.empty()) return false;
+  Bucket& b = buckets_[times_.front().bucket];
+  const Item& it = late_next(b) ? b.late[b.late_head] : b.items[b.head];
+  out = QueuedEvent{b.time, it.seq, it.handler, it.arg};
   return true;
 }
 
 void EventQueue::pop() {
   assert(size_ > 0);
-  --size_;
-  if (late_first()) {
-    std::pop_heap(late_.begin(), late_.end(), LaterEvent{});
-    late_.pop_back();
-    return;
-  }
   Bucket& b = buckets_[times_.front().bucket];
-  if (++b.head == b.items.size()) forget_front_bucket();
+  pop_front_of(b, late_next(b));
 }
 
 void EventQueue::forget_front_bucket() {
@@ -152,10 +151,15 @@ void EventQueue::forget_front_bucket() {
   erase_slot(b.time);
   if (cached_bucket_ == id) cached_bucket_ = kEmpty;
   b.head = 0;
-  if (free_buckets_.size() < kKeptBuckets)
+  b.late_head = 0;
+  b.late_sorted = true;
+  if (free_buckets_.size() < kKeptBuckets) {
     b.items.clear();
-  else
+    b.late.clear();
+  } else {
     std::vector<Item>().swap(b.items);
+    std::vector<Item>().swap(b.late);
+  }
   free_buckets_.push_back(id);
 }
 
@@ -167,7 +171,6 @@ void EventQueue::clear() {
   shift_ = 64;
   used_slots_ = 0;
   cached_bucket_ = kEmpty;
-  late_.clear();
   size_ = 0;
 }
 

@@ -9,8 +9,10 @@
 //
 // Within a bucket the entries are in seq order because fresh seqs only grow. An
 // event re-queued with an older seq (`push_keeping_seq`, for an item that waited
-// for a busy resource) would break that, so those go to a small heap of their
-// own, merged on pop by (time, seq).
+// for a busy resource) would break that, so those go to a second list of the
+// bucket, merged with the first by seq when the instant is served. They mostly
+// arrive in seq order too (a round's senders re-queue in the order they were
+// served); when not, the list is sorted once, when its instant comes first.
 //
 // Buckets are found by time through an open-addressing table: only looked up,
 // never iterated, so the order of events depends on (time, seq) alone.
@@ -62,13 +64,15 @@ class EventQueue {
   // An event that keeps an older seq.
   void push_keeping_seq(const QueuedEvent& e);
   // The earliest event by (time, seq), or false when empty.
-  bool peek(QueuedEvent& out) const;
+  bool peek(QueuedEvent& out);
   void pop();
-  // peek and pop in one: inline when no re-queued event is pending.
+  // peek and pop in one: inline when the first instant has no re-queued event.
   bool take(QueuedEvent& out) {
-    if (!late_.empty() || times_.empty()) [[unlikely]]
-      return take_slow(out);
+    if (times_.empty()) [[unlikely]]
+      return false;
     Bucket& b = buckets_[times_.front().bucket];
+    if (b.late_head != b.late.size()) [[unlikely]]
+      return take_merging(b, out);
     const Item& it = b.items[b.head];
     out = QueuedEvent{b.time, it.seq, it.handler, it.arg};
     const std::size_t n = b.items.size();
@@ -91,7 +95,12 @@ class EventQueue {
   struct Bucket {
     std::int64_t time = 0;
     std::size_t head = 0;
-    std::vector<Item> items;
+    std::vector<Item> items;  // fresh events, in seq order
+    // Re-queued events, in the order pushed; in seq order from late_head on when
+    // late_sorted.
+    std::vector<Item> late;
+    std::size_t late_head = 0;
+    bool late_sorted = true;
   };
   struct Slot {
     std::int64_t time;
@@ -114,7 +123,12 @@ class EventQueue {
   }
   std::uint32_t bucket_for(std::int64_t t);
   void push_to_other_instant(const QueuedEvent& e);
-  bool take_slow(QueuedEvent& out);
+  // Whether the bucket's next event is its next re-queued one (lower seq than its
+  // next fresh one); sorts the re-queued ones first if they came out of order.
+  bool late_next(Bucket& b);
+  bool take_merging(Bucket& b, QueuedEvent& out);
+  // Removes the front bucket's next event (its next re-queued one when `late`).
+  void pop_front_of(Bucket& b, bool late);
   void append(Bucket& b, const QueuedEvent& e) {
     assert(b.items.size() == b.head || b.items.back().seq < e.seq);
     b.items.push_back(Item{e.seq, e.handler, e.arg});
@@ -127,7 +141,6 @@ class EventQueue {
   std::size_t hash(std::int64_t t) const noexcept {
     return static_cast<std::size_t>((static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ull) >> shift_);
   }
-  bool late_first() const;
 
   std::vector<Bucket> buckets_;
   std::vector<std::uint32_t> free_buckets_;
@@ -142,7 +155,6 @@ class EventQueue {
   // The last bucket looked up: consecutive pushes mostly share an instant.
   std::int64_t cached_time_ = 0;
   std::uint32_t cached_bucket_ = kEmpty;
-  std::vector<QueuedEvent> late_;  // re-queued events, a heap by (time, seq)
   std::size_t size_ = 0;
 };
 
