@@ -8,9 +8,9 @@
 // ones come from operator new. The contents do not depend on where memory comes
 // from, so this changes speed only, never a result.
 #include <cstddef>
-#include <limits>
-#include <new>
 #include <vector>
+
+#include "sim/allocator.hpp"
 
 namespace mpisim::sim::bulk {
 
@@ -21,19 +21,7 @@ void deallocate(void* p, std::size_t bytes) noexcept;
 
 // An allocator for std::vector of per-rank state.
 template <typename T>
-struct Allocator {
-  using value_type = T;
-  Allocator() = default;
-  template <typename U>
-  Allocator(const Allocator<U>&) noexcept {}  // NOLINT: rebinding, as std::allocator
-  T* allocate(std::size_t n) {
-    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
-    return static_cast<T*>(bulk::allocate(n * sizeof(T)));
-  }
-  void deallocate(T* p, std::size_t n) noexcept { bulk::deallocate(p, n * sizeof(T)); }
-  template <typename U>
-  friend bool operator==(const Allocator&, const Allocator<U>&) noexcept { return true; }
-};
+using Allocator = FunctionAllocator<T, &bulk::allocate, &bulk::deallocate>;
 
 template <typename T>
 using Vector = std::vector<T, Allocator<T>>;

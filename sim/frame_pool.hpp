@@ -11,8 +11,8 @@
 // kernel has no threads).
 #include <cstddef>
 #include <cstdint>
-#include <limits>
-#include <new>
+
+#include "sim/allocator.hpp"
 
 namespace mpisim::sim::frame_pool {
 
@@ -24,18 +24,6 @@ std::int64_t live_frames() noexcept;
 
 // An allocator for std::vector of small per-rank tables.
 template <typename T>
-struct Allocator {
-  using value_type = T;
-  Allocator() = default;
-  template <typename U>
-  Allocator(const Allocator<U>&) noexcept {}  // NOLINT: rebinding, as std::allocator
-  T* allocate(std::size_t n) {
-    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
-    return static_cast<T*>(frame_pool::allocate(n * sizeof(T)));
-  }
-  void deallocate(T* p, std::size_t n) noexcept { frame_pool::deallocate(p, n * sizeof(T)); }
-  template <typename U>
-  friend bool operator==(const Allocator&, const Allocator<U>&) noexcept { return true; }
-};
+using Allocator = FunctionAllocator<T, &frame_pool::allocate, &frame_pool::deallocate>;
 
 }  // namespace mpisim::sim::frame_pool
