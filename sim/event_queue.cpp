@@ -107,10 +107,8 @@ bool EventQueue::take_merging(Bucket& b, QueuedEvent& out) {
   out = QueuedEvent{b.time, it.seq, it.handler, it.arg};
   // The events ahead come from either list; those of the list this one came from
   // are asked for (runs of one list are the common case).
-  const std::vector<Item>& from = late ? b.late : b.items;
-  const std::size_t at = late ? b.late_head : b.head;
-  for (int step = 0; step < kSteps; ++step)
-    if (at + kAhead[step] < from.size()) prefetch(from[at + kAhead[step]], step);
+  if (late) prefetch_ahead(b.late, b.late_head);
+  else prefetch_ahead(b.items, b.head);
   pop_front_of(b, late);
   return true;
 }

@@ -75,9 +75,7 @@ class EventQueue {
       return take_merging(b, out);
     const Item& it = b.items[b.head];
     out = QueuedEvent{b.time, it.seq, it.handler, it.arg};
-    const std::size_t n = b.items.size();
-    for (int step = 0; step < kSteps; ++step)
-      if (b.head + kAhead[step] < n) prefetch(b.items[b.head + kAhead[step]], step);
+    prefetch_ahead(b.items, b.head);
     --size_;
     if (++b.head == b.items.size()) forget_front_bucket();
     return true;
@@ -120,6 +118,11 @@ class EventQueue {
       return;
     }
     if (step == 1) prefetch_lines(reinterpret_cast<const void*>(later.arg), 5);
+  }
+  // Prefetches for the items kAhead places after `at` in `list`.
+  static void prefetch_ahead(const std::vector<Item>& list, std::size_t at) {
+    for (int step = 0; step < kSteps; ++step)
+      if (at + kAhead[step] < list.size()) prefetch(list[at + kAhead[step]], step);
   }
   std::uint32_t bucket_for(std::int64_t t);
   void push_to_other_instant(const QueuedEvent& e);
