@@ -83,17 +83,19 @@ struct FlowModel::Solver {
   std::vector<char> changed;                   // per slot: a flow of the set on it has a new rate
   std::vector<std::uint32_t> unfixed;          // per slot: the set's flows on it not yet fixed
   std::uint64_t round = 0;                     // numbers the checks of outside flows
-  // A link's fair share of what is left when it was queued. Shares only grow as
-  // flows are fixed (each fixed flow took no more than the smallest share), so a
-  // queued share is a lower bound: a link is re-queued when it surfaces with more.
-  struct Share {
-    double share;
-    std::uint32_t link, slot;
-  };
-  static bool later(const Share& a, const Share& b) {
-    return a.share > b.share || (a.share == b.share && a.link > b.link);
-  }
-  std::vector<Share> heap;
+  // Progressive filling: the links with unfixed flows of the set (`open`, each
+  // slot's place in it at open_at), each link's fair share of what is left
+  // (`share`), and the share it was last seen at (`seen`). The next link to fill
+  // is the one with the lowest level max(seen, share), ties to the lower link id:
+  // shares only grow as flows are fixed (each fixed flow took no more than the
+  // lowest share), so the level is the share, and `seen` keeps a share that
+  // rounding shrank from counting below the level it was seen at. While more than
+  // kScan links are open they wait in a heap keyed by `seen`: a link that surfaces
+  // with a higher share is seen again and re-queued. Below that a scan finds the
+  // same link sooner: it sees again every link the heap would have surfaced first.
+  static constexpr std::size_t kScan = 192;
+  std::vector<std::uint32_t> open, open_at, heap;
+  std::vector<double> share, seen;
 };
 
 FlowModel::FlowModel(TopologyParams p)
@@ -416,24 +418,68 @@ void FlowModel::solve(SimTime t) {
       }
     }
     auto share_of = [&](std::uint32_t slot) { return std::max(0.0, s.residual[slot]) / s.unfixed[slot]; };
+    // The links that still have unfixed flows of the set, with their shares.
+    s.open.clear();
+    s.share.resize(n);
+    s.seen.resize(n);
+    s.open_at.resize(n);
     s.heap.clear();
     for (std::uint32_t i = 0; i < n; ++i)
-      if (s.unfixed[i] > 0) s.heap.push_back({share_of(i), s.links[i], i});
-    std::make_heap(s.heap.begin(), s.heap.end(), Solver::later);
+      if (s.unfixed[i] > 0) {
+        s.share[i] = s.seen[i] = share_of(i);
+        s.open_at[i] = static_cast<std::uint32_t>(s.open.size());
+        s.open.push_back(i);
+      }
+    auto close = [&](std::uint32_t slot) {
+      const std::uint32_t last = s.open.back();
+      s.open[s.open_at[slot]] = last;
+      s.open_at[last] = s.open_at[slot];
+      s.open.pop_back();
+    };
+    auto first = [&](double level_a, std::uint32_t a, double level_b, std::uint32_t b) {
+      return level_a < level_b || (level_a == level_b && s.links[a] < s.links[b]);
+    };
+    // The next link to fill (see Solver): from a heap of seen levels while many
+    // links are open, then by a scan; both choose the same link.
+    bool heap = s.open.size() > Solver::kScan;
+    auto later = [&](std::uint32_t a, std::uint32_t b) { return first(s.seen[b], b, s.seen[a], a); };
+    if (heap) {
+      s.heap = s.open;
+      std::make_heap(s.heap.begin(), s.heap.end(), later);
+    }
+    auto next = [&](double& level) {
+      while (heap && s.open.size() > Solver::kScan) {
+        std::pop_heap(s.heap.begin(), s.heap.end(), later);
+        const std::uint32_t top = s.heap.back();
+        if (s.unfixed[top] == 0) {
+          s.heap.pop_back();
+          continue;
+        }
+        if (s.share[top] > s.seen[top]) {
+          s.seen[top] = s.share[top];
+          std::push_heap(s.heap.begin(), s.heap.end(), later);
+          continue;
+        }
+        s.heap.pop_back();
+        level = s.seen[top];
+        return top;
+      }
+      heap = false;
+      std::uint32_t top = s.open.front();
+      level = std::max(s.seen[top], s.share[top]);
+      for (std::uint32_t i : s.open)
+        if (const double at = std::max(s.seen[i], s.share[i]); first(at, i, level, top)) top = i, level = at;
+      for (std::uint32_t i : s.open)
+        if (first(s.seen[i], i, level, top)) s.seen[i] = s.share[i];
+      return top;
+    };
     std::size_t left = s.flows.size();
     while (left > 0) {
-      std::pop_heap(s.heap.begin(), s.heap.end(), Solver::later);
-      Solver::Share top = s.heap.back();
-      s.heap.pop_back();
-      if (s.unfixed[top.slot] == 0) continue;
-      if (const double now = share_of(top.slot); now > top.share) {
-        s.heap.push_back({now, top.link, top.slot});
-        std::push_heap(s.heap.begin(), s.heap.end(), Solver::later);
-        continue;
-      }
-      double share = std::max(top.share, 1e-18);  // never 0: rounding must not stall a flow
-      s.fixed_at[top.slot] = share;
-      for (std::uint32_t f : links_[top.link].flows) {
+      double level;
+      const std::uint32_t top = next(level);
+      double share = std::max(level, 1e-18);  // never 0: rounding must not stall a flow
+      s.fixed_at[top] = share;
+      for (std::uint32_t f : links_[s.links[top]].flows) {
         Flow& flow = flows_[f];
         if (!flow.in_set || flow.fixed) continue;
         flow.fixed = true;
@@ -442,7 +488,8 @@ void FlowModel::solve(SimTime t) {
         for (std::uint32_t m : flow.route) {
           std::uint32_t slot = links_[m].slot;
           s.residual[slot] -= share;
-          --s.unfixed[slot];
+          if (--s.unfixed[slot] == 0) close(slot);
+          else s.share[slot] = share_of(slot);
         }
       }
     }
