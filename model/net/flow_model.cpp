@@ -447,6 +447,16 @@ void FlowModel::solve(SimTime t) {
       s.heap = s.open;
       std::make_heap(s.heap.begin(), s.heap.end(), later);
     }
+    // The scan sees again the links the heap would have surfaced before the last
+    // link chosen, lazily: in the next scan, or before the link's share changes.
+    struct {
+      double level;
+      std::uint32_t slot;
+      bool valid;
+    } last{0, 0, false};
+    auto see_again = [&](std::uint32_t i) {
+      if (last.valid && first(s.seen[i], i, last.level, last.slot)) s.seen[i] = s.share[i];
+    };
     auto next = [&](double& level) {
       while (heap && s.open.size() > Solver::kScan) {
         std::pop_heap(s.heap.begin(), s.heap.end(), later);
@@ -467,10 +477,11 @@ void FlowModel::solve(SimTime t) {
       heap = false;
       std::uint32_t top = s.open.front();
       level = std::max(s.seen[top], s.share[top]);
-      for (std::uint32_t i : s.open)
+      for (std::uint32_t i : s.open) {
+        see_again(i);
         if (const double at = std::max(s.seen[i], s.share[i]); first(at, i, level, top)) top = i, level = at;
-      for (std::uint32_t i : s.open)
-        if (first(s.seen[i], i, level, top)) s.seen[i] = s.share[i];
+      }
+      last = {level, top, true};
       return top;
     };
     std::size_t left = s.flows.size();
@@ -488,8 +499,12 @@ void FlowModel::solve(SimTime t) {
         for (std::uint32_t m : flow.route) {
           std::uint32_t slot = links_[m].slot;
           s.residual[slot] -= share;
-          if (--s.unfixed[slot] == 0) close(slot);
-          else s.share[slot] = share_of(slot);
+          if (--s.unfixed[slot] == 0) {
+            close(slot);
+          } else {
+            see_again(slot);
+            s.share[slot] = share_of(slot);
+          }
         }
       }
     }
