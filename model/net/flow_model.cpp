@@ -90,10 +90,10 @@ struct FlowModel::Solver {
   // shares only grow as flows are fixed (each fixed flow took no more than the
   // lowest share), so the level is the share, and `seen` keeps a share that
   // rounding shrank from counting below the level it was seen at. While more than
-  // kScan links are open they wait in a heap keyed by `seen`: a link that surfaces
-  // with a higher share is seen again and re-queued. Below that a scan finds the
-  // same link sooner: it sees again every link the heap would have surfaced first.
-  static constexpr std::size_t kScan = 192;
+  // FlowModel::scan_below_ links are open they wait in a heap keyed by `seen`: a
+  // link that surfaces with a higher share is seen again and re-queued. Below that
+  // a scan finds the same link sooner: it sees again every link the heap would
+  // have surfaced first.
   std::vector<std::uint32_t> open, open_at, heap;
   std::vector<double> share, seen;
 };
@@ -441,7 +441,7 @@ void FlowModel::solve(SimTime t) {
     };
     // The next link to fill (see Solver): from a heap of seen levels while many
     // links are open, then by a scan; both choose the same link.
-    bool heap = s.open.size() > Solver::kScan;
+    bool heap = s.open.size() > scan_below_;
     auto later = [&](std::uint32_t a, std::uint32_t b) { return first(s.seen[b], b, s.seen[a], a); };
     if (heap) {
       s.heap = s.open;
@@ -458,7 +458,7 @@ void FlowModel::solve(SimTime t) {
       if (last.valid && first(s.seen[i], i, last.level, last.slot)) s.seen[i] = s.share[i];
     };
     auto next = [&](double& level) {
-      while (heap && s.open.size() > Solver::kScan) {
+      while (heap && s.open.size() > scan_below_) {
         std::pop_heap(s.heap.begin(), s.heap.end(), later);
         const std::uint32_t top = s.heap.back();
         if (s.unfixed[top] == 0) {
