@@ -94,8 +94,16 @@ struct FlowModel::Solver {
   // link that surfaces with a higher share is seen again and re-queued. Below that
   // a scan finds the same link sooner: it sees again every link the heap would
   // have surfaced first.
-  std::vector<std::uint32_t> open, open_at, heap;
+  std::vector<std::uint32_t> open, open_at;
   std::vector<double> share, seen;
+  struct Seen {
+    double level;
+    std::uint32_t link, slot;
+  };
+  static bool later(const Seen& a, const Seen& b) {
+    return a.level > b.level || (a.level == b.level && a.link > b.link);
+  }
+  std::vector<Seen> heap;
 };
 
 FlowModel::FlowModel(TopologyParams p)
@@ -442,10 +450,9 @@ void FlowModel::solve(SimTime t) {
     // The next link to fill (see Solver): from a heap of seen levels while many
     // links are open, then by a scan; both choose the same link.
     bool heap = s.open.size() > scan_below_;
-    auto later = [&](std::uint32_t a, std::uint32_t b) { return first(s.seen[b], b, s.seen[a], a); };
     if (heap) {
-      s.heap = s.open;
-      std::make_heap(s.heap.begin(), s.heap.end(), later);
+      for (std::uint32_t i : s.open) s.heap.push_back({s.seen[i], s.links[i], i});
+      std::make_heap(s.heap.begin(), s.heap.end(), Solver::later);
     }
     // The scan sees again the links the heap would have surfaced before the last
     // link chosen, lazily: in the next scan, or before the link's share changes.
@@ -459,22 +466,26 @@ void FlowModel::solve(SimTime t) {
     };
     auto next = [&](double& level) {
       while (heap && s.open.size() > scan_below_) {
-        std::pop_heap(s.heap.begin(), s.heap.end(), later);
-        const std::uint32_t top = s.heap.back();
-        if (s.unfixed[top] == 0) {
+        std::pop_heap(s.heap.begin(), s.heap.end(), Solver::later);
+        Solver::Seen& top = s.heap.back();
+        if (s.unfixed[top.slot] == 0) {
           s.heap.pop_back();
           continue;
         }
-        if (s.share[top] > s.seen[top]) {
-          s.seen[top] = s.share[top];
-          std::push_heap(s.heap.begin(), s.heap.end(), later);
+        if (const double now = share_of(top.slot); now > top.level) {
+          top.level = s.seen[top.slot] = now;
+          std::push_heap(s.heap.begin(), s.heap.end(), Solver::later);
           continue;
         }
+        level = top.level;
+        const std::uint32_t slot = top.slot;
         s.heap.pop_back();
-        level = s.seen[top];
-        return top;
+        return slot;
       }
-      heap = false;
+      if (heap) {
+        heap = false;
+        for (std::uint32_t i : s.open) s.share[i] = share_of(i);
+      }
       std::uint32_t top = s.open.front();
       level = std::max(s.seen[top], s.share[top]);
       for (std::uint32_t i : s.open) {
@@ -501,7 +512,7 @@ void FlowModel::solve(SimTime t) {
           s.residual[slot] -= share;
           if (--s.unfixed[slot] == 0) {
             close(slot);
-          } else {
+          } else if (!heap) {  // the heap reads shares when links surface
             see_again(slot);
             s.share[slot] = share_of(slot);
           }
