@@ -1558,13 +1558,13 @@ class Executor {
   // processes' other arguments are not significant), the other group the root's
   // rank; per-process arrays address the remote group (reduce-scatter's recvcounts:
   // the local one); MPI_IN_PLACE is not available.
-  void inter_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a, const std::string& cname) {
+  void inter_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a, std::string_view cname) {
     using coll::Collective;
     const int p = a.p, q = a.remote_p;
     const char* no_in_place = "MPI-4.1 §6.2.2: the in-place option is not available on intercommunicators";
     if (a.kind == Collective::scan || a.kind == Collective::exscan)
       throw MpiError(mpi::ErrorClass::comm, "comm",
-                     cname + " is defined for intracommunicators only, and " + a.comm->name() + " is an intercommunicator",
+                     std::string(cname) + " is defined for intracommunicators only, and " + a.comm->name() + " is an intercommunicator",
                      "MPI-4.1 §6.11: the scans take an intracommunicator");
     const bool rooted = coll::rooted(a.kind);
     if (rooted) {
@@ -1815,7 +1815,7 @@ class Executor {
     using coll::Collective;
     coll::CollArgs a;
     a.kind = static_cast<Collective>(static_cast<int>(s.spec->id) - static_cast<int>(CallId::barrier));
-    const std::string cname(coll::collective_name(a.kind));
+    const std::string_view cname = coll::collective_name(a.kind);
     a.comm = &comm_arg(env, s);
     a.p = a.comm->size();
     a.me = a.comm->rank_of(env.rank, env.rank);
@@ -1828,26 +1828,37 @@ class Executor {
     }
     if (a.op) mpi::check_op_type(*a.op, *a.recvtype, a.sendcount, "op");
     a.instance = next_instance(env, *a.comm);
-    std::string_view want = s.algorithm;
-    if (want.empty()) {
-      auto it = cfg_.algorithms.find(cname);
-      if (it != cfg_.algorithms.end()) want = it->second;
+    // The algorithm the step or the run names (null: auto), looked up once per step
+    // while the ranks run it one after another.
+    if (named_.step != &s) {
+      std::string_view want = s.algorithm;
+      if (want.empty()) {
+        auto it = cfg_.algorithms.find(std::string(cname));
+        if (it != cfg_.algorithms.end()) want = it->second;
+      }
+      const coll::Algorithm* found = nullptr;
+      if (!want.empty() && want != "auto") {
+        found = coll::find_algorithm(a.kind, want);
+        if (!found)
+          throw StepError("no algorithm \"" + std::string(want) + "\" for " + std::string(cname) +
+                          " (mpisim --list-algorithms lists them)");
+      }
+      named_ = {&s, found};
     }
-    const coll::Algorithm* alg = nullptr;
-    if (!want.empty() && want != "auto") {
-      alg = coll::find_algorithm(a.kind, want);
-      if (!alg)
-        throw StepError("no algorithm \"" + std::string(want) + "\" for " + cname +
-                        " (mpisim --list-algorithms lists them)");
+    const coll::Algorithm* alg = named_.algorithm;
+    if (alg) {
       std::string no = coll::ineligible(*alg, a);
       if (!no.empty())
-        throw StepError("the algorithm \"" + std::string(want) + "\" of " + cname + " cannot run this call: " + no);
+        throw StepError("the algorithm \"" + std::string(alg->name) + "\" of " + std::string(cname) +
+                        " cannot run this call: " + no);
     } else {
       alg = &coll::auto_algorithm(a);
     }
     algorithm_out = alg->name.data();  // registry names are string literals
-    std::string& used = result_.algorithms_used[cname];
-    if (used != alg->name) used = alg->name;  // assigned once, not copied for every rank
+    if (alg != last_used_) {  // recorded when it changes, not for every rank
+      result_.algorithms_used[std::string(cname)] = alg->name;
+      last_used_ = alg;
+    }
     return Blocking::on_collective(coordinator_.enter(rk, std::move(a), *alg));
   }
 
@@ -1943,6 +1954,11 @@ class Executor {
   const Program* counted_program_ = nullptr;
   std::size_t counted_buffers_ = 0;
   std::map<std::uint32_t, std::vector<std::string>> explain_before_;  // mpisim explain: buffers as each call found them
+  struct {
+    const Step* step = nullptr;
+    const coll::Algorithm* algorithm = nullptr;  // null: auto
+  } named_;                                      // the last collective step's named algorithm
+  const coll::Algorithm* last_used_ = nullptr;   // the algorithm last recorded in algorithms_used
 
   const Scenario& sc_;
   Names& names_;
