@@ -444,9 +444,6 @@ void FlowModel::solve(SimTime t) {
       s.open_at[last] = s.open_at[slot];
       s.open.pop_back();
     };
-    auto first = [&](double level_a, std::uint32_t a, double level_b, std::uint32_t b) {
-      return level_a < level_b || (level_a == level_b && s.links[a] < s.links[b]);
-    };
     // The next link to fill (see Solver): from a heap of seen levels while many
     // links are open, then by a scan; both choose the same link.
     bool heap = s.open.size() > scan_below_;
@@ -456,13 +453,14 @@ void FlowModel::solve(SimTime t) {
     }
     // The scan sees again the links the heap would have surfaced before the last
     // link chosen, lazily: in the next scan, or before the link's share changes.
+    // (Levels are never negative: before the first scan no link is below `last`.)
     struct {
       double level;
-      std::uint32_t slot;
-      bool valid;
-    } last{0, 0, false};
+      std::uint32_t link;
+    } last{-1, 0};
     auto see_again = [&](std::uint32_t i) {
-      if (last.valid && first(s.seen[i], i, last.level, last.slot)) s.seen[i] = s.share[i];
+      const double seen = s.seen[i];
+      if (seen <= last.level && (seen < last.level || s.links[i] < last.link)) s.seen[i] = s.share[i];
     };
     auto next = [&](double& level) {
       while (heap && s.open.size() > scan_below_) {
@@ -490,9 +488,10 @@ void FlowModel::solve(SimTime t) {
       level = std::max(s.seen[top], s.share[top]);
       for (std::uint32_t i : s.open) {
         see_again(i);
-        if (const double at = std::max(s.seen[i], s.share[i]); first(at, i, level, top)) top = i, level = at;
+        const double at = std::max(s.seen[i], s.share[i]);
+        if (at <= level && (at < level || s.links[i] < s.links[top])) top = i, level = at;
       }
-      last = {level, top, true};
+      last = {level, s.links[top]};
       return top;
     };
     std::size_t left = s.flows.size();
