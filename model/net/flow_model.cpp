@@ -1,6 +1,7 @@
 #include "model/net/flow_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
@@ -89,11 +90,13 @@ struct FlowModel::Solver {
   // is the one with the lowest level max(seen, share), ties to the lower link id:
   // shares only grow as flows are fixed (each fixed flow took no more than the
   // lowest share), so the level is the share, and `seen` keeps a share that
-  // rounding shrank from counting below the level it was seen at. While more than
-  // FlowModel::scan_below_ links are open they wait in a heap keyed by `seen`: a
-  // link that surfaces with a higher share is seen again and re-queued. Below that
-  // a scan finds the same link sooner: it sees again every link the heap would
-  // have surfaced first.
+  // rounding shrank from counting below the level it was seen at. The open links
+  // wait in a heap keyed by `seen` (a link that surfaces with a higher share is
+  // seen again and re-queued) until a scan of them costs less: a scan finds the
+  // same link, and sees again every link the heap would have surfaced first. A
+  // scan costs the open links for each of at most `left` more links to fill; the
+  // heap about (open + left) pops of lg(open) steps each, dearer per step
+  // (mispredicted branches): FlowModel::scan_factor_ weighs them.
   std::vector<std::uint32_t> open, open_at;
   std::vector<double> share, seen;
   struct Seen {
@@ -426,29 +429,35 @@ void FlowModel::solve(SimTime t) {
       }
     }
     auto share_of = [&](std::uint32_t slot) { return std::max(0.0, s.residual[slot]) / s.unfixed[slot]; };
-    // The links that still have unfixed flows of the set, with their shares.
-    s.open.clear();
-    s.share.resize(n);
+    // The links that still have unfixed flows of the set: the first `opened` of
+    // `open` (each slot's place in it at open_at).
     s.seen.resize(n);
+    s.share.resize(n);
     s.open_at.resize(n);
+    s.open.resize(n);
     s.heap.clear();
+    std::uint32_t opened = 0;
     for (std::uint32_t i = 0; i < n; ++i)
       if (s.unfixed[i] > 0) {
         s.share[i] = s.seen[i] = share_of(i);
-        s.open_at[i] = static_cast<std::uint32_t>(s.open.size());
-        s.open.push_back(i);
+        s.open_at[i] = opened;
+        s.open[opened++] = i;
       }
     auto close = [&](std::uint32_t slot) {
-      const std::uint32_t last = s.open.back();
+      const std::uint32_t last = s.open[--opened];
       s.open[s.open_at[slot]] = last;
       s.open_at[last] = s.open_at[slot];
-      s.open.pop_back();
     };
-    // The next link to fill (see Solver): from a heap of seen levels while many
-    // links are open, then by a scan; both choose the same link.
-    bool heap = s.open.size() > scan_below_;
+    // The next link to fill (see Solver): from a heap of seen levels while it
+    // costs less than a scan, then by a scan; both choose the same link.
+    std::size_t left = s.flows.size();
+    auto heap_pays = [&] {
+      const double open = opened, unfixed = static_cast<double>(left);
+      return unfixed * open > scan_factor_ * (open + unfixed) * std::bit_width(opened);
+    };
+    bool heap = heap_pays();
     if (heap) {
-      for (std::uint32_t i : s.open) s.heap.push_back({s.seen[i], s.links[i], i});
+      for (std::uint32_t k = 0; k < opened; ++k) s.heap.push_back({s.seen[s.open[k]], s.links[s.open[k]], s.open[k]});
       std::make_heap(s.heap.begin(), s.heap.end(), Solver::later);
     }
     // The scan sees again the links the heap would have surfaced before the last
@@ -463,7 +472,11 @@ void FlowModel::solve(SimTime t) {
       if (seen <= last.level && (seen < last.level || s.links[i] < last.link)) s.seen[i] = s.share[i];
     };
     auto next = [&](double& level) {
-      while (heap && s.open.size() > scan_below_) {
+      if (heap && !heap_pays()) {
+        heap = false;  // the heap kept `seen`; the shares are read now
+        for (std::uint32_t k = 0; k < opened; ++k) s.share[s.open[k]] = share_of(s.open[k]);
+      }
+      while (heap) {
         std::pop_heap(s.heap.begin(), s.heap.end(), Solver::later);
         Solver::Seen& top = s.heap.back();
         if (s.unfixed[top.slot] == 0) {
@@ -480,13 +493,10 @@ void FlowModel::solve(SimTime t) {
         s.heap.pop_back();
         return slot;
       }
-      if (heap) {
-        heap = false;
-        for (std::uint32_t i : s.open) s.share[i] = share_of(i);
-      }
-      std::uint32_t top = s.open.front();
+      std::uint32_t top = s.open[0];
       level = std::max(s.seen[top], s.share[top]);
-      for (std::uint32_t i : s.open) {
+      for (std::uint32_t k = 0; k < opened; ++k) {
+        const std::uint32_t i = s.open[k];
         see_again(i);
         const double at = std::max(s.seen[i], s.share[i]);
         if (at <= level && (at < level || s.links[i] < s.links[top])) top = i, level = at;
@@ -494,7 +504,6 @@ void FlowModel::solve(SimTime t) {
       last = {level, s.links[top]};
       return top;
     };
-    std::size_t left = s.flows.size();
     while (left > 0) {
       double level;
       const std::uint32_t top = next(level);

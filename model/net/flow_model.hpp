@@ -88,10 +88,11 @@ class FlowModel final : public CpuOnlyModel {
   std::uint32_t node_of(Rank r) const { return node_of_[r]; }
   // false: every solve covers every flow (the reference the tests compare against).
   void set_incremental(bool on) { incremental_ = on; }
-  // The solver picks the next link to fill by a scan once at most `links` links are
-  // open, by a heap while more are (each is faster in its range); both pick the
-  // same links, so this changes speed only. 0: the heap always. For the tests.
-  void set_scan_below(std::size_t links) { scan_below_ = links; }
+  // The solver picks the next link to fill by a heap of the open links until a scan
+  // of them costs less, by this weighing (flow_model.cpp); both pick the same
+  // links, so it changes speed only. 0: the heap always; infinity: the scan always.
+  // For the tests.
+  void set_scan_factor(double factor) { scan_factor_ = factor; }
   // The flows transferring now, each as (its route, its rate in bytes per
   // picosecond), and a link's capacity in bytes per picosecond: what a check of
   // the sharing needs.
@@ -136,7 +137,7 @@ class FlowModel final : public CpuOnlyModel {
   std::uint64_t next_seq_ = 0;
   std::uint64_t solves_ = 0, solved_flows_ = 0;
   bool incremental_ = true;
-  std::size_t scan_below_ = 192;
+  double scan_factor_ = 4;
   std::unique_ptr<Solver> solver_;
 };
 

@@ -187,8 +187,8 @@ TEST_CASE("the incremental solver gives the rates of a full solve") {
 
 TEST_CASE("the heap and the scan of the progressive filling choose the same links") {
   // The same random traffic, with the next link to fill always found by the heap,
-  // always by the scan, and by mixes of both (the heap while many links are
-  // open): after every change every rate is the same to the last bit, and so is
+  // always by the scan, and by mixes of both (the heap while it is weighed
+  // cheaper): after every change every rate is the same to the last bit, and so is
   // every arrival. The torus's equal links make many equal shares, where the order
   // of the choices shows in the rounding.
   std::mt19937_64 rng(11);
@@ -200,10 +200,10 @@ TEST_CASE("the heap and the scan of the progressive filling choose the same link
     at += static_cast<std::int64_t>(rng() % 20);
     sends.push_back({a, b, 100 + rng() % 50000, at});
   }
-  auto run = [&](std::size_t scan_below) {
+  auto run = [&](double scan_factor) {
     Network n = network(R"({"kind": "torus", "dims": [4, 4, 4]})");
     auto& m = dynamic_cast<net::FlowModel&>(*n.model);
-    m.set_scan_below(scan_below);
+    m.set_scan_factor(scan_factor);
     std::vector<double> rates;
     auto out = arrivals(m, 64, sends, [&] {
       for (const auto& flow : m.transferring()) rates.push_back(flow.second);
@@ -212,9 +212,9 @@ TEST_CASE("the heap and the scan of the progressive filling choose the same link
     return std::make_pair(out, rates);
   };
   const auto heap = run(0);
-  for (std::size_t scan_below : {std::size_t{8}, std::size_t{64}, std::size_t{192}, std::numeric_limits<std::size_t>::max()}) {
-    CAPTURE(scan_below);
-    const auto other = run(scan_below);
+  for (double scan_factor : {0.25, 1.0, 4.0, 16.0, std::numeric_limits<double>::infinity()}) {
+    CAPTURE(scan_factor);
+    const auto other = run(scan_factor);
     CHECK(other.first == heap.first);
     CHECK(other.second == heap.second);
   }
