@@ -61,7 +61,7 @@ bool Rank::wait_ready(std::span<Request*> reqs, bool any, std::uint32_t& incompl
 void Rank::wait_suspend(std::span<Request*> reqs, bool any, std::uint32_t incomplete, SimTime latest,
                         std::coroutine_handle<> h) {
   if (incomplete == 0) {
-    world_->engine_.resume_at(latest, h);
+    resume_at(latest, h);
     return;
   }
   for (Request* r : reqs)
@@ -95,7 +95,13 @@ void Rank::on_complete(Request* r) {
   auto h = waiter_;
   waiter_ = nullptr;
   SimTime at = max(wait_time_, max(now(), world_->model_.cpu_free(id_)));
-  world_->engine_.resume_at(at, h);
+  resume_at(at, h);
+}
+
+void Rank::resume_at(SimTime t, std::coroutine_handle<> h) {
+  assert(resume_ == nullptr);  // a rank's one thread of control waits for one resumption at most
+  resume_ = h;
+  world_->engine_.at(t, world_->resume_stage_, id_);
 }
 
 void Rank::finish(Request* r, Status* status) {
@@ -447,6 +453,7 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   send_stage_.w = this;
   arrive_stage_.w = this;
   compute_stage_.w = this;
+  resume_stage_.w = this;
   network_stage_.w = this;
 }
 
@@ -524,7 +531,9 @@ void World::post(Message* m, Request* send) {
 using sim::prefetch_lines;
 
 void World::SendStage::prefetch(std::uint64_t arg, int step) const {
-  if (step == 0) prefetch_lines(reinterpret_cast<const Message*>(arg), 2);
+  const auto* m = reinterpret_cast<const Message*>(arg);
+  if (step == 0) prefetch_lines(m, 2);
+  else if (step == 1) w->model_.prefetch(m->src_world);
 }
 void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
   const auto* m = reinterpret_cast<const Message*>(arg);
@@ -532,9 +541,26 @@ void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
     prefetch_lines(m, 2);
   } else if (step == 1) {
     prefetch_lines(&w->ranks_[m->dst_world], 2);
+    w->model_.prefetch(m->dst_world);
   } else if (const Request* q = w->ranks_[m->dst_world].posted_head_) {
     prefetch_lines(q, 2);
   }
+}
+void World::ResumeStage::prefetch(std::uint64_t arg, int step) const {
+  const Rank& r = w->ranks_[arg];
+  if (step == 0) {
+    prefetch_lines(&r, static_cast<int>(sizeof(Rank) + 63) / 64);
+    w->model_.prefetch(static_cast<std::uint32_t>(arg));
+  } else if (step == 1) {
+    prefetch_lines(r.resume_.address(), 4);
+  } else {
+    for (std::size_t i = 0; i < r.waiting_on_.size() && i < 2; ++i)
+      if (const Request* q = r.waiting_on_[i]) prefetch_lines(q, 2);
+  }
+}
+void World::ResumeStage::on_event(std::uint64_t arg, std::uint64_t) {
+  Rank& r = w->ranks_[arg];
+  std::exchange(r.resume_, nullptr).resume();
 }
 void World::ComputeStage::prefetch(std::uint64_t arg, int step) const {
   if (step == 0) prefetch_lines(&w->ranks_[arg], static_cast<int>(sizeof(Rank) + 63) / 64);

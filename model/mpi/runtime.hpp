@@ -247,15 +247,21 @@ class Rank {
   Message* take_unexpected(int source, int tag, std::uint32_t context, bool remove);
   void on_complete(Request* r);
 
+  // Resumes the rank's waiting coroutine at t, through the world's resume stage
+  // (which prefetches the rank's state a few events ahead).
+  void resume_at(SimTime t, std::coroutine_handle<> h);
+
+  // 192 bytes, three cache lines: the fields are ordered to leave no hole.
   World* world_;
   std::uint32_t id_;
+  std::uint32_t wait_needed_ = 0;   // completions still awaited (wait-all); 1 for wait-any
   Memory memory_;
   Request* posted_head_ = nullptr;
   Request* posted_tail_ = nullptr;
   Message* unexpected_head_ = nullptr;
   Message* unexpected_tail_ = nullptr;
   std::coroutine_handle<> waiter_ = nullptr;
-  std::uint32_t wait_needed_ = 0;   // completions still awaited (wait-all); 1 for wait-any
+  std::coroutine_handle<> resume_ = nullptr;  // resumed by the pending resume event
   // While waiting: the latest completion time seen; while computing: the duration.
   SimTime wait_time_{};
   std::span<Request*> waiting_on_;
@@ -350,6 +356,13 @@ class World {
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
     void prefetch(std::uint64_t arg, int step) const override;
   };
+  // A blocked rank's resumption (`arg` is the rank): the rank, its cost-model
+  // state, its coroutine's frame and the requests it waited for are prefetched.
+  struct ResumeStage final : sim::EventHandler {
+    World* w;
+    void on_event(std::uint64_t arg, std::uint64_t seq) override;
+    void prefetch(std::uint64_t arg, int step) const override;
+  };
   // Models whose arrivals depend on later traffic (shared links): one pending event
   // at the model's next_event(); `arg` is its generation, so superseded ones do nothing.
   struct NetworkStage final : sim::EventHandler {
@@ -379,6 +392,7 @@ class World {
   SendStage send_stage_;
   ArriveStage arrive_stage_;
   ComputeStage compute_stage_;
+  ResumeStage resume_stage_;
   NetworkStage network_stage_;
   SimTime network_armed_at_ = SimTime::never();
   std::uint64_t network_generation_ = 0;

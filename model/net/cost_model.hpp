@@ -77,6 +77,9 @@ class CostModel {
 
   // When the rank's CPU is next free (a rank's finish time is when its CPU is last free).
   virtual SimTime cpu_free(Rank r) const = 0;
+  // A hint that the rank's state (CPU, port) is about to be read: start loading
+  // it from memory. It changes nothing.
+  virtual void prefetch(Rank) const {}
 
   // Time to reduce `bytes` of data locally (γ per byte) and to copy them locally.
   virtual SimTime reduce_time(std::uint64_t bytes) const = 0;

@@ -18,6 +18,7 @@ class CpuOnlyModel : public CostModel {
     return cpu_free_[r] = t + duration;
   }
   sim::SimTime cpu_free(Rank r) const override { return cpu_free_[r]; }
+  void prefetch(Rank r) const override { __builtin_prefetch(&cpu_free_[r]); }
   sim::SimTime reduce_time(std::uint64_t bytes) const override { return round_ps(static_cast<double>(bytes) * gamma_); }
   sim::SimTime copy_time(std::uint64_t bytes) const override { return round_ps(static_cast<double>(bytes) * copy_); }
 

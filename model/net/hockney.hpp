@@ -37,6 +37,10 @@ class Hockney final : public CpuOnlyModel {
   bool sends_compete() const override { return false; }  // the port is the rank's own
   bool computes_compete() const override { return false; }  // the CPU only computes
   SimTime send_ready(Rank src, SimTime t) const override { return max(t, port_free_[src]); }
+  void prefetch(Rank r) const override {
+    CpuOnlyModel::prefetch(r);
+    __builtin_prefetch(&port_free_[r]);
+  }
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   SimTime receive_ready(Rank, SimTime t) const override { return t; }
   SimTime start_receive(Rank, Rank, std::uint64_t, SimTime t) override { return t; }

@@ -44,6 +44,7 @@ class LogGOPS final : public CostModel {
   SimTime compute_ready(Rank r, SimTime t) const override { return max(t, ranks_[r].cpu); }
   SimTime start_compute(Rank r, SimTime duration, SimTime t) override;
   SimTime cpu_free(Rank r) const override { return ranks_[r].cpu; }
+  void prefetch(Rank r) const override { __builtin_prefetch(&ranks_[r]); }
   SimTime reduce_time(std::uint64_t bytes) const override;
   SimTime copy_time(std::uint64_t bytes) const override;
 
