@@ -92,7 +92,7 @@ void Engine::at(SimTime t, EventHandler& handler, std::uint64_t arg) {
 }
 
 void Engine::at_keeping_seq(SimTime t, std::uint64_t seq, EventHandler& handler, std::uint64_t arg) {
-  assert(t > now_);
+  assert(t >= now_);
   queue_.push_keeping_seq(Entry{t.ps, seq, &handler, arg});
 }
 

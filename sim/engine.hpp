@@ -83,8 +83,12 @@ class Engine {
 
   // Schedules handler.on_event(arg, seq) at time t (>= now) with a fresh seq.
   void at(SimTime t, EventHandler& handler, std::uint64_t arg = 0);
-  // Re-queues an event at a later time t with the seq it already had.
+  // Queues an event with a seq it already had (an item that waited): at a later
+  // time t, or at the current instant when seq is later than the running event's.
   void at_keeping_seq(SimTime t, std::uint64_t seq, EventHandler& handler, std::uint64_t arg);
+  // A fresh seq for an event its caller keeps out of the queue for now, to queue
+  // later with at_keeping_seq: it is ordered as if queued now.
+  std::uint64_t take_seq() noexcept { return next_seq_++; }
   // Resumes a suspended coroutine at time t (>= now).
   void resume_at(SimTime t, std::coroutine_handle<> h);
 

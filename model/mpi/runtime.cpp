@@ -517,12 +517,25 @@ void World::post(Message* m, Request* send) {
   // Served at once when nothing it competes with can be waiting: the result is the
   // one the queue would give, without the queue (exact for models whose sends
   // compete only with the same rank's sends).
-  if (!model_.sends_compete() && from.queued_sends_ == 0 && model_.send_ready(m->src_world, engine_.now()) == engine_.now()) {
+  if (!model_.sends_compete() && from.waiting_sends_ == nullptr &&
+      model_.send_ready(m->src_world, engine_.now()) == engine_.now()) {
     serve_send(m);
     return;
   }
-  ++from.queued_sends_;
-  engine_.at(engine_.now(), send_stage_, reinterpret_cast<std::uint64_t>(m));
+  // A rank's sends are served in the order posted (their readiness is the
+  // sender's alone, so the first waiting one always goes first): only the first
+  // waits in the event queue, the others in the rank's ring with the seq they
+  // would have had there. Re-queueing every waiting send whenever the port
+  // frees would cost time quadratic in their number.
+  if (Message* last = from.waiting_sends_) {
+    m->seq = engine_.take_seq();
+    m->next = last->next;
+    last->next = m;
+  } else {
+    m->next = m;
+    engine_.at(engine_.now(), send_stage_, reinterpret_cast<std::uint64_t>(m));
+  }
+  from.waiting_sends_ = m;
 }
 
 // The stages' prefetch hints. A message's first lines, then (arrivals) its
@@ -574,8 +587,19 @@ void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
     w->engine_.at_keeping_seq(ready, seq, *this, arg);
     return;
   }
-  --w->rank(m->src_world).queued_sends_;
+  // m is the first of its rank's waiting sends: the next one enters the queue.
+  Rank& from = w->rank(m->src_world);
+  Message* next = m->next;
+  m->next = nullptr;
+  if (next == m) {
+    from.waiting_sends_ = nullptr;
+    w->serve_send(m);
+    return;
+  }
+  from.waiting_sends_->next = next;
   w->serve_send(m);
+  w->engine_.at_keeping_seq(w->model_.send_ready(next->src_world, t), next->seq, *this,
+                            reinterpret_cast<std::uint64_t>(next));
 }
 
 void World::serve_send(Message* m) {

@@ -89,7 +89,9 @@ struct Message {
           std::uint32_t ctx, std::uint64_t size, bool is_eager, TypeRef send_type, std::int64_t send_count) noexcept
       : id(message_id), src_world(from), dst_world(to), src(src_rank), tag(tag_value), context(ctx), bytes(size),
         eager(is_eager), type(std::move(send_type)), count(send_count) {}
-  Message* next = nullptr;    // unexpected queue link
+  // The sender's waiting sends (a ring through the last one), then the
+  // receiver's unexpected queue.
+  Message* next = nullptr;
   std::uint64_t id;
   std::uint32_t src_world, dst_world;
   int src;                    // comm rank of the sender
@@ -98,16 +100,17 @@ struct Message {
   std::uint32_t channel = 0;
   std::int64_t collective = -1;  // instance id of the collective that sent it, -1 for p2p
   std::uint64_t bytes;
+  std::uint64_t seq = 0;      // a waiting send behind another: the event seq it was given when posted
   bool eager;
-  TypeRef type;               // the sender's datatype and count: the send signature
   bool has_payload = false;   // payload holds the data (eager, or packed by the caller)
   bool phantom = false;       // carries no data at all
+  bool matched = false;
+  TypeRef type;               // the sender's datatype and count: the send signature
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
   std::vector<std::int32_t> payload_origin;  // the provenance of the payload's bytes, when tracked
   Request* send_request = nullptr;  // rendezvous: completed on match (null once detached)
   SimTime sent{}, arrived{}, ready{};  // served at the sender; absorbed; absorption done
-  bool matched = false;
 };
 
 class Rank {
@@ -251,7 +254,7 @@ class Rank {
   // (which prefetches the rank's state a few events ahead).
   void resume_at(SimTime t, std::coroutine_handle<> h);
 
-  // 192 bytes, three cache lines: the fields are ordered to leave no hole.
+  // The fields are ordered to leave no hole (three cache lines on x86-64).
   World* world_;
   std::uint32_t id_;
   std::uint32_t wait_needed_ = 0;   // completions still awaited (wait-all); 1 for wait-any
@@ -270,7 +273,10 @@ class Rank {
     std::uint32_t context;
   };
   std::optional<ProbeState> probe_;
-  std::uint32_t queued_sends_ = 0;  // send items waiting in the event queue
+  // The sends waiting for this rank's resources, in the order posted: a ring
+  // through Message::next, entered at the last. Only the first is in the event
+  // queue; the next one enters it when the first is served.
+  Message* waiting_sends_ = nullptr;
 };
 
 class World {

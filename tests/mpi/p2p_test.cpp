@@ -115,3 +115,35 @@ TEST_CASE("sizes mode moves no data but checks the same rules") {
                           2, "", mpi::PayloadMode::sizes);
   CHECK(test::first_code(r) == "MPI_ERR_TRUNCATE");
 }
+
+TEST_CASE("a rank's waiting sends leave in the order posted, one event each") {
+  // Linear bcast: the root posts p - 1 sends at once and its port serves them one
+  // after another (nβ each). Each waits outside the event queue until the one
+  // before it is served, so the run takes a few events per message, not p²/2.
+  const int p = 2000;
+  auto r = test::run_text(R"({"mpisim": 1, "program": [
+    {"buffer": "x", "type": "MPI_DOUBLE", "count": 1},
+    {"call": "MPI_Bcast", "buffer": "x", "count": 1, "datatype": "MPI_DOUBLE", "root": 0, "comm": "MPI_COMM_WORLD", "algorithm": "linear"}]})",
+                          p, "", mpi::PayloadMode::sizes);
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.events < 6u * p);
+  // The default network: α = 2 µs, β = 800 ps/B; 8 bytes hold the port 6.4 ns.
+  // Rank v's message starts when the v - 1 before it are through: (v - 1)·nβ.
+  for (int v : {1, 2, 1000, p - 1}) CHECK(r.finish_ps[static_cast<std::size_t>(v)] == (v - 1) * 6400 + 2'000'000 + 6400);
+}
+
+TEST_CASE("a waiting send whose port is free again at once leaves at that instant") {
+  // Rank 0's 4000-byte send holds its port 3.2 µs; the two empty sends posted
+  // behind it wait, then both leave at 3.2 µs (an empty message holds no port).
+  auto r = test::run_text(R"({"mpisim": 1, "program": [
+    {"buffer": "v", "type": "MPI_INT", "count": 1000},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "v", "count": 1000, "datatype": "MPI_INT", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "a"},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "v", "count": 0, "datatype": "MPI_INT", "dest": 2, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "b"},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "v", "count": 0, "datatype": "MPI_INT", "dest": 3, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "c"},
+    {"call": "MPI_Waitall", "ranks": "rank == 0", "array_of_requests": ["a", "b", "c"]},
+    {"call": "MPI_Recv", "ranks": "rank > 0", "buf": "v", "count": 1000, "datatype": "MPI_INT", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]})",
+                          4);
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.finish_ps[0] == 3'200'000);
+  for (std::size_t v : {1u, 2u, 3u}) CHECK(r.finish_ps[v] == 5'200'000);
+}
