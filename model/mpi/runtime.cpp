@@ -649,10 +649,52 @@ void World::ArriveStage::on_event(std::uint64_t arg, std::uint64_t seq) {
   SimTime t = w->engine_.now();
   SimTime ready = w->model_.receive_ready(m->dst_world, t);
   if (ready > t) {
-    w->engine_.at_keeping_seq(ready, seq, *this, arg);
+    w->wait_for_receiver(m, seq, ready);
     return;
   }
-  w->absorb(m);
+  const bool waited = m->waiting;
+  const std::uint32_t dst = m->dst_world;
+  w->absorb(m);  // may release m
+  if (waited) w->waited_arrival_absorbed(dst, seq);
+}
+
+namespace {
+struct LaterSeq {
+  bool operator()(const std::pair<std::uint64_t, Message*>& a, const std::pair<std::uint64_t, Message*>& b) const {
+    return a.first > b.first;
+  }
+};
+}  // namespace
+
+void World::wait_for_receiver(Message* m, std::uint64_t seq, SimTime ready) {
+  WaitingArrivals& wa = waiting_arrivals_[m->dst_world];
+  if (!m->waiting) {
+    m->waiting = true;
+    // One with a lower seq is queued: it is absorbed before this one can be.
+    if (!wa.queued.empty() && *std::min_element(wa.queued.begin(), wa.queued.end()) < seq) {
+      wa.parked.emplace_back(seq, m);
+      std::push_heap(wa.parked.begin(), wa.parked.end(), LaterSeq{});
+      return;
+    }
+    wa.queued.push_back(seq);
+  }
+  engine_.at_keeping_seq(ready, seq, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
+}
+
+void World::waited_arrival_absorbed(std::uint32_t dst, std::uint64_t seq) {
+  auto it = waiting_arrivals_.find(dst);
+  assert(it != waiting_arrivals_.end());
+  WaitingArrivals& wa = it->second;
+  wa.queued.erase(std::find(wa.queued.begin(), wa.queued.end(), seq));
+  if (!wa.parked.empty()) {
+    std::pop_heap(wa.parked.begin(), wa.parked.end(), LaterSeq{});
+    auto [next_seq, next] = wa.parked.back();
+    wa.parked.pop_back();
+    wa.queued.push_back(next_seq);
+    engine_.at_keeping_seq(model_.receive_ready(dst, engine_.now()), next_seq, arrive_stage_,
+                           reinterpret_cast<std::uint64_t>(next));
+  }
+  if (wa.queued.empty()) waiting_arrivals_.erase(it);
 }
 
 void World::absorb(Message* m) {

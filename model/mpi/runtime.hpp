@@ -100,11 +100,14 @@ struct Message {
   std::uint32_t channel = 0;
   std::int64_t collective = -1;  // instance id of the collective that sent it, -1 for p2p
   std::uint64_t bytes;
-  std::uint64_t seq = 0;      // a waiting send behind another: the event seq it was given when posted
+  // A send waiting behind another: the event seq it was given when posted; an
+  // arrival parked at its receiver: its arrival event's seq.
+  std::uint64_t seq = 0;
   bool eager;
   bool has_payload = false;   // payload holds the data (eager, or packed by the caller)
   bool phantom = false;       // carries no data at all
   bool matched = false;
+  bool waiting = false;       // has waited for the receiver's resources
   TypeRef type;               // the sender's datatype and count: the send signature
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
@@ -380,6 +383,10 @@ class World {
   Message* new_message(Rank& from, const Request* send, std::uint32_t dst_world);
   void post(Message* m, Request* send);
   void serve_send(Message* m);
+  // An arrival whose receiver is busy until `ready`: back to the queue, or parked.
+  void wait_for_receiver(Message* m, std::uint64_t seq, SimTime ready);
+  // After a waiting arrival (event seq `seq`) was absorbed at `dst`.
+  void waited_arrival_absorbed(std::uint32_t dst, std::uint64_t seq);
   void absorb(Message* m);
   // Delivers m into recv (both matched): type check, data, statuses, completions.
   void deliver(Message* m, Request* recv, SimTime done);
@@ -403,6 +410,16 @@ class World {
   SimTime network_armed_at_ = SimTime::never();
   std::uint64_t network_generation_ = 0;
   std::vector<std::uint64_t> arrived_;
+  // Arrivals waiting for a busy receiver (models whose receptions compete: LogGOPS).
+  // All of a receiver's arrivals become ready together, so only the earliest
+  // (lowest seq) must be in the event queue: those are `queued`; the others are
+  // parked here in a heap by seq, and one enters the queue each time one of the
+  // queued ones is absorbed. Every parked seq is above the lowest queued one.
+  struct WaitingArrivals {
+    std::vector<std::uint64_t> queued;  // the seqs of those in the event queue
+    std::vector<std::pair<std::uint64_t, Message*>> parked;  // min-heap by seq
+  };
+  std::map<std::uint32_t, WaitingArrivals> waiting_arrivals_;
   std::uint64_t next_message_id_ = 0;
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
