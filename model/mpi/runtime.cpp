@@ -559,11 +559,14 @@ void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
     prefetch_lines(q, 2);
   }
 }
+void World::prefetch_rank(std::uint32_t r) const {
+  prefetch_lines(&ranks_[r], static_cast<int>(sizeof(Rank) + 63) / 64);
+  model_.prefetch(r);
+}
 void World::ResumeStage::prefetch(std::uint64_t arg, int step) const {
   const Rank& r = w->ranks_[arg];
   if (step == 0) {
-    prefetch_lines(&r, static_cast<int>(sizeof(Rank) + 63) / 64);
-    w->model_.prefetch(static_cast<std::uint32_t>(arg));
+    w->prefetch_rank(static_cast<std::uint32_t>(arg));
   } else if (step == 1) {
     prefetch_lines(r.resume_.address(), 4);
   } else {
@@ -576,7 +579,7 @@ void World::ResumeStage::on_event(std::uint64_t arg, std::uint64_t) {
   std::exchange(r.resume_, nullptr).resume();
 }
 void World::ComputeStage::prefetch(std::uint64_t arg, int step) const {
-  if (step == 0) prefetch_lines(&w->ranks_[arg], static_cast<int>(sizeof(Rank) + 63) / 64);
+  if (step == 0) w->prefetch_rank(static_cast<std::uint32_t>(arg));
 }
 
 void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
@@ -667,9 +670,9 @@ struct LaterSeq {
 }  // namespace
 
 void World::wait_for_receiver(Message* m, std::uint64_t seq, SimTime ready) {
-  WaitingArrivals& wa = waiting_arrivals_[m->dst_world];
-  if (!m->waiting) {
+  if (!m->waiting) {  // waits for the first time (a queued one stays queued)
     m->waiting = true;
+    WaitingArrivals& wa = waiting_arrivals_[m->dst_world];
     // One with a lower seq is queued: it is absorbed before this one can be.
     if (!wa.queued.empty() && *std::min_element(wa.queued.begin(), wa.queued.end()) < seq) {
       wa.parked.emplace_back(seq, m);

@@ -379,6 +379,8 @@ class World {
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
   };
   void arm_network();
+  // Asks for a rank's whole state and its cost model's state (a hint).
+  void prefetch_rank(std::uint32_t r) const;
 
   Message* new_message(Rank& from, const Request* send, std::uint32_t dst_world);
   void post(Message* m, Request* send);
