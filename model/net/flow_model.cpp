@@ -30,7 +30,9 @@ struct FlowModel::Flow {
   std::uint64_t pair = 0;            // its (source, destination) ranks
   // The solver's scratch.
   bool in_set = false, fixed = false;
+  std::uint32_t holder = kNone;      // the link that last held it (a hint: checked first)
   double new_rate = 0;
+  double last_rate = 0;              // its rate at the last round's checks
   std::uint64_t checked = 0;         // the solver round that last checked its bottleneck
 };
 
@@ -81,7 +83,7 @@ struct FlowModel::Solver {
   std::vector<char> expanded;                  // per slot: all the link's flows are in the set
   std::vector<double> residual;                // per slot
   std::vector<double> fixed_at;                // per slot: the rate of the set's flows fixed there, or -1
-  std::vector<char> changed;                   // per slot: a flow of the set on it has a new rate
+  std::vector<char> changed;                   // per slot: a rate on it moved since its outside flows were checked
   std::vector<std::uint32_t> unfixed;          // per slot: the set's flows on it not yet fixed
   std::uint64_t round = 0;                     // numbers the checks of outside flows
   // Progressive filling: the links with unfixed flows of the set (`open`, each
@@ -233,6 +235,7 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   flow.version = 0;
   flow.active = false;
   flow.scheduled = false;
+  flow.holder = kNone;
   if (latency > SimTime::zero() || bytes == 0) {
     events_.push_back(Event{t + latency, flow.seq, f, 0, false});
     std::push_heap(events_.begin(), events_.end(), std::greater<>{});
@@ -355,6 +358,7 @@ void FlowModel::solve(SimTime t) {
   s.flows.clear();
   s.links.clear();
   s.expanded.clear();
+  s.changed.clear();
   auto slot_of = [&](std::uint32_t l) {
     if (links_[l].slot == kNone) {
       links_[l].slot = static_cast<std::uint32_t>(s.links.size());
@@ -367,7 +371,7 @@ void FlowModel::solve(SimTime t) {
     Flow& flow = flows_[f];
     if (flow.in_set) return;
     flow.in_set = true;
-    flow.new_rate = flow.rate;  // until the set is solved again
+    flow.new_rate = flow.last_rate = flow.rate;  // until the set is solved again
     s.flows.push_back(f);
     for (std::uint32_t m : flow.route) slot_of(m);
   };
@@ -404,10 +408,15 @@ void FlowModel::solve(SimTime t) {
     return link.fastest;
   };
   // A flow has a bottleneck: a full link of its route with no faster flow.
-  auto held = [&](const Flow& g) {
+  auto held = [&](Flow& g) {
     const double rate = rate_now(g);
+    auto holds = [&](std::uint32_t m) { return full(m) && rate >= fastest(m) * (1 - kTight); };
+    if (g.holder != kNone && holds(g.holder)) return true;
     for (std::uint32_t m : g.route)
-      if (full(m) && rate >= fastest(m) * (1 - kTight)) return true;
+      if (m != g.holder && holds(m)) {
+        g.holder = m;
+        return true;
+      }
     return false;
   };
 
@@ -514,6 +523,7 @@ void FlowModel::solve(SimTime t) {
         if (!flow.in_set || flow.fixed) continue;
         flow.fixed = true;
         flow.new_rate = share;
+        flow.holder = s.links[top];
         --left;
         for (std::uint32_t m : flow.route) {
           std::uint32_t slot = links_[m].slot;
@@ -528,11 +538,16 @@ void FlowModel::solve(SimTime t) {
       }
     }
     // The bottlenecks the new rates may have broken (see Solver). An outside flow
-    // whose links all kept their rates keeps its bottleneck.
-    s.changed.assign(n, 0);
-    for (std::uint32_t f : s.flows)
-      if (flows_[f].new_rate != flows_[f].rate)
-        for (std::uint32_t m : flows_[f].route) s.changed[links_[m].slot] = 1;
+    // whose links all kept the rates they had when it was last found held (or
+    // before the solve) keeps its bottleneck: only the links where a rate moved
+    // since the last round need their outside flows checked.
+    s.changed.resize(n, 0);
+    for (std::uint32_t f : s.flows) {
+      Flow& flow = flows_[f];
+      if (flow.new_rate != flow.last_rate)
+        for (std::uint32_t m : flow.route) s.changed[links_[m].slot] = 1;
+      flow.last_rate = flow.new_rate;
+    }
     const std::size_t before = s.flows.size();
     ++s.round;
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -551,6 +566,7 @@ void FlowModel::solve(SimTime t) {
         }
       }
       if (!s.changed[i]) continue;
+      s.changed[i] = 0;
       for (std::uint32_t g : links_[l].flows) {
         Flow& flow = flows_[g];
         if (flow.in_set || flow.checked == s.round) continue;
