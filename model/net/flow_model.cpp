@@ -30,7 +30,9 @@ struct FlowModel::Flow {
   std::uint64_t pair = 0;            // its (source, destination) ranks
   // The solver's scratch.
   bool in_set = false, fixed = false;
-  std::uint32_t holder = kNone;      // the link that last held it (a hint: checked first)
+  // The link that last held it, a link of its route (reset when the pool reuses the
+  // flow): its bottleneck check starts there.
+  std::uint32_t holder = kNone;
   double new_rate = 0;
   double last_rate = 0;              // its rate at the last round's checks
   std::uint64_t checked = 0;         // the solver round that last checked its bottleneck
