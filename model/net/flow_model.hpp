@@ -137,7 +137,7 @@ class FlowModel final : public CpuOnlyModel {
   std::uint64_t next_seq_ = 0;
   std::uint64_t solves_ = 0, solved_flows_ = 0;
   bool incremental_ = true;
-  double scan_factor_ = 4;
+  double scan_factor_ = 8;
   std::unique_ptr<Solver> solver_;
 };
 
