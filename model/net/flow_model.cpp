@@ -567,6 +567,8 @@ void FlowModel::solve(SimTime t) {
           continue;
         }
       }
+      // (A link that sent its faster flows into the set above keeps its mark: its
+      // outside flows are checked in the next round.)
       if (!s.changed[i]) continue;
       s.changed[i] = 0;
       for (std::uint32_t g : links_[l].flows) {
