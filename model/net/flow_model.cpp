@@ -12,6 +12,7 @@
 namespace mpisim::net {
 namespace {
 constexpr std::uint32_t kNone = 0xffffffffu;
+constexpr std::uint32_t kInSet = 0xffffffffu;  // Hot::mark of a flow in the solver's set
 // Relative slack under which a link counts as full (rates are doubles).
 constexpr double kTight = 1e-9;
 }  // namespace
@@ -28,14 +29,19 @@ struct FlowModel::Flow {
   bool scheduled = false;            // has a completion event for its current rate
   bool transferred = false;          // its last byte is through (it may wait for an earlier one)
   std::uint64_t pair = 0;            // its (source, destination) ranks
-  // The solver's scratch.
-  bool in_set = false, fixed = false;
+  // The solver's scratch (and Hot).
+  double new_rate = 0;
+  double last_rate = 0;              // its rate at the last round's checks
+};
+
+// What the solver's checks read of every flow on a link, apart from the rest so
+// that the flows of a few hundred links stay in cache: four to a cache line.
+struct FlowModel::Hot {
+  double rate = 0;                   // its rate, or while in the solver's set its new rate
   // The link that last held it, a link of its route (reset when the pool reuses the
   // flow): its bottleneck check starts there.
   std::uint32_t holder = kNone;
-  double new_rate = 0;
-  double last_rate = 0;              // its rate at the last round's checks
-  std::uint64_t checked = 0;         // the solver round that last checked its bottleneck
+  std::uint32_t mark = 0;            // kInSet, or the solver round that last checked its bottleneck
 };
 
 struct FlowModel::Link {
@@ -43,10 +49,6 @@ struct FlowModel::Link {
   double used = 0;                   // the sum of its active flows' rates
   std::vector<std::uint32_t> flows;  // its active flows
   bool dirty = false;
-  bool tight = false;                // full at the last solve
-  std::uint64_t fastest_round = 0;   // the solver round `fastest` was found in
-  double fastest = 0;                // then: its fastest flow's rate
-  std::uint32_t slot = kNone;        // the solver's index for it, during a solve
   std::uint64_t messages = 0, bytes = 0;
   SimTime busy{}, busy_since{};
 };
@@ -82,12 +84,29 @@ struct FlowModel::Event {
 struct FlowModel::Solver {
   std::vector<std::uint32_t> flows;            // the set
   std::vector<std::uint32_t> links;            // every link its flows cross
+  // The set's flows as slots: each flow's route (route_slots from route_at[j] to
+  // route_at[j + 1]), and per slot what the outside flows leave of it plus the old
+  // rates of the set's flows on it (`base`: the residual a fill starts from) and how
+  // many of the set's flows cross it (`count`). Kept as flows join, so a fill reads
+  // nothing outside the solver.
+  std::vector<std::uint32_t> route_at, route_slots;
+  std::vector<double> base;
+  std::vector<std::uint32_t> count;
+  std::vector<double> capacity;                // per slot: its link's
+  // Per slot: its fastest flow's rate, found in round fastest_round (rates do not
+  // change while a round's checks run).
+  std::vector<double> fastest;
+  std::vector<std::uint32_t> fastest_round;
+  // Per slot, the set's flows on it (indices into `flows`), from on_at[slot] to
+  // on_at[slot + 1] of `on`; rebuilt for each fill. Per flow, fixed in this fill.
+  std::vector<std::uint32_t> on_at, on;
+  std::vector<char> fixed;
   std::vector<char> expanded;                  // per slot: all the link's flows are in the set
   std::vector<double> residual;                // per slot
   std::vector<double> fixed_at;                // per slot: the rate of the set's flows fixed there, or -1
   std::vector<char> changed;                   // per slot: a rate on it moved since its outside flows were checked
   std::vector<std::uint32_t> unfixed;          // per slot: the set's flows on it not yet fixed
-  std::uint64_t round = 0;                     // numbers the checks of outside flows
+  std::uint32_t round = 0;                     // numbers the checks of outside flows (never kInSet)
   // Progressive filling: the links with unfixed flows of the set (`open`, each
   // slot's place in it at open_at), each link's fair share of what is left
   // (`share`), and the share it was last seen at (`seen`). The next link to fill
@@ -165,11 +184,14 @@ void FlowModel::reset(Rank ranks) {
   }
   reset_cpus(ranks);
   links_.assign(topo_->link_count() + topo_->hosts(), Link{});
+  slot_.assign(links_.size(), kNone);
+  tight_.assign(links_.size(), 0);
   for (std::uint32_t l = 0; l < links_.size(); ++l) {
     const LinkSpec& s = l < topo_->link_count() ? topo_->link_spec(l) : p_.intra_node;
     links_[l].capacity = 1.0 / s.ps_per_byte;
   }
   flows_.clear();
+  hot_.clear();
   free_flows_.clear();
   events_.clear();
   dirty_.clear();
@@ -196,6 +218,7 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   if (free_flows_.empty()) {
     f = static_cast<std::uint32_t>(flows_.size());
     flows_.emplace_back();
+    hot_.emplace_back();
   } else {
     f = free_flows_.back();
     free_flows_.pop_back();
@@ -237,7 +260,7 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   flow.version = 0;
   flow.active = false;
   flow.scheduled = false;
-  flow.holder = kNone;
+  hot_[f] = Hot{};
   if (latency > SimTime::zero() || bytes == 0) {
     events_.push_back(Event{t + latency, flow.seq, f, 0, false});
     std::push_heap(events_.begin(), events_.end(), std::greater<>{});
@@ -361,21 +384,41 @@ void FlowModel::solve(SimTime t) {
   s.links.clear();
   s.expanded.clear();
   s.changed.clear();
+  s.base.clear();
+  s.count.clear();
+  s.route_slots.clear();
+  s.route_at.assign(1, 0);
+  s.capacity.clear();
+  s.fastest.clear();
+  s.fastest_round.clear();
   auto slot_of = [&](std::uint32_t l) {
-    if (links_[l].slot == kNone) {
-      links_[l].slot = static_cast<std::uint32_t>(s.links.size());
+    std::uint32_t& slot = slot_[l];
+    if (slot == kNone) {
+      const Link& link = links_[l];
+      slot = static_cast<std::uint32_t>(s.links.size());
       s.links.push_back(l);
       s.expanded.push_back(0);
+      s.base.push_back(link.capacity - link.used);
+      s.count.push_back(0);
+      s.capacity.push_back(link.capacity);
+      s.fastest.push_back(0);
+      s.fastest_round.push_back(0);
     }
-    return links_[l].slot;
+    return slot;
   };
   auto add = [&](std::uint32_t f) {
+    if (hot_[f].mark == kInSet) return;
+    hot_[f].mark = kInSet;
     Flow& flow = flows_[f];
-    if (flow.in_set) return;
-    flow.in_set = true;
     flow.new_rate = flow.last_rate = flow.rate;  // until the set is solved again
     s.flows.push_back(f);
-    for (std::uint32_t m : flow.route) slot_of(m);
+    for (std::uint32_t m : flow.route) {
+      const std::uint32_t slot = slot_of(m);
+      s.route_slots.push_back(slot);
+      s.base[slot] += flow.rate;  // its old rate is the set's to share again
+      ++s.count[slot];
+    }
+    s.route_at.push_back(static_cast<std::uint32_t>(s.route_slots.size()));
   };
   auto expand = [&](std::uint32_t l) {
     std::uint32_t slot = slot_of(l);
@@ -393,30 +436,36 @@ void FlowModel::solve(SimTime t) {
   dirty_.clear();
 
   std::size_t solved = 0;  // slots below it have the last round's residuals
-  auto rate_now = [&](const Flow& f) { return f.in_set ? f.new_rate : f.rate; };
+  // (A link that is not a slot has no flow of the set, and slot_ is kNone.)
   auto full = [&](std::uint32_t l) {
-    const Link& link = links_[l];
-    return link.slot >= solved ? link.tight : s.residual[link.slot] <= kTight * link.capacity;
+    const std::uint32_t slot = slot_[l];
+    return slot >= solved ? tight_[l] != 0 : s.residual[slot] <= kTight * s.capacity[slot];
   };
-  // The fastest flow on a link, found once per round of checks (rates do not
-  // change while the checks run).
+  // The fastest flow on a link: on a slot, found once per round of checks; on
+  // another link, only outside flows, whose rates the solve does not change.
   auto fastest = [&](std::uint32_t l) {
-    Link& link = links_[l];
-    if (link.fastest_round != s.round) {
-      link.fastest_round = s.round;
-      link.fastest = 0;
-      for (std::uint32_t h : link.flows) link.fastest = std::max(link.fastest, rate_now(flows_[h]));
+    auto find = [&] {
+      double most = 0;
+      for (std::uint32_t h : links_[l].flows) most = std::max(most, hot_[h].rate);
+      return most;
+    };
+    const std::uint32_t slot = slot_[l];
+    if (slot == kNone) return find();
+    if (s.fastest_round[slot] != s.round) {
+      s.fastest_round[slot] = s.round;
+      s.fastest[slot] = find();
     }
-    return link.fastest;
+    return s.fastest[slot];
   };
   // A flow has a bottleneck: a full link of its route with no faster flow.
-  auto held = [&](Flow& g) {
-    const double rate = rate_now(g);
+  auto held = [&](std::uint32_t g) {
+    Hot& h = hot_[g];
+    const double rate = h.rate;
     auto holds = [&](std::uint32_t m) { return full(m) && rate >= fastest(m) * (1 - kTight); };
-    if (g.holder != kNone && holds(g.holder)) return true;
-    for (std::uint32_t m : g.route)
-      if (m != g.holder && holds(m)) {
-        g.holder = m;
+    if (h.holder != kNone && holds(h.holder)) return true;
+    for (std::uint32_t m : flows_[g].route)
+      if (m != h.holder && holds(m)) {
+        h.holder = m;
         return true;
       }
     return false;
@@ -426,18 +475,24 @@ void FlowModel::solve(SimTime t) {
     // Progressive filling over the set, on what the outside flows leave of each link.
     const std::size_t n = s.links.size();
     solved = n;
-    s.residual.assign(n, 0.0);
+    const auto set_size = static_cast<std::uint32_t>(s.flows.size());
+    s.residual.assign(s.base.begin(), s.base.end());
+    s.unfixed.assign(s.count.begin(), s.count.end());
     s.fixed_at.assign(n, -1.0);
-    s.unfixed.assign(n, 0);
-    for (std::size_t i = 0; i < n; ++i) s.residual[i] = links_[s.links[i]].capacity - links_[s.links[i]].used;
-    for (std::uint32_t f : s.flows) {
-      Flow& flow = flows_[f];
-      flow.fixed = false;
-      for (std::uint32_t m : flow.route) {
-        std::uint32_t slot = links_[m].slot;
-        s.residual[slot] += flow.rate;  // its old rate is the set's to share again
-        ++s.unfixed[slot];
+    s.fixed.assign(set_size, 0);
+    s.on_at.resize(n + 1);
+    s.on.resize(s.route_slots.size());
+    {
+      std::uint32_t at = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        s.on_at[i] = at;
+        at += s.count[i];
       }
+      s.on_at[n] = at;
+      for (std::uint32_t j = 0; j < set_size; ++j)
+        for (std::uint32_t k = s.route_at[j]; k < s.route_at[j + 1]; ++k) s.on[s.on_at[s.route_slots[k]]++] = j;
+      for (std::size_t i = n; i > 0; --i) s.on_at[i] = s.on_at[i - 1];
+      s.on_at[0] = 0;
     }
     auto share_of = [&](std::uint32_t slot) { return std::max(0.0, s.residual[slot]) / s.unfixed[slot]; };
     // The links that still have unfixed flows of the set: the first `opened` of
@@ -454,10 +509,31 @@ void FlowModel::solve(SimTime t) {
         s.open_at[i] = opened;
         s.open[opened++] = i;
       }
+    // The scan reads only the first `low` open links while the level it finds is at
+    // most `tau`: every other open link is above tau (at least the lower of its seen
+    // level and its share, which bounds its level now and after any later
+    // see_again), so the link found is the one a scan of all would find.
+    std::uint32_t low = 0;
+    double tau = -1;
+    auto place = [&](std::uint32_t slot, std::uint32_t at) {
+      s.open[at] = slot;
+      s.open_at[slot] = at;
+    };
     auto close = [&](std::uint32_t slot) {
-      const std::uint32_t last = s.open[--opened];
-      s.open[s.open_at[slot]] = last;
-      s.open_at[last] = s.open_at[slot];
+      std::uint32_t hole = s.open_at[slot];
+      if (hole < low) {
+        --low;
+        place(s.open[low], hole);
+        hole = low;
+      }
+      if (--opened != hole) place(s.open[opened], hole);
+    };
+    auto bound = [&](std::uint32_t i) { return std::min(s.seen[i], s.share[i]); };
+    auto lower = [&](std::uint32_t slot) {  // a high link whose bound fell to tau or below
+      const std::uint32_t at = s.open_at[slot];
+      if (at < low || bound(slot) > tau) return;
+      place(s.open[low], at);
+      place(slot, low++);
     };
     // The next link to fill (see Solver): from a heap of seen levels while it
     // costs less than a scan, then by a scan; both choose the same link.
@@ -504,13 +580,27 @@ void FlowModel::solve(SimTime t) {
         s.heap.pop_back();
         return slot;
       }
+      auto lowest = [&](std::uint32_t from, std::uint32_t to, std::uint32_t& top) {
+        for (std::uint32_t k = from; k < to; ++k) {
+          const std::uint32_t i = s.open[k];
+          see_again(i);
+          const double at = std::max(s.seen[i], s.share[i]);
+          if (at <= level && (at < level || s.links[i] < s.links[top])) top = i, level = at;
+        }
+      };
       std::uint32_t top = s.open[0];
       level = std::max(s.seen[top], s.share[top]);
-      for (std::uint32_t k = 0; k < opened; ++k) {
-        const std::uint32_t i = s.open[k];
-        see_again(i);
-        const double at = std::max(s.seen[i], s.share[i]);
-        if (at <= level && (at < level || s.links[i] < s.links[top])) top = i, level = at;
+      lowest(0, low, top);
+      if (low == 0 || level > tau) {
+        // Every open link is read, and the low ones are chosen again.
+        lowest(low, opened, top);
+        tau = 2 * level;
+        low = 0;
+        for (std::uint32_t k = 0; k < opened; ++k)
+          if (const std::uint32_t i = s.open[k]; bound(i) <= tau) {
+            place(s.open[low], k);
+            place(i, low++);
+          }
       }
       last = {level, s.links[top]};
       return top;
@@ -520,21 +610,23 @@ void FlowModel::solve(SimTime t) {
       const std::uint32_t top = next(level);
       double share = std::max(level, 1e-18);  // never 0: rounding must not stall a flow
       s.fixed_at[top] = share;
-      for (std::uint32_t f : links_[s.links[top]].flows) {
-        Flow& flow = flows_[f];
-        if (!flow.in_set || flow.fixed) continue;
-        flow.fixed = true;
-        flow.new_rate = share;
-        flow.holder = s.links[top];
+      for (std::uint32_t k = s.on_at[top]; k < s.on_at[top + 1]; ++k) {
+        const std::uint32_t j = s.on[k];
+        if (s.fixed[j]) continue;
+        s.fixed[j] = 1;
+        const std::uint32_t f = s.flows[j];
+        flows_[f].new_rate = hot_[f].rate = share;
+        hot_[f].holder = s.links[top];
         --left;
-        for (std::uint32_t m : flow.route) {
-          std::uint32_t slot = links_[m].slot;
+        for (std::uint32_t r = s.route_at[j]; r < s.route_at[j + 1]; ++r) {
+          const std::uint32_t slot = s.route_slots[r];
           s.residual[slot] -= share;
           if (--s.unfixed[slot] == 0) {
             close(slot);
           } else if (!heap) {  // the heap reads shares when links surface
             see_again(slot);
             s.share[slot] = share_of(slot);
+            lower(slot);
           }
         }
       }
@@ -544,14 +636,19 @@ void FlowModel::solve(SimTime t) {
     // before the solve) keeps its bottleneck: only the links where a rate moved
     // since the last round need their outside flows checked.
     s.changed.resize(n, 0);
-    for (std::uint32_t f : s.flows) {
-      Flow& flow = flows_[f];
+    for (std::uint32_t j = 0; j < set_size; ++j) {
+      Flow& flow = flows_[s.flows[j]];
       if (flow.new_rate != flow.last_rate)
-        for (std::uint32_t m : flow.route) s.changed[links_[m].slot] = 1;
+        for (std::uint32_t r = s.route_at[j]; r < s.route_at[j + 1]; ++r) s.changed[s.route_slots[r]] = 1;
       flow.last_rate = flow.new_rate;
     }
     const std::size_t before = s.flows.size();
-    ++s.round;
+    if (++s.round == kInSet) {  // the round numbers wrap: no mark or link keeps an old one
+      for (Hot& h : hot_)
+        if (h.mark != kInSet) h.mark = 0;
+      std::fill(s.fastest_round.begin(), s.fastest_round.end(), 0);
+      s.round = 1;
+    }
     for (std::uint32_t i = 0; i < n; ++i) {
       if (s.expanded[i]) continue;
       const std::uint32_t l = s.links[i];
@@ -559,8 +656,8 @@ void FlowModel::solve(SimTime t) {
         // The set's flows fixed here run slower than an outside flow: unless another
         // full link holds them, they and the faster flows must share this link afresh.
         const std::vector<std::uint32_t>& on = links_[l].flows;
-        auto outruns = [&](std::uint32_t g) { return !flows_[g].in_set && flows_[g].rate > at * (1 + kTight); };
-        auto unheld = [&](std::uint32_t f) { return flows_[f].in_set && flows_[f].new_rate == at && !held(flows_[f]); };
+        auto outruns = [&](std::uint32_t g) { return hot_[g].mark != kInSet && hot_[g].rate > at * (1 + kTight); };
+        auto unheld = [&](std::uint32_t f) { return hot_[f].mark == kInSet && hot_[f].rate == at && !held(f); };
         if (std::any_of(on.begin(), on.end(), outruns) && std::any_of(on.begin(), on.end(), unheld)) {
           for (std::uint32_t g : on)
             if (outruns(g)) add(g);
@@ -572,10 +669,10 @@ void FlowModel::solve(SimTime t) {
       if (!s.changed[i]) continue;
       s.changed[i] = 0;
       for (std::uint32_t g : links_[l].flows) {
-        Flow& flow = flows_[g];
-        if (flow.in_set || flow.checked == s.round) continue;
-        flow.checked = s.round;
-        if (!held(flow)) add(g);
+        Hot& h = hot_[g];
+        if (h.mark == kInSet || h.mark == s.round) continue;
+        h.mark = s.round;
+        if (!held(g)) add(g);
       }
     }
     if (s.flows.size() == before) break;
@@ -586,12 +683,12 @@ void FlowModel::solve(SimTime t) {
   for (std::size_t i = 0; i < s.links.size(); ++i) {
     Link& link = links_[s.links[i]];
     link.used = link.flows.empty() ? 0.0 : std::max(0.0, link.capacity - s.residual[i]);
-    link.tight = !link.flows.empty() && s.residual[i] <= kTight * link.capacity;
-    link.slot = kNone;
+    tight_[s.links[i]] = !link.flows.empty() && s.residual[i] <= kTight * link.capacity;
+    slot_[s.links[i]] = kNone;
   }
   for (std::uint32_t f : s.flows) {
     Flow& flow = flows_[f];
-    flow.in_set = false;
+    hot_[f].mark = 0;
     if (flow.scheduled && flow.new_rate == flow.rate) continue;
     flow.remaining = std::max(0.0, flow.remaining - flow.rate * static_cast<double>((t - flow.updated).ps));
     flow.updated = t;

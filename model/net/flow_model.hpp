@@ -104,6 +104,7 @@ class FlowModel final : public CpuOnlyModel {
 
  private:
   struct Flow;
+  struct Hot;
   struct Link;
   struct Event;
   struct Solver;
@@ -125,7 +126,12 @@ class FlowModel final : public CpuOnlyModel {
   std::unique_ptr<Topology> topo_;
   std::vector<std::uint32_t> node_of_;
   std::vector<Link> links_;          // the topology's links, then one intra-node link per node
+  // By link, apart for the solver's checks: its index in the solver during a solve
+  // (else none), and whether it was full at the last solve.
+  std::vector<std::uint32_t> slot_;
+  std::vector<std::uint8_t> tight_;
   std::vector<Flow> flows_;          // a pool: finished flows are reused
+  std::vector<Hot> hot_;             // by flow, beside flows_
   std::vector<std::uint32_t> free_flows_;
   std::vector<Event> events_;        // a min-heap
   std::vector<std::uint32_t> dirty_; // links whose flows changed since the last solve
