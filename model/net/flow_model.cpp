@@ -4,7 +4,6 @@
 #include <bit>
 #include <cmath>
 #include <stdexcept>
-#include <tuple>
 
 #include "model/net/units.hpp"
 #include "sim/input_error.hpp"
@@ -24,14 +23,10 @@ struct FlowModel::Flow {
   double remaining = 0;              // bytes still to transfer at `updated`
   double rate = 0;                   // bytes per picosecond
   SimTime updated{};
-  std::uint32_t version = 0;         // bumped when the rate changes: older completions are stale
   bool active = false;               // transferring (its latency is over)
   bool scheduled = false;            // has a completion event for its current rate
   bool transferred = false;          // its last byte is through (it may wait for an earlier one)
   std::uint64_t pair = 0;            // its (source, destination) ranks
-  // The solver's scratch (and Hot).
-  double new_rate = 0;
-  double last_rate = 0;              // its rate at the last round's checks
 };
 
 // What the solver's checks read of every flow on a link, apart from the rest so
@@ -49,19 +44,22 @@ struct FlowModel::Link {
   double used = 0;                   // the sum of its active flows' rates
   std::vector<std::uint32_t> flows;  // its active flows
   bool dirty = false;
+};
+
+// What the trace reports of a link, apart from what the solver reads.
+struct FlowModel::LinkStats {
   std::uint64_t messages = 0, bytes = 0;
   SimTime busy{}, busy_since{};
 };
 
-// A latency that ends (completion false) or a transfer that ends.
+// A latency that ends (completion false) or a transfer that ends. A flow has at
+// most one at a time, and flows' seqs are unique, so (t, seq) orders them totally.
 struct FlowModel::Event {
   SimTime t;
   std::uint64_t seq;
-  std::uint32_t flow, version;
+  std::uint32_t flow;
   bool completion;
-  friend bool operator>(const Event& a, const Event& b) {
-    return std::tie(a.t, a.seq, a.completion) > std::tie(b.t, b.seq, b.completion);
-  }
+  bool before(const Event& o) const { return t < o.t || (t == o.t && seq < o.seq); }
 };
 
 // Which flows a change can affect, and their max-min fair rates.
@@ -90,6 +88,7 @@ struct FlowModel::Solver {
   // many of the set's flows cross it (`count`). Kept as flows join, so a fill reads
   // nothing outside the solver.
   std::vector<std::uint32_t> route_at, route_slots;
+  std::vector<double> last_rate;               // per flow: its rate at the last round's checks
   std::vector<double> base;
   std::vector<std::uint32_t> count;
   std::vector<double> capacity;                // per slot: its link's
@@ -184,6 +183,7 @@ void FlowModel::reset(Rank ranks) {
   }
   reset_cpus(ranks);
   links_.assign(topo_->link_count() + topo_->hosts(), Link{});
+  stats_.assign(links_.size(), LinkStats{});
   slot_.assign(links_.size(), kNone);
   tight_.assign(links_.size(), 0);
   for (std::uint32_t l = 0; l < links_.size(); ++l) {
@@ -192,6 +192,7 @@ void FlowModel::reset(Rank ranks) {
   }
   flows_.clear();
   hot_.clear();
+  event_at_.clear();
   free_flows_.clear();
   events_.clear();
   dirty_.clear();
@@ -219,6 +220,7 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
     f = static_cast<std::uint32_t>(flows_.size());
     flows_.emplace_back();
     hot_.emplace_back();
+    event_at_.push_back(kNone);
   } else {
     f = free_flows_.back();
     free_flows_.pop_back();
@@ -229,15 +231,15 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   SimTime latency = route_latency(flow.route);
   double slowest = 0;
   for (std::uint32_t l : flow.route) {
-    ++links_[l].messages;
-    links_[l].bytes += bytes;
+    ++stats_[l].messages;
+    stats_[l].bytes += bytes;
     slowest = std::max(slowest, 1.0 / links_[l].capacity);
   }
   const std::uint64_t pair = pair_key(src, dst);
   if (!p_.contention) {
     // Known now: nothing else can slow it down; only order can delay it.
     SimTime transfer = round_ps(static_cast<double>(bytes) * slowest);
-    for (std::uint32_t l : flow.route) links_[l].busy += transfer;
+    for (std::uint32_t l : flow.route) stats_[l].busy += transfer;
     free_flows_.push_back(f);
     SimTime& last = last_arrival_[pair];
     last = max(last, t + latency + transfer);
@@ -257,13 +259,11 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   flow.seq = next_seq_++;
   flow.remaining = static_cast<double>(bytes);
   flow.rate = 0;
-  flow.version = 0;
   flow.active = false;
   flow.scheduled = false;
   hot_[f] = Hot{};
   if (latency > SimTime::zero() || bytes == 0) {
-    events_.push_back(Event{t + latency, flow.seq, f, 0, false});
-    std::push_heap(events_.begin(), events_.end(), std::greater<>{});
+    schedule(Event{t + latency, flow.seq, f, false});
   } else {
     activate(f, t);
   }
@@ -288,7 +288,7 @@ void FlowModel::activate(std::uint32_t f, SimTime t) {
   flow.updated = t;
   for (std::uint32_t l : flow.route) {
     Link& link = links_[l];
-    if (link.flows.empty()) link.busy_since = t;
+    if (link.flows.empty()) stats_[l].busy_since = t;
     link.flows.push_back(f);
     mark(l);
   }
@@ -317,64 +317,78 @@ void FlowModel::finish(std::uint32_t f, SimTime t) {
     *it = link.flows.back();
     link.flows.pop_back();
     link.used = link.flows.empty() ? 0.0 : std::max(0.0, link.used - flow.rate);
-    if (link.flows.empty()) link.busy += t - link.busy_since;
+    if (link.flows.empty()) stats_[l].busy += t - stats_[l].busy_since;
     mark(l);
   }
   flow.active = false;
-  ++flow.version;
   dirty_at_ = std::min(dirty_at_, t);
 }
 
 void FlowModel::advance(SimTime t, std::vector<std::uint64_t>& arrived) {
   while (!events_.empty() && events_.front().t <= t) {
-    std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
-    Event e = events_.back();
-    events_.pop_back();
-    Flow& flow = flows_[e.flow];
-    if (flow.seq != e.seq || flow.version != e.version) continue;  // stale
+    const Event e = events_.front();
+    unschedule_first();
     if (!e.completion) {
-      if (flow.active || flow.transferred) continue;
-      if (flow.remaining > 0) activate(e.flow, t);
+      if (flows_[e.flow].remaining > 0) activate(e.flow, t);
       else deliver_in_order(e.flow, arrived);  // an empty message held for order
       continue;
     }
-    if (!flow.active) continue;
     finish(e.flow, t);
     deliver_in_order(e.flow, arrived);
   }
   if (!dirty_.empty()) solve(t);
   dirty_at_ = SimTime::never();
-  drop_stale_events();
 }
 
-bool FlowModel::live(const Event& e) const {
-  const Flow& flow = flows_[e.flow];
-  return flow.seq == e.seq && flow.version == e.version && (e.completion ? flow.active : !flow.active && !flow.transferred);
+// The events are a binary min-heap in which each flow knows where its event is
+// (event_at_), so a new rate moves the flow's completion instead of leaving the
+// old one behind.
+void FlowModel::place_event(std::size_t i, const Event& e) {
+  events_[i] = e;
+  event_at_[e.flow] = static_cast<std::uint32_t>(i);
 }
 
-void FlowModel::drop_stale_events() {
-  while (!events_.empty() && !live(events_.front())) {
-    std::pop_heap(events_.begin(), events_.end(), std::greater<>{});
-    events_.pop_back();
+void FlowModel::sift_event(std::size_t i) {
+  const Event e = events_[i];
+  while (i > 0 && e.before(events_[(i - 1) / 2])) {
+    place_event(i, events_[(i - 1) / 2]);
+    i = (i - 1) / 2;
   }
+  for (;;) {
+    std::size_t child = 2 * i + 1;
+    if (child >= events_.size()) break;
+    if (child + 1 < events_.size() && events_[child + 1].before(events_[child])) ++child;
+    if (!events_[child].before(e)) break;
+    place_event(i, events_[child]);
+    i = child;
+  }
+  place_event(i, e);
 }
 
-// A flow has at most one live event, but each new rate leaves its old completion
-// in the heap until it surfaces. When stale entries outnumber the flows in flight,
-// the heap is rebuilt from the live ones (amortized O(1) per event). Events are
-// totally ordered by (time, seq, kind), so the rebuild changes no result.
-void FlowModel::compact_events() {
-  const std::size_t in_flight = flows_.size() - free_flows_.size();
-  if (events_.size() <= 2 * in_flight + 1024) return;
-  std::erase_if(events_, [&](const Event& e) { return !live(e); });
-  std::make_heap(events_.begin(), events_.end(), std::greater<>{});
+void FlowModel::schedule(const Event& e) {
+  std::uint32_t& at = event_at_[e.flow];
+  if (at == kNone) {
+    at = static_cast<std::uint32_t>(events_.size());
+    events_.push_back(e);
+  } else {
+    events_[at] = e;
+  }
+  sift_event(at);
+}
+
+void FlowModel::unschedule_first() {
+  event_at_[events_.front().flow] = kNone;
+  const Event last = events_.back();
+  events_.pop_back();
+  if (events_.empty()) return;
+  events_.front() = last;
+  sift_event(0);
 }
 
 void FlowModel::schedule_completion(std::uint32_t f, SimTime t) {
   Flow& flow = flows_[f];
   double ps = flow.remaining > 0 ? flow.remaining / flow.rate : 0.0;
-  events_.push_back(Event{t + round_ps(ps), flow.seq, f, flow.version, true});
-  std::push_heap(events_.begin(), events_.end(), std::greater<>{});
+  schedule(Event{t + round_ps(ps), flow.seq, f, true});
   flow.scheduled = true;
 }
 
@@ -388,6 +402,7 @@ void FlowModel::solve(SimTime t) {
   s.count.clear();
   s.route_slots.clear();
   s.route_at.assign(1, 0);
+  s.last_rate.clear();
   s.capacity.clear();
   s.fastest.clear();
   s.fastest_round.clear();
@@ -409,9 +424,9 @@ void FlowModel::solve(SimTime t) {
   auto add = [&](std::uint32_t f) {
     if (hot_[f].mark == kInSet) return;
     hot_[f].mark = kInSet;
-    Flow& flow = flows_[f];
-    flow.new_rate = flow.last_rate = flow.rate;  // until the set is solved again
+    const Flow& flow = flows_[f];
     s.flows.push_back(f);
+    s.last_rate.push_back(flow.rate);  // and hot_[f].rate is its rate until the set is solved again
     for (std::uint32_t m : flow.route) {
       const std::uint32_t slot = slot_of(m);
       s.route_slots.push_back(slot);
@@ -615,7 +630,7 @@ void FlowModel::solve(SimTime t) {
         if (s.fixed[j]) continue;
         s.fixed[j] = 1;
         const std::uint32_t f = s.flows[j];
-        flows_[f].new_rate = hot_[f].rate = share;
+        hot_[f].rate = share;
         hot_[f].holder = s.links[top];
         --left;
         for (std::uint32_t r = s.route_at[j]; r < s.route_at[j + 1]; ++r) {
@@ -637,10 +652,10 @@ void FlowModel::solve(SimTime t) {
     // since the last round need their outside flows checked.
     s.changed.resize(n, 0);
     for (std::uint32_t j = 0; j < set_size; ++j) {
-      Flow& flow = flows_[s.flows[j]];
-      if (flow.new_rate != flow.last_rate)
+      const double rate = hot_[s.flows[j]].rate;
+      if (rate != s.last_rate[j])
         for (std::uint32_t r = s.route_at[j]; r < s.route_at[j + 1]; ++r) s.changed[s.route_slots[r]] = 1;
-      flow.last_rate = flow.new_rate;
+      s.last_rate[j] = rate;
     }
     const std::size_t before = s.flows.size();
     if (++s.round == kInSet) {  // the round numbers wrap: no mark or link keeps an old one
@@ -688,15 +703,14 @@ void FlowModel::solve(SimTime t) {
   }
   for (std::uint32_t f : s.flows) {
     Flow& flow = flows_[f];
-    hot_[f].mark = 0;
-    if (flow.scheduled && flow.new_rate == flow.rate) continue;
+    Hot& h = hot_[f];
+    h.mark = 0;
+    if (flow.scheduled && h.rate == flow.rate) continue;
     flow.remaining = std::max(0.0, flow.remaining - flow.rate * static_cast<double>((t - flow.updated).ps));
     flow.updated = t;
-    flow.rate = flow.new_rate;
-    ++flow.version;
+    flow.rate = h.rate;
     schedule_completion(f, t);
   }
-  compact_events();
 }
 
 std::vector<std::pair<std::vector<std::uint32_t>, double>> FlowModel::transferring() const {
@@ -711,7 +725,7 @@ double FlowModel::capacity(std::uint32_t link) const { return links_[link].capac
 std::vector<LinkUsage> FlowModel::link_usage() const {
   std::vector<LinkUsage> out;
   for (std::uint32_t l = 0; l < links_.size(); ++l) {
-    const Link& link = links_[l];
+    const LinkStats& link = stats_[l];
     if (link.messages == 0) continue;
     std::string name = l < topo_->link_count() ? topo_->link_name(l)
                                                : topo_->vertex_name(l - topo_->link_count()) + " (intra-node)";

@@ -106,6 +106,7 @@ class FlowModel final : public CpuOnlyModel {
   struct Flow;
   struct Hot;
   struct Link;
+  struct LinkStats;
   struct Event;
   struct Solver;
 
@@ -115,9 +116,11 @@ class FlowModel final : public CpuOnlyModel {
   void mark(std::uint32_t link);
   void solve(SimTime t);
   void schedule_completion(std::uint32_t f, SimTime t);
-  bool live(const Event& e) const;  // not superseded by a later rate, start or end
-  void drop_stale_events();
-  void compact_events();
+  // The event heap: schedule adds the flow's event or moves it to its new time.
+  void schedule(const Event& e);
+  void unschedule_first();
+  void place_event(std::size_t i, const Event& e);
+  void sift_event(std::size_t i);
   // Reports f (its transfer done) and the held flows behind it, in send order.
   void deliver_in_order(std::uint32_t f, std::vector<std::uint64_t>& arrived);
   static std::uint64_t pair_key(Rank src, Rank dst) { return std::uint64_t{src} << 32 | dst; }
@@ -128,12 +131,14 @@ class FlowModel final : public CpuOnlyModel {
   std::vector<Link> links_;          // the topology's links, then one intra-node link per node
   // By link, apart for the solver's checks: its index in the solver during a solve
   // (else none), and whether it was full at the last solve.
+  std::vector<LinkStats> stats_;     // by link
   std::vector<std::uint32_t> slot_;
   std::vector<std::uint8_t> tight_;
   std::vector<Flow> flows_;          // a pool: finished flows are reused
   std::vector<Hot> hot_;             // by flow, beside flows_
   std::vector<std::uint32_t> free_flows_;
-  std::vector<Event> events_;        // a min-heap
+  std::vector<Event> events_;        // a min-heap, at most one per flow
+  std::vector<std::uint32_t> event_at_;  // by flow: its event's place in events_, or none
   std::vector<std::uint32_t> dirty_; // links whose flows changed since the last solve
   // Per (source, destination) rank pair: the deferred flows in flight, in send
   // order (with contention), or the last arrival (without). Looked up, never iterated.
