@@ -129,9 +129,9 @@ class FlowModel final : public CpuOnlyModel {
   std::unique_ptr<Topology> topo_;
   std::vector<std::uint32_t> node_of_;
   std::vector<Link> links_;          // the topology's links, then one intra-node link per node
+  std::vector<LinkStats> stats_;     // by link: what the trace reports
   // By link, apart for the solver's checks: its index in the solver during a solve
   // (else none), and whether it was full at the last solve.
-  std::vector<LinkStats> stats_;     // by link
   std::vector<std::uint32_t> slot_;
   std::vector<std::uint8_t> tight_;
   std::vector<Flow> flows_;          // a pool: finished flows are reused
