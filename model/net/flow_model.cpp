@@ -79,6 +79,12 @@ struct FlowModel::Event {
 // It solves again until nothing breaks. Every flow then has a bottleneck, so the
 // rates are the max-min fair rates of all flows (to kTight), recomputed only where
 // they change; where changes reach far, so does the set.
+//
+// A change travels one link further per round: an outside flow that lost its
+// bottleneck runs faster after the next fill, and then the flows held by the
+// other links of its route share those links with a faster flow, so the round
+// after finds them unheld. They join with it instead (a flow that joins without
+// need keeps its rate, to rounding), which saves rounds: each refills the whole set.
 struct FlowModel::Solver {
   std::vector<std::uint32_t> flows;            // the set
   std::vector<std::uint32_t> links;            // every link its flows cross
@@ -105,6 +111,7 @@ struct FlowModel::Solver {
   std::vector<double> fixed_at;                // per slot: the rate of the set's flows fixed there, or -1
   std::vector<char> changed;                   // per slot: a rate on it moved since its outside flows were checked
   std::vector<std::uint32_t> unfixed;          // per slot: the set's flows on it not yet fixed
+  std::vector<std::uint32_t> unheld;           // outside flows found unheld in this round's checks
   std::uint32_t round = 0;                     // numbers the checks of outside flows (never kInSet)
   // Progressive filling: the links with unfixed flows of the set (`open`, each
   // slot's place in it at open_at), each link's fair share of what is left
@@ -687,10 +694,19 @@ void FlowModel::solve(SimTime t) {
         Hot& h = hot_[g];
         if (h.mark == kInSet || h.mark == s.round) continue;
         h.mark = s.round;
-        if (!held(g)) add(g);
+        if (!held(g)) {
+          add(g);
+          s.unheld.push_back(g);
+        }
       }
     }
     if (s.flows.size() == before) break;
+    // The flows that the links of an unheld flow's route hold join with it (see Solver).
+    for (std::uint32_t g : s.unheld)
+      for (std::uint32_t m : flows_[g].route)
+        for (std::uint32_t h : links_[m].flows)
+          if (hot_[h].holder == m) add(h);
+    s.unheld.clear();
   }
 
   ++solves_;
