@@ -701,12 +701,15 @@ void FlowModel::solve(SimTime t) {
       }
     }
     if (s.flows.size() == before) break;
-    // The flows that the links of an unheld flow's route hold join with it (see Solver).
-    for (std::uint32_t g : s.unheld)
-      for (std::uint32_t m : flows_[g].route)
-        for (std::uint32_t h : links_[m].flows)
-          if (hot_[h].holder == m) add(h);
-    s.unheld.clear();
+    // The flows that the links of an unheld flow's route hold join with it (see
+    // Solver). (Apart, so that the compiler keeps inlining the fill's heap.)
+    [&]() __attribute__((noinline)) {
+      for (std::uint32_t g : s.unheld)
+        for (std::uint32_t m : flows_[g].route)
+          for (std::uint32_t h : links_[m].flows)
+            if (hot_[h].holder == m) add(h);
+      s.unheld.clear();
+    }();
   }
 
   ++solves_;
