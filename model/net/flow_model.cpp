@@ -19,7 +19,6 @@ constexpr double kTight = 1e-9;
 struct FlowModel::Flow {
   std::uint64_t token = 0;
   std::uint64_t seq = 0;             // start order: unique, breaks ties between events
-  std::vector<std::uint32_t> route;
   double remaining = 0;              // bytes still to transfer at `updated`
   double rate = 0;                   // bytes per picosecond
   SimTime updated{};
@@ -199,6 +198,8 @@ void FlowModel::reset(Rank ranks) {
   }
   flows_.clear();
   hot_.clear();
+  routes_.clear();
+  route_stride_ = 1;
   event_at_.clear();
   free_flows_.clear();
   events_.clear();
@@ -221,6 +222,25 @@ SimTime FlowModel::route_latency(const std::vector<std::uint32_t>& links) const 
   return round_ps(ps);
 }
 
+// Routes lie in one array, a row of route_stride_ entries per flow: its length,
+// then its links. A route longer than the rows widens them all (rarely: the rows
+// soon fit the network's longest route).
+void FlowModel::store_route(std::uint32_t f, const std::vector<std::uint32_t>& links) {
+  const std::size_t need = links.size() + 1;
+  if (need > route_stride_) {
+    std::vector<std::uint32_t> wider(flows_.size() * need, 0);
+    for (std::size_t g = 0; g * route_stride_ < routes_.size(); ++g)
+      std::copy_n(routes_.begin() + static_cast<std::ptrdiff_t>(g * route_stride_), route_stride_,
+                  wider.begin() + static_cast<std::ptrdiff_t>(g * need));
+    routes_ = std::move(wider);
+    route_stride_ = need;
+  }
+  if (routes_.size() < flows_.size() * route_stride_) routes_.resize(flows_.size() * route_stride_, 0);
+  std::uint32_t* row = routes_.data() + std::size_t{f} * route_stride_;
+  row[0] = static_cast<std::uint32_t>(links.size());
+  std::copy(links.begin(), links.end(), row + 1);
+}
+
 SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) {
   std::uint32_t f;
   if (free_flows_.empty()) {
@@ -233,11 +253,12 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
     free_flows_.pop_back();
   }
   Flow& flow = flows_[f];
-  flow.route.clear();
-  route(src, dst, flow.route);
-  SimTime latency = route_latency(flow.route);
+  route_scratch_.clear();
+  route(src, dst, route_scratch_);
+  store_route(f, route_scratch_);
+  SimTime latency = route_latency(route_scratch_);
   double slowest = 0;
-  for (std::uint32_t l : flow.route) {
+  for (std::uint32_t l : route_scratch_) {
     ++stats_[l].messages;
     stats_[l].bytes += bytes;
     slowest = std::max(slowest, 1.0 / links_[l].capacity);
@@ -246,7 +267,7 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   if (!p_.contention) {
     // Known now: nothing else can slow it down; only order can delay it.
     SimTime transfer = round_ps(static_cast<double>(bytes) * slowest);
-    for (std::uint32_t l : flow.route) stats_[l].busy += transfer;
+    for (std::uint32_t l : route_scratch_) stats_[l].busy += transfer;
     free_flows_.push_back(f);
     SimTime& last = last_arrival_[pair];
     last = max(last, t + latency + transfer);
@@ -293,7 +314,7 @@ void FlowModel::activate(std::uint32_t f, SimTime t) {
   Flow& flow = flows_[f];
   flow.active = true;
   flow.updated = t;
-  for (std::uint32_t l : flow.route) {
+  for (std::uint32_t l : route_of(f)) {
     Link& link = links_[l];
     if (link.flows.empty()) stats_[l].busy_since = t;
     link.flows.push_back(f);
@@ -318,7 +339,7 @@ void FlowModel::deliver_in_order(std::uint32_t f, std::vector<std::uint64_t>& ar
 
 void FlowModel::finish(std::uint32_t f, SimTime t) {
   Flow& flow = flows_[f];
-  for (std::uint32_t l : flow.route) {
+  for (std::uint32_t l : route_of(f)) {
     Link& link = links_[l];
     auto it = std::find(link.flows.begin(), link.flows.end(), f);
     *it = link.flows.back();
@@ -434,7 +455,7 @@ void FlowModel::solve(SimTime t) {
     const Flow& flow = flows_[f];
     s.flows.push_back(f);
     s.last_rate.push_back(flow.rate);  // and hot_[f].rate is its rate until the set is solved again
-    for (std::uint32_t m : flow.route) {
+    for (std::uint32_t m : route_of(f)) {
       const std::uint32_t slot = slot_of(m);
       s.route_slots.push_back(slot);
       s.base[slot] += flow.rate;  // its old rate is the set's to share again
@@ -485,7 +506,7 @@ void FlowModel::solve(SimTime t) {
     const double rate = h.rate;
     auto holds = [&](std::uint32_t m) { return full(m) && rate >= fastest(m) * (1 - kTight); };
     if (h.holder != kNone && holds(h.holder)) return true;
-    for (std::uint32_t m : flows_[g].route)
+    for (std::uint32_t m : route_of(g))
       if (m != h.holder && holds(m)) {
         h.holder = m;
         return true;
@@ -705,7 +726,7 @@ void FlowModel::solve(SimTime t) {
     // Solver). (Apart, so that the compiler keeps inlining the fill's heap.)
     [&]() __attribute__((noinline)) {
       for (std::uint32_t g : s.unheld)
-        for (std::uint32_t m : flows_[g].route)
+        for (std::uint32_t m : route_of(g))
           for (std::uint32_t h : links_[m].flows)
             if (hot_[h].holder == m) add(h);
       s.unheld.clear();
@@ -734,8 +755,11 @@ void FlowModel::solve(SimTime t) {
 
 std::vector<std::pair<std::vector<std::uint32_t>, double>> FlowModel::transferring() const {
   std::vector<std::pair<std::vector<std::uint32_t>, double>> out;
-  for (const Flow& f : flows_)
-    if (f.active) out.emplace_back(f.route, f.rate);
+  for (std::uint32_t f = 0; f < flows_.size(); ++f)
+    if (flows_[f].active) {
+      const auto r = route_of(f);
+      out.emplace_back(std::vector<std::uint32_t>(r.begin(), r.end()), flows_[f].rate);
+    }
   return out;
 }
 

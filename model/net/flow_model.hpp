@@ -27,6 +27,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -111,6 +112,11 @@ class FlowModel final : public CpuOnlyModel {
   struct Solver;
 
   SimTime route_latency(const std::vector<std::uint32_t>& links) const;
+  void store_route(std::uint32_t f, const std::vector<std::uint32_t>& links);
+  std::span<const std::uint32_t> route_of(std::uint32_t f) const {
+    const std::uint32_t* row = routes_.data() + std::size_t{f} * route_stride_;
+    return {row + 1, row[0]};
+  }
   void activate(std::uint32_t f, SimTime t);
   void finish(std::uint32_t f, SimTime t);
   void mark(std::uint32_t link);
@@ -136,6 +142,9 @@ class FlowModel final : public CpuOnlyModel {
   std::vector<std::uint8_t> tight_;
   std::vector<Flow> flows_;          // a pool: finished flows are reused
   std::vector<Hot> hot_;             // by flow, beside flows_
+  std::vector<std::uint32_t> routes_;  // by flow, a row of route_stride_: the route's length, its links
+  std::size_t route_stride_ = 1;
+  std::vector<std::uint32_t> route_scratch_;
   std::vector<std::uint32_t> free_flows_;
   std::vector<Event> events_;        // a min-heap, at most one per flow
   std::vector<std::uint32_t> event_at_;  // by flow: its event's place in events_, or none
