@@ -101,9 +101,10 @@ struct FlowModel::Solver {
   // change while a round's checks run).
   std::vector<double> fastest;
   std::vector<std::uint32_t> fastest_round;
-  // Per slot, the set's flows on it (indices into `flows`), from on_at[slot] to
-  // on_at[slot + 1] of `on`; rebuilt for each fill. Per flow, fixed in this fill.
-  std::vector<std::uint32_t> on_at, on;
+  // By flow id: its place in `flows` while in the set. Per place: fixed in this
+  // fill. (A fill finds the set's flows on a link among the link's flows: all
+  // that a link fixes get the same rate, so their order changes no residual.)
+  std::vector<std::uint32_t> index;
   std::vector<char> fixed;
   std::vector<char> expanded;                  // per slot: all the link's flows are in the set
   std::vector<double> residual;                // per slot
@@ -450,15 +451,20 @@ void FlowModel::solve(SimTime t) {
     return slot;
   };
   auto add = [&](std::uint32_t f) {
-    if (hot_[f].mark == kInSet) return;
-    hot_[f].mark = kInSet;
-    const Flow& flow = flows_[f];
+    Hot& h = hot_[f];
+    if (h.mark == kInSet) return;
+    h.mark = kInSet;
+    // Its rate: outside a solve a flow's Hot::rate is its Flow::rate (and until the
+    // set is solved again, it stays so).
+    const double rate = h.rate;
+    if (s.index.size() <= f) s.index.resize(flows_.size());
+    s.index[f] = static_cast<std::uint32_t>(s.flows.size());
     s.flows.push_back(f);
-    s.last_rate.push_back(flow.rate);  // and hot_[f].rate is its rate until the set is solved again
+    s.last_rate.push_back(rate);
     for (std::uint32_t m : route_of(f)) {
       const std::uint32_t slot = slot_of(m);
       s.route_slots.push_back(slot);
-      s.base[slot] += flow.rate;  // its old rate is the set's to share again
+      s.base[slot] += rate;  // its old rate is the set's to share again
       ++s.count[slot];
     }
     s.route_at.push_back(static_cast<std::uint32_t>(s.route_slots.size()));
@@ -523,20 +529,6 @@ void FlowModel::solve(SimTime t) {
     s.unfixed.assign(s.count.begin(), s.count.end());
     s.fixed_at.assign(n, -1.0);
     s.fixed.assign(set_size, 0);
-    s.on_at.resize(n + 1);
-    s.on.resize(s.route_slots.size());
-    {
-      std::uint32_t at = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        s.on_at[i] = at;
-        at += s.count[i];
-      }
-      s.on_at[n] = at;
-      for (std::uint32_t j = 0; j < set_size; ++j)
-        for (std::uint32_t k = s.route_at[j]; k < s.route_at[j + 1]; ++k) s.on[s.on_at[s.route_slots[k]]++] = j;
-      for (std::size_t i = n; i > 0; --i) s.on_at[i] = s.on_at[i - 1];
-      s.on_at[0] = 0;
-    }
     auto share_of = [&](std::uint32_t slot) { return std::max(0.0, s.residual[slot]) / s.unfixed[slot]; };
     // The links that still have unfixed flows of the set: the first `opened` of
     // `open` (each slot's place in it at open_at).
@@ -653,11 +645,11 @@ void FlowModel::solve(SimTime t) {
       const std::uint32_t top = next(level);
       double share = std::max(level, 1e-18);  // never 0: rounding must not stall a flow
       s.fixed_at[top] = share;
-      for (std::uint32_t k = s.on_at[top]; k < s.on_at[top + 1]; ++k) {
-        const std::uint32_t j = s.on[k];
+      for (const std::uint32_t f : links_[s.links[top]].flows) {
+        if (hot_[f].mark != kInSet) continue;
+        const std::uint32_t j = s.index[f];
         if (s.fixed[j]) continue;
         s.fixed[j] = 1;
-        const std::uint32_t f = s.flows[j];
         hot_[f].rate = share;
         hot_[f].holder = s.links[top];
         --left;
