@@ -38,10 +38,61 @@ struct FlowModel::Hot {
   std::uint32_t mark = 0;            // kInSet, or the solver round that last checked its bottleneck
 };
 
-struct FlowModel::Link {
+// A link's flows: the first few inside the link's record, more in a block of
+// their own. Removing a flow moves the last one into its place, as a vector's
+// swap-and-pop would: the order (which sets the order flows join the solver's
+// set in) depends only on the adds and removes.
+class FlowList {
+ public:
+  FlowList() = default;
+  FlowList(const FlowList&) = delete;
+  FlowList& operator=(const FlowList&) = delete;
+  FlowList(FlowList&& o) noexcept { *this = std::move(o); }
+  FlowList& operator=(FlowList&& o) noexcept {
+    if (this != &o) {
+      delete[] spill_;
+      n_ = o.n_, cap_ = o.cap_, spill_ = o.spill_;
+      std::copy_n(o.inline_, kInline, inline_);
+      o.n_ = 0, o.cap_ = kInline, o.spill_ = nullptr;
+    }
+    return *this;
+  }
+  ~FlowList() { delete[] spill_; }
+
+  const std::uint32_t* begin() const { return spill_ ? spill_ : inline_; }
+  const std::uint32_t* end() const { return begin() + n_; }
+  bool empty() const { return n_ == 0; }
+
+  void push_back(std::uint32_t f) {
+    if (n_ == cap_) {
+      const std::uint32_t cap = cap_ * 2;
+      auto* more = new std::uint32_t[cap];
+      std::copy_n(begin(), n_, more);
+      delete[] spill_;
+      spill_ = more;
+      cap_ = cap;
+    }
+    (spill_ ? spill_ : inline_)[n_++] = f;
+  }
+  // f must be on the list.
+  void remove(std::uint32_t f) {
+    std::uint32_t* at = spill_ ? spill_ : inline_;
+    *std::find(at, at + n_, f) = at[n_ - 1];
+    --n_;
+  }
+
+ private:
+  static constexpr std::uint32_t kInline = 4;
+  std::uint32_t n_ = 0, cap_ = kInline;
+  std::uint32_t* spill_ = nullptr;  // once the list outgrew inline_, it lives here
+  std::uint32_t inline_[kInline] = {};
+};
+
+// One cache line: what the solver reads of a link, with its first flows.
+struct alignas(64) FlowModel::Link {
   double capacity = 0;               // bytes per picosecond
   double used = 0;                   // the sum of its active flows' rates
-  std::vector<std::uint32_t> flows;  // its active flows
+  FlowList flows;                    // its active flows
   bool dirty = false;
 };
 
@@ -189,7 +240,8 @@ void FlowModel::reset(Rank ranks) {
     }
   }
   reset_cpus(ranks);
-  links_.assign(topo_->link_count() + topo_->hosts(), Link{});
+  links_.clear();
+  links_.resize(topo_->link_count() + topo_->hosts());
   stats_.assign(links_.size(), LinkStats{});
   slot_.assign(links_.size(), kNone);
   tight_.assign(links_.size(), 0);
@@ -342,9 +394,7 @@ void FlowModel::finish(std::uint32_t f, SimTime t) {
   Flow& flow = flows_[f];
   for (std::uint32_t l : route_of(f)) {
     Link& link = links_[l];
-    auto it = std::find(link.flows.begin(), link.flows.end(), f);
-    *it = link.flows.back();
-    link.flows.pop_back();
+    link.flows.remove(f);
     link.used = link.flows.empty() ? 0.0 : std::max(0.0, link.used - flow.rate);
     if (link.flows.empty()) stats_[l].busy += t - stats_[l].busy_since;
     mark(l);
@@ -690,7 +740,7 @@ void FlowModel::solve(SimTime t) {
       if (const double at = s.fixed_at[i]; at >= 0) {
         // The set's flows fixed here run slower than an outside flow: unless another
         // full link holds them, they and the faster flows must share this link afresh.
-        const std::vector<std::uint32_t>& on = links_[l].flows;
+        const FlowList& on = links_[l].flows;
         auto outruns = [&](std::uint32_t g) { return hot_[g].mark != kInSet && hot_[g].rate > at * (1 + kTight); };
         auto unheld = [&](std::uint32_t f) { return hot_[f].mark == kInSet && hot_[f].rate == at && !held(f); };
         if (std::any_of(on.begin(), on.end(), outruns) && std::any_of(on.begin(), on.end(), unheld)) {
