@@ -557,11 +557,19 @@ void FlowModel::solve(SimTime t) {
     return s.fastest[slot];
   };
   // A flow has a bottleneck: a full link of its route with no faster flow.
+  //
+  // Between solves every flow's holder holds it: a solve leaves each flow of its
+  // set held by the link that fixed it (or by the link its check found), and an
+  // outside flow's holder held it when it was last checked; whatever changes a
+  // link since (a flow on it starting or ending, a rate on it moving) makes the
+  // link one of a solve's slots, and a moved rate gets its outside flows checked
+  // again. So a holder that is not a slot of this solve, whose flows and fullness
+  // no solve has changed since, still holds its flow, and is not read again.
   auto held = [&](std::uint32_t g) {
     Hot& h = hot_[g];
     const double rate = h.rate;
     auto holds = [&](std::uint32_t m) { return full(m) && rate >= fastest(m) * (1 - kTight); };
-    if (h.holder != kNone && holds(h.holder)) return true;
+    if (h.holder != kNone && (slot_[h.holder] == kNone || holds(h.holder))) return true;
     for (std::uint32_t m : route_of(g))
       if (m != h.holder && holds(m)) {
         h.holder = m;
