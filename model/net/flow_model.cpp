@@ -116,8 +116,10 @@ struct FlowModel::Event {
 //
 // Rates are max-min fair exactly when every flow has a bottleneck: a full link on
 // which no flow runs faster than it. A change (a flow starting or ending) can only
-// break that on the links of its route, so the solver starts from the set of flows
-// on those links, keeps every other flow at its rate, and fills the set
+// break that on the links of its route, and only for the flows those links held
+// (each flow knows the link that last held it): a flow held by another link keeps
+// that bottleneck. So the solver starts from the new flows and the flows the
+// changed links held, keeps every other flow at its rate, and fills the set
 // progressively on what the outside flows leave of each link. Then it checks the
 // bottlenecks the new rates could have broken:
 //  - each flow of the set was fixed at a link the set filled; if an outside flow
@@ -525,9 +527,13 @@ void FlowModel::solve(SimTime t) {
     s.expanded[slot] = 1;
     for (std::uint32_t f : links_[l].flows) add(f);
   };
+  // The changed links are slots (their fullness is brought up to date) and bring
+  // the flows they held and the new flows (no holder yet) into the set.
   for (std::uint32_t l : dirty_) {
     links_[l].dirty = false;
-    expand(l);
+    slot_of(l);
+    for (std::uint32_t f : links_[l].flows)
+      if (hot_[f].holder == l || hot_[f].holder == kNone) add(f);
   }
   if (!incremental_)
     for (std::uint32_t l = 0; l < links_.size(); ++l)
