@@ -38,6 +38,7 @@ struct FlowModel::Hot {
   std::uint32_t mark = 0;            // kInSet, or the solver round that last checked its bottleneck
 };
 
+namespace {
 // A link's flows: the first few inside the link's record, more in a block of
 // their own. Removing a flow moves the last one into its place, as a vector's
 // swap-and-pop would: the order (which sets the order flows join the solver's
@@ -87,6 +88,7 @@ class FlowList {
   std::uint32_t* spill_ = nullptr;  // once the list outgrew inline_, it lives here
   std::uint32_t inline_[kInline] = {};
 };
+}  // namespace
 
 // One cache line: what the solver reads of a link, with its first flows.
 struct alignas(64) FlowModel::Link {
