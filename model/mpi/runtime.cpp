@@ -34,11 +34,12 @@ std::string tag_text(int t) { return t == ANY_TAG ? "MPI_ANY_TAG" : std::to_stri
 // ---------------------------------------------------------------------------
 // Waiting
 
-bool Rank::wait_ready(std::span<Request*> reqs, bool any, std::uint32_t& incomplete, SimTime& latest) {
+bool Rank::wait_ready(std::span<Request*> reqs, bool any) {
   SimTime t = now();
+  SimTime latest{};
   SimTime earliest = SimTime::never();
   bool some_complete = false;
-  incomplete = 0;
+  std::uint32_t incomplete = 0;
   for (Request* r : reqs) {
     if (r == nullptr) continue;
     if (r->complete) {
@@ -53,22 +54,27 @@ bool Rank::wait_ready(std::span<Request*> reqs, bool any, std::uint32_t& incompl
     incomplete = 0;
     latest = earliest;
   }
-  if (incomplete > 0) return false;
-  latest = max(latest, max(t, world_->model_.cpu_free(id_)));
-  return latest == t;
+  wait_needed_ = incomplete;
+  if (incomplete > 0) {
+    wait_time_ = latest;
+    return false;
+  }
+  wait_time_ = max(latest, max(t, world_->model_.cpu_free(id_)));
+  return wait_time_ == t;
 }
 
-void Rank::wait_suspend(std::span<Request*> reqs, bool any, std::uint32_t incomplete, SimTime latest,
-                        std::coroutine_handle<> h) {
-  if (incomplete == 0) {
-    resume_at(latest, h);
+void Rank::wait_suspend(std::span<Request*> reqs, bool any, std::coroutine_handle<> h) {
+  if (wait_needed_ == 0) {
+    resume_at(wait_time_, h);
     return;
   }
   for (Request* r : reqs)
     if (r != nullptr && !r->complete) r->awaited = true;
   waiter_ = h;
-  wait_needed_ = any ? 1 : incomplete;
-  wait_time_ = any ? SimTime{} : latest;
+  if (any) {
+    wait_needed_ = 1;
+    wait_time_ = SimTime{};
+  }
   waiting_on_ = reqs;
 }
 
@@ -81,10 +87,8 @@ void Rank::wait_over(std::span<Request*> reqs) {
 struct Rank::WaitAnyAwaiter {
   Rank& rank;
   std::span<Request*> reqs;
-  std::uint32_t incomplete = 0;
-  SimTime latest{};
-  bool await_ready() { return rank.wait_ready(reqs, true, incomplete, latest); }
-  void await_suspend(std::coroutine_handle<> h) { rank.wait_suspend(reqs, true, incomplete, latest, h); }
+  bool await_ready() { return rank.wait_ready(reqs, true); }
+  void await_suspend(std::coroutine_handle<> h) { rank.wait_suspend(reqs, true, h); }
   void await_resume() { rank.wait_over(reqs); }
 };
 

@@ -159,15 +159,13 @@ class Rank {
   // and gives its status. The handle should be cleared by the caller first: the
   // request is gone when the await returns or throws. The waits are awaiters, not
   // coroutines: waiting costs no frame.
+  // An awaiter keeps no state of its own beyond its requests (the rank keeps what
+  // a wait needs), so the coroutine frames that hold it stay small.
   struct [[nodiscard]] WaitOne {
     Rank& rank;
     Request* req;
-    std::uint32_t incomplete = 0;
-    SimTime latest{};
-    bool await_ready() { return req == nullptr || rank.wait_ready(std::span<Request*>(&req, 1), false, incomplete, latest); }
-    void await_suspend(std::coroutine_handle<> h) {
-      rank.wait_suspend(std::span<Request*>(&req, 1), false, incomplete, latest, h);
-    }
+    bool await_ready() { return req == nullptr || rank.wait_ready(std::span<Request*>(&req, 1), false); }
+    void await_suspend(std::coroutine_handle<> h) { rank.wait_suspend(std::span<Request*>(&req, 1), false, h); }
     Status await_resume();
   };
   WaitOne wait(Request* req) { return WaitOne{*this, req}; }
@@ -179,10 +177,8 @@ class Rank {
     Rank& rank;
     std::span<Request*> reqs;
     std::span<Status> statuses;
-    std::uint32_t incomplete = 0;
-    SimTime latest{};
-    bool await_ready() { return rank.wait_ready(reqs, false, incomplete, latest); }
-    void await_suspend(std::coroutine_handle<> h) { rank.wait_suspend(reqs, false, incomplete, latest, h); }
+    bool await_ready() { return rank.wait_ready(reqs, false); }
+    void await_suspend(std::coroutine_handle<> h) { rank.wait_suspend(reqs, false, h); }
     Status await_resume();
   };
   WaitAll wait_all(std::span<Request*> reqs, std::span<Status> statuses = {}) {
@@ -223,11 +219,12 @@ class Rank {
   friend class World;
   struct WaitAnyAwaiter;
   struct ProbeAwaiter;
-  // The waits' shared steps: whether the wait is over at once (then `latest` is
-  // when it resumes), and the registration of a suspended waiter.
-  bool wait_ready(std::span<Request*> reqs, bool any, std::uint32_t& incomplete, SimTime& latest);
-  void wait_suspend(std::span<Request*> reqs, bool any, std::uint32_t incomplete, SimTime latest,
-                    std::coroutine_handle<> h);
+  // The waits' shared steps: whether the wait is over now, and the registration
+  // of a waiter that is not. wait_ready leaves in wait_needed_ and wait_time_ the
+  // incomplete requests and the latest completion (or when the rank resumes, if
+  // none is incomplete), which wait_suspend, called right after it, starts from.
+  bool wait_ready(std::span<Request*> reqs, bool any);
+  void wait_suspend(std::span<Request*> reqs, bool any, std::coroutine_handle<> h);
   void wait_over(std::span<Request*> reqs);
 
   // Inline for a peer inside the communicator; the rest (MPI_PROC_NULL,
@@ -268,7 +265,8 @@ class Rank {
   Message* unexpected_tail_ = nullptr;
   std::coroutine_handle<> waiter_ = nullptr;
   std::coroutine_handle<> resume_ = nullptr;  // resumed by the pending resume event
-  // While waiting: the latest completion time seen; while computing: the duration.
+  // While waiting: the latest completion time seen; while computing: the duration;
+  // between wait_ready and wait_suspend: what wait_ready found.
   SimTime wait_time_{};
   std::span<Request*> waiting_on_;
   struct ProbeState {

@@ -224,53 +224,71 @@ class Executor {
   }
 
   // A rank's coroutine: run steps until one blocks, wait for it, finish it, go on.
+  //
+  // Its frame lives as long as the rank and a million ranks keep a million of them,
+  // so it holds nothing but its arguments and its awaiter (two references): the
+  // steps run in the functions it calls, and a wait keeps its requests in RankEnv.
   sim::ProcessTask run_rank(std::uint32_t r) {
+    RankEnv& env = start_rank(r);
+    while (block_next(env)) co_await Blocked{*this, env};
+  }
+
+  RankEnv& start_rank(std::uint32_t r) {
     RankEnv& env = envs_[r];
     env.top_program = &sc_.program_for(r);
     world_.rank(r).memory().reserve(buffer_steps(*env.top_program));
-    for (;;) {
-      env.blocked = advance(env);
-      if (env.blocked.kind == Blocking::none) co_return;
-      Status st = co_await Blocked(*this, env);
-      if (env.blocked.kind == Blocking::collective) coordinator_.leave(world_.rank(r), env.blocked.ticket);
-      env.blocked = Blocking{};  // frees the finished coroutine's frame
-      finish_blocking(env, st);
-    }
+    return env;
+  }
+  // Runs the steps up to the next that blocks; false when the program is over.
+  bool block_next(RankEnv& env) {
+    env.blocked = advance(env);
+    return env.blocked.kind != Blocking::none;
+  }
+  // The blocked step is over with status `st`.
+  void after_block(RankEnv& env, const Status& st) {
+    if (env.blocked.kind == Blocking::collective) coordinator_.leave(world_.rank(env.rank), env.blocked.ticket);
+    env.blocked = Blocking{};  // frees the finished coroutine's frame
+    finish_blocking(env, st);
   }
 
-  // The one awaiter of run_rank, whatever the step left in env.blocked: one slot in
-  // the coroutine's frame instead of one per kind.
-  class Blocked {
-   public:
-    Blocked(Executor& ex, RankEnv& env)
-        : env_(env), wait_(ex.world_.rank(env.rank).wait_all(std::span<Request*>(env.pending, 0))) {
-      if (env.blocked.kind == Blocking::requests)
-        wait_.reqs = std::span<Request*>(env.pending, std::exchange(env.pending_count, 0));
-      null_wait_ = wait_.reqs.size() == 1 && wait_.reqs[0] == nullptr;  // MPI_Wait on MPI_REQUEST_NULL
+  // The one awaiter of run_rank, whatever the step left in env.blocked; it finishes
+  // the step when the wait is over.
+  struct Blocked {
+    Executor& ex;
+    RankEnv& env;
+    // The requests a blocking point-to-point step waits for.
+    mpi::Rank::WaitAll wait() const {
+      return ex.world_.rank(env.rank).wait_all(std::span<Request*>(env.pending, env.pending_count));
     }
+    bool null_wait() const { return env.pending_count == 1 && env.pending[0] == nullptr; }  // MPI_Wait on MPI_REQUEST_NULL
     bool await_ready() {
-      if (env_.blocked.kind != Blocking::requests) return false;  // a task: lazy, started by await_suspend
-      return null_wait_ || wait_.await_ready();
+      if (env.blocked.kind != Blocking::requests) return false;  // a task: lazy, started by await_suspend
+      return null_wait() || wait().await_ready();
     }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<> h) {
-      switch (env_.blocked.kind) {
-        case Blocking::coroutine: return std::move(env_.blocked.task).operator co_await().await_suspend(h);
-        case Blocking::collective: return std::move(env_.blocked.call).operator co_await().await_suspend(h);
-        default: wait_.await_suspend(h); return std::noop_coroutine();
+      switch (env.blocked.kind) {
+        case Blocking::coroutine: return std::move(env.blocked.task).operator co_await().await_suspend(h);
+        case Blocking::collective: return std::move(env.blocked.call).operator co_await().await_suspend(h);
+        default: {
+          wait().await_suspend(h);  // the rank kept what await_ready found
+          return std::noop_coroutine();
+        }
       }
     }
-    Status await_resume() {
-      switch (env_.blocked.kind) {
-        case Blocking::coroutine: return std::move(env_.blocked.task).operator co_await().await_resume();
-        case Blocking::collective: std::move(env_.blocked.call).operator co_await().await_resume(); return Status{};
-        default: return null_wait_ ? Status{} : wait_.await_resume();
+    void await_resume() {
+      Status st;
+      switch (env.blocked.kind) {
+        case Blocking::coroutine: st = std::move(env.blocked.task).operator co_await().await_resume(); break;
+        case Blocking::collective: std::move(env.blocked.call).operator co_await().await_resume(); break;
+        default: {
+          const bool null = null_wait();
+          mpi::Rank::WaitAll w = wait();
+          env.pending_count = 0;
+          if (!null) st = w.await_resume();
+        }
       }
+      ex.after_block(env, st);
     }
-
-   private:
-    RankEnv& env_;
-    mpi::Rank::WaitAll wait_;
-    bool null_wait_ = false;
   };
 
   const RankEnv& env(std::uint32_t r) const { return envs_[r]; }
