@@ -7,7 +7,16 @@
 // advised as transparent huge pages (Linux, when the system allows it); smaller
 // ones come from operator new. The contents do not depend on where memory comes
 // from, so this changes speed only, never a result.
+//
+// Even on huge pages, the first touch of fresh memory is paid in the kernel (it
+// zeroes every page, and a virtual machine's host backs it then). prepare() hands
+// that work to a helper thread, which makes a range resident ahead of the run's
+// first touch, on the second core. The helper only asks the kernel to populate the
+// range (madvise MADV_POPULATE_WRITE): it never reads or writes a byte of it, so it
+// cannot change what the simulation sees, and the simulation itself stays on one
+// thread.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sim/allocator.hpp"
@@ -16,8 +25,26 @@ namespace mpisim::sim::bulk {
 
 inline constexpr std::size_t kHugeBytes = std::size_t{2} << 20;
 
+// A block of at least `bytes`. A block of kPrepareWhole bytes or more is prepared
+// whole, from its end towards its start (the arrays it serves are filled from the
+// start at once: the helper and the first touch meet in the middle).
+inline constexpr std::size_t kPrepareWhole = std::size_t{8} << 20;
 void* allocate(std::size_t bytes);
+// The same, never prepared: for pools, which prepare what they will hand out next.
+void* allocate_unprepared(std::size_t bytes);
 void deallocate(void* p, std::size_t bytes) noexcept;
+
+// Asks the helper to make [p, p + bytes) resident, from its start, soon. A hint:
+// nothing happens where it is not supported (sanitizer builds, other systems,
+// kernels before Linux 5.14) or for a range below a huge page. A range that is
+// unmapped before the helper reaches it is dropped.
+void prepare(void* p, std::size_t bytes) noexcept;
+
+// Bytes the helper has made resident so far (for tests and measurements).
+std::uint64_t prepared_bytes() noexcept;
+
+// Waits until the helper has nothing left to do (for tests).
+void drain() noexcept;
 
 // An allocator for std::vector of per-rank state.
 template <typename T>

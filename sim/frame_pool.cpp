@@ -19,26 +19,38 @@ struct FreeNode { FreeNode* next; };
 
 struct Pool {
   std::array<FreeNode*, kClasses> free{};
-  std::vector<void*> chunks;
+  std::vector<void*> chunks;  // mapped; the first `used` handed out, the others prepared ahead
+  std::size_t used = 0;
   char* cursor = nullptr;
   std::size_t left = 0;
   std::int64_t live = 0;
+
+  // Once a run has used this many chunks it is a large one: the next chunks are
+  // mapped and prepared ahead (sim/bulk), so their first touch finds them resident.
+  static constexpr std::size_t kLarge = 4;
+  static constexpr std::size_t kAhead = 2;
 
   ~Pool() {
     for (void* c : chunks) bulk::deallocate(c, kChunkBytes);
   }
 
   void* carve(std::size_t bytes) {
-    if (left < bytes) {
-      void* c = bulk::allocate(kChunkBytes);
-      chunks.push_back(c);
-      cursor = static_cast<char*>(c);
-      left = kChunkBytes;
-    }
+    if (left < bytes) next_chunk();
     void* p = cursor;
     cursor += bytes;
     left -= bytes;
     return p;
+  }
+
+  void next_chunk() {
+    if (used == chunks.size()) chunks.push_back(bulk::allocate_unprepared(kChunkBytes));
+    cursor = static_cast<char*>(chunks[used++]);
+    left = kChunkBytes;
+    if (used < kLarge) return;
+    while (chunks.size() < used + kAhead) {
+      chunks.push_back(bulk::allocate_unprepared(kChunkBytes));
+      bulk::prepare(chunks.back(), kChunkBytes);
+    }
   }
 };
 

@@ -8,7 +8,7 @@
 // requests) are blocks of the same kind and use the same pool through Allocator:
 // a rank's table then costs a free-list pop, not a malloc, and the tables of
 // ranks set up one after another lie side by side. Single-threaded by design (the
-// kernel has no threads).
+// simulation runs on one thread; bulk's helper only prepares memory).
 #include <cstddef>
 #include <cstdint>
 

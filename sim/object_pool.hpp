@@ -2,6 +2,8 @@
 // A free-list pool for objects created and destroyed at event rate (messages,
 // requests): no malloc on the hot path once warm, stable addresses. Blocks come
 // from bulk memory (huge pages when large); a free slot holds the free list's link.
+// In a large block the slots ahead of the ones handed out are prepared (made
+// resident by bulk's helper) a few megabytes at a time.
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -61,14 +63,30 @@ class ObjectPool {
 
   // Blocks double (up to 64 MiB), so a pool of millions of objects lies in a few
   // large blocks: huge pages, few page faults. A new block's slots are handed out
-  // in order as they are needed, so the memory it holds is touched only then.
+  // in order as they are needed, so the memory it holds is touched only then. In a
+  // block of kPrepareWhole bytes or more they are handed out a step (a huge page's
+  // worth) at a time, and entering a step prepares the one two steps ahead: what
+  // is prepared is what will soon be touched, and no more.
   void grow() {
+    constexpr std::size_t kStep = std::max<std::size_t>(1, bulk::kHugeBytes / sizeof(Slot));
+    if (fresh_end_ != block_end_) {  // the next step of the same block
+      fresh_end_ = std::min(block_end_, fresh_ + kStep);
+      if (block_end_ - fresh_end_ > static_cast<std::ptrdiff_t>(kStep))
+        bulk::prepare(fresh_end_ + kStep, std::min<std::size_t>(kStep, block_end_ - fresh_end_ - kStep) * sizeof(Slot));
+      return;
+    }
     constexpr std::size_t kMaxBlock = std::max<std::size_t>(64, (std::size_t{64} << 20) / sizeof(Slot));
     const std::size_t n = blocks_.empty() ? 64 : std::min(2 * blocks_.back().count, kMaxBlock);
-    Slot* b = static_cast<Slot*>(bulk::allocate(n * sizeof(Slot)));
+    Slot* b = static_cast<Slot*>(bulk::allocate_unprepared(n * sizeof(Slot)));
     blocks_.push_back({b, n});
     fresh_ = b;
-    fresh_end_ = b + n;
+    block_end_ = b + n;
+    if (n * sizeof(Slot) < bulk::kPrepareWhole) {
+      fresh_end_ = block_end_;
+      return;
+    }
+    fresh_end_ = b + kStep;
+    bulk::prepare(fresh_end_, 2 * kStep * sizeof(Slot));
   }
 
   void destroy_live() {
@@ -87,8 +105,9 @@ class ObjectPool {
 
   std::vector<Block> blocks_;
   Slot* free_ = nullptr;      // released slots
-  Slot* fresh_ = nullptr;     // the newest block's slots never handed out: [fresh_, fresh_end_)
-  Slot* fresh_end_ = nullptr;
+  Slot* fresh_ = nullptr;      // the newest block's slots never handed out: [fresh_, block_end_)
+  Slot* fresh_end_ = nullptr;  // where the step being handed out ends
+  Slot* block_end_ = nullptr;
   std::size_t live_ = 0;
 };
 
