@@ -104,7 +104,7 @@ class ObjectPool {
   }
 
   std::vector<Block> blocks_;
-  Slot* free_ = nullptr;      // released slots
+  Slot* free_ = nullptr;       // released slots
   Slot* fresh_ = nullptr;      // the newest block's slots never handed out: [fresh_, block_end_)
   Slot* fresh_end_ = nullptr;  // where the step being handed out ends
   Slot* block_end_ = nullptr;
