@@ -129,6 +129,9 @@ class Engine {
     progress_ = std::move(report);
   }
 
+  // Room for n processes in all, so that spawning a million does not regrow (and
+  // copy, and fault in afresh) the process table twenty times. Only a hint.
+  void reserve_processes(std::size_t n) { processes_.reserve(n); }
   std::size_t process_count() const noexcept { return processes_.size(); }
   bool process_done(ProcessId p) const { return processes_[p].done; }
   SimTime process_end(ProcessId p) const { return processes_[p].end; }

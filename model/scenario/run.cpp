@@ -2048,6 +2048,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);
+  engine.reserve_processes(n);
   for (std::uint32_t r = 0; r < n; ++r) engine.spawn(ex.run_rank(r));
   if (cfg.progress) {
     constexpr std::uint64_t kEvery = std::uint64_t{1} << 21;
