@@ -299,20 +299,8 @@ void FlowModel::store_route(std::uint32_t f, const std::vector<std::uint32_t>& l
 }
 
 SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) {
-  std::uint32_t f;
-  if (free_flows_.empty()) {
-    f = static_cast<std::uint32_t>(flows_.size());
-    flows_.emplace_back();
-    hot_.emplace_back();
-    event_at_.push_back(kNone);
-  } else {
-    f = free_flows_.back();
-    free_flows_.pop_back();
-  }
-  Flow& flow = flows_[f];
   route_scratch_.clear();
   route(src, dst, route_scratch_);
-  store_route(f, route_scratch_);
   SimTime latency = route_latency(route_scratch_);
   double slowest = 0;
   for (std::uint32_t l : route_scratch_) {
@@ -325,19 +313,27 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
     // Known now: nothing else can slow it down; only order can delay it.
     SimTime transfer = round_ps(static_cast<double>(bytes) * slowest);
     for (std::uint32_t l : route_scratch_) stats_[l].busy += transfer;
-    free_flows_.push_back(f);
     SimTime& last = last_arrival_[pair];
     last = max(last, t + latency + transfer);
     return last;
   }
   auto queue = in_flight_.find(pair);
-  if (bytes == 0 && queue == in_flight_.end()) {
-    // No bandwidth to share and nothing ahead of it.
-    free_flows_.push_back(f);
-    return t + latency;
+  if (bytes == 0 && queue == in_flight_.end()) return t + latency;  // no bandwidth to share, nothing ahead of it
+  // A flow: from the pool, with its route.
+  std::uint32_t f;
+  if (free_flows_.empty()) {
+    f = static_cast<std::uint32_t>(flows_.size());
+    flows_.emplace_back();
+    hot_.emplace_back();
+    event_at_.push_back(kNone);
+  } else {
+    f = free_flows_.back();
+    free_flows_.pop_back();
   }
+  store_route(f, route_scratch_);
   if (queue == in_flight_.end()) queue = in_flight_.emplace(pair, std::vector<std::uint32_t>{}).first;
   queue->second.push_back(f);
+  Flow& flow = flows_[f];
   flow.pair = pair;
   flow.transferred = false;
   flow.token = token;
