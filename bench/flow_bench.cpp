@@ -77,9 +77,11 @@ int main(int argc, char** argv) {
     ++started;
   }
   std::vector<std::uint64_t> arrived;
+  SimTime last{};
   while (started + ended < events) {
     SimTime t = m.next_event();
     if (t == SimTime::never()) break;
+    last = t;
     arrived.clear();
     m.advance(t, arrived);
     for (std::uint64_t token : arrived) {
@@ -92,9 +94,10 @@ int main(int argc, char** argv) {
   }
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%s: %u flows in flight, %llu starts + %llu ends in %.2f s: %.0f flow events/s; "
-              "%llu solves covering %.1f flows each on average\n",
+              "%llu solves covering %.1f flows each on average; virtual time %llu ps\n",
               shape.c_str(), flows, static_cast<unsigned long long>(started), static_cast<unsigned long long>(ended), s,
               static_cast<double>(started + ended) / s, static_cast<unsigned long long>(m.solves()),
-              static_cast<double>(m.solved_flows()) / static_cast<double>(std::max<std::uint64_t>(1, m.solves())));
+              static_cast<double>(m.solved_flows()) / static_cast<double>(std::max<std::uint64_t>(1, m.solves())),
+              static_cast<unsigned long long>(last.ps));
   return 0;
 }
