@@ -4,7 +4,8 @@
 //
 // Keeps FLOWS messages in flight on a network: every message that arrives starts a
 // new one, until EVENTS flow starts and ends have happened. Reports flow
-// events per wall-clock second and how many flows each rate solve covered.
+// events per wall-clock second, how many flows each rate solve covered, and the
+// virtual time reached (two builds that compute the same rates reach the same time).
 // SHAPE is one of:
 //   disjoint  a crossbar of 2·FLOWS nodes, each message between its own two nodes:
 //             no two flows share a link (the solver's best case)
