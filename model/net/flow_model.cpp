@@ -11,7 +11,6 @@
 namespace mpisim::net {
 namespace {
 constexpr std::uint32_t kNone = 0xffffffffu;
-constexpr std::uint32_t kInSet = 0xffffffffu;  // Hot::mark of a flow in the solver's set
 // Relative slack under which a link counts as full (rates are doubles).
 constexpr double kTight = 1e-9;
 }  // namespace
@@ -28,14 +27,17 @@ struct FlowModel::Flow {
   std::uint64_t pair = 0;            // its (source, destination) ranks
 };
 
-// What the solver's checks read of every flow on a link, apart from the rest so
-// that the flows of a few hundred links stay in cache: four to a cache line.
+// What the solver reads of every flow on a link, apart from the rest so that the
+// flows of a few hundred links stay in cache: four to a cache line.
 struct FlowModel::Hot {
-  double rate = 0;                   // its rate, or while in the solver's set its new rate
-  // The link that last held it, a link of its route (reset when the pool reuses the
-  // flow): its bottleneck check starts there.
+  // Its rate. In a solve a flow keeps its rate from before until it is fixed: a
+  // flow not yet fixed is at least as fast as the level, so its rate is also the
+  // level its old bottleneck fills at (its cap, below).
+  double rate = 0;
+  // The link that holds it (its bottleneck at the last solve: a full link of its
+  // route on which no flow runs faster), or none for a new flow.
   std::uint32_t holder = kNone;
-  std::uint32_t mark = 0;            // kInSet, or the solver round that last checked its bottleneck
+  std::uint8_t state = 0;            // Solver::State
 };
 
 namespace {
@@ -93,7 +95,6 @@ class FlowList {
 // One cache line: what the solver reads of a link, with its first flows.
 struct alignas(64) FlowModel::Link {
   double capacity = 0;               // bytes per picosecond
-  double used = 0;                   // the sum of its active flows' rates
   FlowList flows;                    // its active flows
   bool dirty = false;
 };
@@ -116,81 +117,80 @@ struct FlowModel::Event {
 
 // Which flows a change can affect, and their max-min fair rates.
 //
-// Rates are max-min fair exactly when every flow has a bottleneck: a full link on
-// which no flow runs faster than it. A change (a flow starting or ending) can only
-// break that on the links of its route, and only for the flows those links held
-// (each flow knows the link that last held it): a flow held by another link keeps
-// that bottleneck. So the solver starts from the new flows and the flows the
-// changed links held, keeps every other flow at its rate, and fills the set
-// progressively on what the outside flows leave of each link. Then it checks the
-// bottlenecks the new rates could have broken:
-//  - each flow of the set was fixed at a link the set filled; if an outside flow
-//    runs faster there, that link is not its bottleneck, and unless another full
-//    link of its route holds it, the faster outside flows join the set;
-//  - an outside flow on a link the set crosses may have lost its bottleneck (the
-//    link is no longer full, or a flow of the set now runs faster on it): unless
-//    another full link of its route still holds it, it joins the set.
-// It solves again until nothing breaks. Every flow then has a bottleneck, so the
-// rates are the max-min fair rates of all flows (to kTight), recomputed only where
-// they change; where changes reach far, so does the set.
-//
-// A change travels one link further per round: an outside flow that lost its
-// bottleneck runs faster after the next fill, and then the flows held by the
-// other links of its route share those links with a faster flow, so the round
-// after finds them unheld. They join with it instead (a flow that joins without
-// need keeps its rate, to rounding), which saves rounds: each refills the whole set.
+// Max-min fair rates are what progressive filling gives: a level rises from
+// zero, every flow not yet fixed runs at the level, and when a link fills, the
+// flows on it that are not yet fixed are fixed at the level. Before a change
+// (flows starting or ending at one instant) the rates were max-min fair, and each
+// flow knows its holder, the link that filled at its rate with it on it. The
+// solver runs the same filling for the new flows, but only on the links where it
+// can differ from the last one (its slots), in order of level:
+//  - the changed links are slots from level zero; a link becomes a slot at level
+//    x when a flow on it departs from its old rate: it is fixed below it, or the
+//    level passes its old rate while it is still free;
+//  - the flows on slots take part. One whose holder is not a slot is capped: its
+//    holder fills at its old rate as before (nothing on it has changed below
+//    that level), so it is fixed there unless a slot fills first. One whose holder
+//    is a slot (or a new flow) is free, fixed only when a slot fills;
+//  - a flow on no slot keeps its rate: no link of its route has changed.
+// A link that becomes a slot at level x starts with its flows as they stand:
+// those fixed (or, off the slots, slower than x) take their rates from its
+// capacity, the others share what is left. Slots and the levels at which free
+// flows pass their old rates wait in one heap; a slot's entry may be low (flows
+// fixed elsewhere raise its share) and is then put back at its level, never high.
+// The filling ends with every flow that took part fixed: the rates are the
+// max-min fair rates of all flows (to kTight, the slack under which a flow fixed
+// at its old rate counts as unchanged), recomputed only where they change.
 struct FlowModel::Solver {
-  std::vector<std::uint32_t> flows;            // the set
-  std::vector<std::uint32_t> links;            // every link its flows cross
-  // The set's flows as slots: each flow's route (route_slots from route_at[j] to
-  // route_at[j + 1]), and per slot what the outside flows leave of it plus the old
-  // rates of the set's flows on it (`base`: the residual a fill starts from) and how
-  // many of the set's flows cross it (`count`). Kept as flows join, so a fill reads
-  // nothing outside the solver.
-  std::vector<std::uint32_t> route_at, route_slots;
-  std::vector<double> last_rate;               // per flow: its rate at the last round's checks
-  std::vector<double> base;
-  std::vector<std::uint32_t> count;
-  std::vector<double> capacity;                // per slot: its link's
-  // Per slot: its fastest flow's rate, found in round fastest_round (rates do not
-  // change while a round's checks run).
-  std::vector<double> fastest;
-  std::vector<std::uint32_t> fastest_round;
-  // By flow id: its place in `flows` while in the set. Per place: fixed in this
-  // fill. (A fill finds the set's flows on a link among the link's flows: all
-  // that a link fixes get the same rate, so their order changes no residual.)
-  std::vector<std::uint32_t> index;
-  std::vector<char> fixed;
-  std::vector<char> expanded;                  // per slot: all the link's flows are in the set
-  std::vector<double> residual;                // per slot
-  std::vector<double> fixed_at;                // per slot: the rate of the set's flows fixed there, or -1
-  std::vector<char> changed;                   // per slot: a rate on it moved since its outside flows were checked
-  std::vector<std::uint32_t> unfixed;          // per slot: the set's flows on it not yet fixed
-  std::vector<std::uint32_t> unheld;           // outside flows found unheld in this round's checks
-  std::uint32_t round = 0;                     // numbers the checks of outside flows (never kInSet)
-  // Progressive filling: the links with unfixed flows of the set (`open`, each
-  // slot's place in it at open_at), each link's fair share of what is left
-  // (`share`), and the share it was last seen at (`seen`). The next link to fill
-  // is the one with the lowest level max(seen, share), ties to the lower link id:
-  // shares only grow as flows are fixed (each fixed flow took no more than the
-  // lowest share), so the level is the share, and `seen` keeps a share that
-  // rounding shrank from counting below the level it was seen at. The open links
-  // wait in a heap keyed by `seen` (a link that surfaces with a higher share is
-  // seen again and re-queued) until a scan of them costs less: a scan finds the
-  // same link, and sees again every link the heap would have surfaced first. A
-  // scan costs the open links for each of at most `left` more links to fill; the
-  // heap about (open + left) pops of lg(open) steps each, dearer per step
-  // (mispredicted branches): FlowModel::scan_factor_ weighs them.
-  std::vector<std::uint32_t> open, open_at;
-  std::vector<double> share, seen;
-  struct Seen {
-    double level;
-    std::uint32_t link, slot;
+  enum State : std::uint8_t { out, free, capped, fixed };
+  struct Slot {
+    double left;              // capacity less the rates of the flows fixed on it
+    std::uint32_t link;
+    std::uint32_t unfixed;    // flows on it not yet fixed
   };
-  static bool later(const Seen& a, const Seen& b) {
-    return a.level > b.level || (a.level == b.level && a.link > b.link);
+  // A heap entry, ordered by level (a non-negative double's bits order as the
+  // double does), then by what it is: a slot (its index) before a flow passing
+  // its old rate (its id), so that a slot filling at that very level fixes it first.
+  struct Entry {
+    std::uint64_t level, what;
+    bool before(const Entry& o) const { return level != o.level ? level < o.level : what < o.what; }
+  };
+  static constexpr std::uint64_t kPassing = std::uint64_t{1} << 32;
+
+  std::vector<std::uint32_t> flows;  // the flows that take part
+  std::vector<Slot> slots;
+  std::vector<Entry> heap;           // a binary min-heap
+  double level = 0;
+
+  double share(const Slot& s) const { return std::max(0.0, s.left) / s.unfixed; }
+  void push(double at, std::uint64_t what) {
+    Entry e{std::bit_cast<std::uint64_t>(at), what};
+    std::size_t i = heap.size();
+    heap.push_back(e);
+    while (i > 0 && e.before(heap[(i - 1) / 2])) {
+      heap[i] = heap[(i - 1) / 2];
+      i = (i - 1) / 2;
+    }
+    heap[i] = e;
   }
-  std::vector<Seen> heap;
+  Entry pop() {
+    const Entry top = heap.front();
+    const Entry e = heap.back();
+    heap.pop_back();
+    const std::size_t n = heap.size();
+    if (n > 0) {
+      std::size_t i = 0;
+      for (;;) {
+        std::size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && heap[c + 1].before(heap[c])) ++c;
+        if (!heap[c].before(e)) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = e;
+    }
+    return top;
+  }
 };
 
 FlowModel::FlowModel(TopologyParams p)
@@ -248,7 +248,6 @@ void FlowModel::reset(Rank ranks) {
   links_.resize(topo_->link_count() + topo_->hosts());
   stats_.assign(links_.size(), LinkStats{});
   slot_.assign(links_.size(), kNone);
-  tight_.assign(links_.size(), 0);
   for (std::uint32_t l = 0; l < links_.size(); ++l) {
     const LinkSpec& s = l < topo_->link_count() ? topo_->link_spec(l) : p_.intra_node;
     links_[l].capacity = 1.0 / s.ps_per_byte;
@@ -395,7 +394,6 @@ void FlowModel::finish(std::uint32_t f, SimTime t) {
   for (std::uint32_t l : route_of(f)) {
     Link& link = links_[l];
     link.flows.remove(f);
-    link.used = link.flows.empty() ? 0.0 : std::max(0.0, link.used - flow.rate);
     if (link.flows.empty()) stats_[l].busy += t - stats_[l].busy_since;
     mark(l);
   }
@@ -471,334 +469,125 @@ void FlowModel::schedule_completion(std::uint32_t f, SimTime t) {
   flow.scheduled = true;
 }
 
+// A flow is fixed at `at` (by the slot `by` filling, or at its cap: kNone).
+void FlowModel::fix(std::uint32_t f, double at, std::uint32_t by) {
+  Solver& s = *solver_;
+  Hot& h = hot_[f];
+  // Below its old rate it departs from the last filling (a new flow's links are
+  // all slots already).
+  const bool departs = h.holder != kNone && at < h.rate * (1 - kTight);
+  h.state = Solver::fixed;
+  h.rate = at;
+  if (by != kNone) h.holder = by;
+  for (std::uint32_t l : route_of(f))
+    if (const std::uint32_t slot = slot_[l]; slot != kNone) {
+      s.slots[slot].left -= at;
+      --s.slots[slot].unfixed;
+    }
+  if (departs) open_route(f);
+}
+
+void FlowModel::open_route(std::uint32_t f) {
+  for (std::uint32_t l : route_of(f))
+    if (slot_[l] == kNone) open(l);
+}
+
+// The link becomes a slot at the solver's level.
+void FlowModel::open(std::uint32_t l) {
+  Solver& s = *solver_;
+  const auto slot = static_cast<std::uint32_t>(s.slots.size());
+  slot_[l] = slot;
+  s.slots.push_back({links_[l].capacity, l, 0});
+  for (std::uint32_t g : links_[l].flows) {
+    Hot& h = hot_[g];
+    switch (h.state) {
+      case Solver::fixed: s.slots[slot].left -= h.rate; break;
+      case Solver::capped:
+        ++s.slots[slot].unfixed;
+        if (h.rate <= s.level) {
+          fix(g, h.rate, kNone);  // its cap is reached: fixed there (here too)
+        } else if (h.holder == l) {
+          h.state = Solver::free;  // its holder is a slot now
+          s.push(h.rate * (1 + kTight), Solver::kPassing | g);
+        }
+        break;
+      case Solver::free: ++s.slots[slot].unfixed; break;
+      default:
+        if (h.holder != kNone && h.rate <= s.level) {
+          s.slots[slot].left -= h.rate;  // held at its rate by a link no change reached
+          break;
+        }
+        ++s.slots[slot].unfixed;
+        s.flows.push_back(g);
+        if (h.holder == kNone) {
+          h.state = Solver::free;
+        } else if (slot_[h.holder] != kNone) {
+          h.state = Solver::free;
+          s.push(h.rate * (1 + kTight), Solver::kPassing | g);
+        } else {
+          h.state = Solver::capped;
+        }
+    }
+  }
+  if (s.slots[slot].unfixed > 0) s.push(std::max(s.level, s.share(s.slots[slot])), slot);
+}
+
 void FlowModel::solve(SimTime t) {
   Solver& s = *solver_;
   s.flows.clear();
-  s.links.clear();
-  s.expanded.clear();
-  s.changed.clear();
-  s.base.clear();
-  s.count.clear();
-  s.route_slots.clear();
-  s.route_at.assign(1, 0);
-  s.last_rate.clear();
-  s.capacity.clear();
-  s.fastest.clear();
-  s.fastest_round.clear();
-  auto slot_of = [&](std::uint32_t l) {
-    std::uint32_t& slot = slot_[l];
-    if (slot == kNone) {
-      const Link& link = links_[l];
-      slot = static_cast<std::uint32_t>(s.links.size());
-      s.links.push_back(l);
-      s.expanded.push_back(0);
-      s.base.push_back(link.capacity - link.used);
-      s.count.push_back(0);
-      s.capacity.push_back(link.capacity);
-      s.fastest.push_back(0);
-      s.fastest_round.push_back(0);
-    }
-    return slot;
-  };
-  auto add = [&](std::uint32_t f) {
-    Hot& h = hot_[f];
-    if (h.mark == kInSet) return;
-    h.mark = kInSet;
-    // Its rate: outside a solve a flow's Hot::rate is its Flow::rate (and until the
-    // set is solved again, it stays so).
-    const double rate = h.rate;
-    if (s.index.size() <= f) s.index.resize(flows_.size());
-    s.index[f] = static_cast<std::uint32_t>(s.flows.size());
-    s.flows.push_back(f);
-    s.last_rate.push_back(rate);
-    for (std::uint32_t m : route_of(f)) {
-      const std::uint32_t slot = slot_of(m);
-      s.route_slots.push_back(slot);
-      s.base[slot] += rate;  // its old rate is the set's to share again
-      ++s.count[slot];
-    }
-    s.route_at.push_back(static_cast<std::uint32_t>(s.route_slots.size()));
-  };
-  auto expand = [&](std::uint32_t l) {
-    std::uint32_t slot = slot_of(l);
-    if (s.expanded[slot]) return;
-    s.expanded[slot] = 1;
-    for (std::uint32_t f : links_[l].flows) add(f);
-  };
-  // The changed links are slots (their fullness is brought up to date) and bring
-  // the flows they held and the new flows (no holder yet) into the set.
+  s.slots.clear();
+  s.heap.clear();
+  s.level = 0;
   for (std::uint32_t l : dirty_) {
     links_[l].dirty = false;
-    slot_of(l);
-    for (std::uint32_t f : links_[l].flows)
-      if (hot_[f].holder == l || hot_[f].holder == kNone) add(f);
+    if (slot_[l] == kNone) open(l);
   }
   if (!incremental_)
     for (std::uint32_t l = 0; l < links_.size(); ++l)
-      if (!links_[l].flows.empty()) expand(l);
+      if (!links_[l].flows.empty() && slot_[l] == kNone) open(l);
   dirty_.clear();
 
-  std::size_t solved = 0;  // slots below it have the last round's residuals
-  // (A link that is not a slot has no flow of the set, and slot_ is kNone.)
-  auto full = [&](std::uint32_t l) {
-    const std::uint32_t slot = slot_[l];
-    return slot >= solved ? tight_[l] != 0 : s.residual[slot] <= kTight * s.capacity[slot];
-  };
-  // The fastest flow on a link: on a slot, found once per round of checks; on
-  // another link, only outside flows, whose rates the solve does not change.
-  auto fastest = [&](std::uint32_t l) {
-    auto find = [&] {
-      double most = 0;
-      for (std::uint32_t h : links_[l].flows) most = std::max(most, hot_[h].rate);
-      return most;
-    };
-    const std::uint32_t slot = slot_[l];
-    if (slot == kNone) return find();
-    if (s.fastest_round[slot] != s.round) {
-      s.fastest_round[slot] = s.round;
-      s.fastest[slot] = find();
+  while (!s.heap.empty()) {
+    const Solver::Entry e = s.pop();
+    const double level = std::bit_cast<double>(e.level);
+    s.level = std::max(s.level, level);
+    if (e.what & Solver::kPassing) {
+      // A free flow passes its old rate: it departs from the last filling.
+      const auto f = static_cast<std::uint32_t>(e.what);
+      if (hot_[f].state != Solver::fixed) open_route(f);
+      continue;
     }
-    return s.fastest[slot];
-  };
-  // A flow has a bottleneck: a full link of its route with no faster flow.
-  //
-  // Between solves every flow's holder holds it: a solve leaves each flow of its
-  // set held by the link that fixed it (or by the link its check found), and an
-  // outside flow's holder held it when it was last checked; whatever changes a
-  // link since (a flow on it starting or ending, a rate on it moving) makes the
-  // link one of a solve's slots, and a moved rate gets its outside flows checked
-  // again. So a holder that is not a slot of this solve, whose flows and fullness
-  // no solve has changed since, still holds its flow, and is not read again.
-  auto held = [&](std::uint32_t g) {
-    Hot& h = hot_[g];
-    const double rate = h.rate;
-    auto holds = [&](std::uint32_t m) { return full(m) && rate >= fastest(m) * (1 - kTight); };
-    if (h.holder != kNone && (slot_[h.holder] == kNone || holds(h.holder))) return true;
-    for (std::uint32_t m : route_of(g))
-      if (m != h.holder && holds(m)) {
-        h.holder = m;
-        return true;
-      }
-    return false;
-  };
-
-  for (;;) {
-    // Progressive filling over the set, on what the outside flows leave of each link.
-    const std::size_t n = s.links.size();
-    solved = n;
-    const auto set_size = static_cast<std::uint32_t>(s.flows.size());
-    s.residual.assign(s.base.begin(), s.base.end());
-    s.unfixed.assign(s.count.begin(), s.count.end());
-    s.fixed_at.assign(n, -1.0);
-    s.fixed.assign(set_size, 0);
-    auto share_of = [&](std::uint32_t slot) { return std::max(0.0, s.residual[slot]) / s.unfixed[slot]; };
-    // The links that still have unfixed flows of the set: the first `opened` of
-    // `open` (each slot's place in it at open_at).
-    s.seen.resize(n);
-    s.share.resize(n);
-    s.open_at.resize(n);
-    s.open.resize(n);
-    s.heap.clear();
-    std::uint32_t opened = 0;
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (s.unfixed[i] > 0) {
-        s.share[i] = s.seen[i] = share_of(i);
-        s.open_at[i] = opened;
-        s.open[opened++] = i;
-      }
-    // The scan reads only the first `low` open links while the level it finds is at
-    // most `tau`: every other open link is above tau (at least the lower of its seen
-    // level and its share, which bounds its level now and after any later
-    // see_again), so the link found is the one a scan of all would find.
-    std::uint32_t low = 0;
-    double tau = -1;
-    auto place = [&](std::uint32_t slot, std::uint32_t at) {
-      s.open[at] = slot;
-      s.open_at[slot] = at;
-    };
-    auto close = [&](std::uint32_t slot) {
-      std::uint32_t hole = s.open_at[slot];
-      if (hole < low) {
-        --low;
-        place(s.open[low], hole);
-        hole = low;
-      }
-      if (--opened != hole) place(s.open[opened], hole);
-    };
-    auto bound = [&](std::uint32_t i) { return std::min(s.seen[i], s.share[i]); };
-    auto lower = [&](std::uint32_t slot) {  // a high link whose bound fell to tau or below
-      const std::uint32_t at = s.open_at[slot];
-      if (at < low || bound(slot) > tau) return;
-      place(s.open[low], at);
-      place(slot, low++);
-    };
-    // The next link to fill (see Solver): from a heap of seen levels while it
-    // costs less than a scan, then by a scan; both choose the same link.
-    std::size_t left = s.flows.size();
-    auto heap_pays = [&] {
-      const double open = opened, unfixed = static_cast<double>(left);
-      return unfixed * open > scan_factor_ * (open + unfixed) * std::bit_width(opened);
-    };
-    bool heap = heap_pays();
-    if (heap) {
-      for (std::uint32_t k = 0; k < opened; ++k) s.heap.push_back({s.seen[s.open[k]], s.links[s.open[k]], s.open[k]});
-      std::make_heap(s.heap.begin(), s.heap.end(), Solver::later);
+    const auto slot = static_cast<std::uint32_t>(e.what);
+    if (s.slots[slot].unfixed == 0) continue;
+    const std::uint32_t l = s.slots[slot].link;
+    // The capped flows whose caps the level has reached are fixed at them; the
+    // lowest cap above it is when the slot must be looked at again.
+    double cap = std::numeric_limits<double>::infinity();
+    for (std::uint32_t g : links_[l].flows) {
+      const Hot& h = hot_[g];
+      if (h.state != Solver::capped) continue;
+      if (h.rate <= s.level) fix(g, h.rate, kNone);
+      else cap = std::min(cap, h.rate);
     }
-    // The scan sees again the links the heap would have surfaced before the last
-    // link chosen, lazily: in the next scan, or before the link's share changes.
-    // (Levels are never negative: before the first scan no link is below `last`.)
-    struct {
-      double level;
-      std::uint32_t link;
-    } last{-1, 0};
-    auto see_again = [&](std::uint32_t i) {
-      const double seen = s.seen[i];
-      if (seen <= last.level && (seen < last.level || s.links[i] < last.link)) s.seen[i] = s.share[i];
-    };
-    auto next = [&](double& level) {
-      if (heap && !heap_pays()) {
-        heap = false;  // the heap kept `seen`; the shares are read now
-        for (std::uint32_t k = 0; k < opened; ++k) s.share[s.open[k]] = share_of(s.open[k]);
-      }
-      while (heap) {
-        std::pop_heap(s.heap.begin(), s.heap.end(), Solver::later);
-        Solver::Seen& top = s.heap.back();
-        if (s.unfixed[top.slot] == 0) {
-          s.heap.pop_back();
-          continue;
-        }
-        if (const double now = share_of(top.slot); now > top.level) {
-          top.level = s.seen[top.slot] = now;
-          std::push_heap(s.heap.begin(), s.heap.end(), Solver::later);
-          continue;
-        }
-        level = top.level;
-        const std::uint32_t slot = top.slot;
-        s.heap.pop_back();
-        return slot;
-      }
-      auto lowest = [&](std::uint32_t from, std::uint32_t to, std::uint32_t& top) {
-        for (std::uint32_t k = from; k < to; ++k) {
-          const std::uint32_t i = s.open[k];
-          see_again(i);
-          const double at = std::max(s.seen[i], s.share[i]);
-          if (at <= level && (at < level || s.links[i] < s.links[top])) top = i, level = at;
-        }
-      };
-      std::uint32_t top = s.open[0];
-      level = std::max(s.seen[top], s.share[top]);
-      lowest(0, low, top);
-      if (low == 0 || level > tau) {
-        // Every open link is read, and the low ones are chosen again.
-        lowest(low, opened, top);
-        tau = 2 * level;
-        low = 0;
-        for (std::uint32_t k = 0; k < opened; ++k)
-          if (const std::uint32_t i = s.open[k]; bound(i) <= tau) {
-            place(s.open[low], k);
-            place(i, low++);
-          }
-      }
-      last = {level, s.links[top]};
-      return top;
-    };
-    while (left > 0) {
-      double level;
-      const std::uint32_t top = next(level);
-      double share = std::max(level, 1e-18);  // never 0: rounding must not stall a flow
-      s.fixed_at[top] = share;
-      for (const std::uint32_t f : links_[s.links[top]].flows) {
-        if (hot_[f].mark != kInSet) continue;
-        const std::uint32_t j = s.index[f];
-        if (s.fixed[j]) continue;
-        s.fixed[j] = 1;
-        hot_[f].rate = share;
-        hot_[f].holder = s.links[top];
-        --left;
-        for (std::uint32_t r = s.route_at[j]; r < s.route_at[j + 1]; ++r) {
-          const std::uint32_t slot = s.route_slots[r];
-          s.residual[slot] -= share;
-          if (--s.unfixed[slot] == 0) {
-            close(slot);
-          } else if (!heap) {  // the heap reads shares when links surface
-            see_again(slot);
-            s.share[slot] = share_of(slot);
-            lower(slot);
-          }
-        }
-      }
+    if (s.slots[slot].unfixed == 0) continue;
+    const double share = s.share(s.slots[slot]);
+    if (const double next = std::min(share, cap); next > level) {
+      s.push(next, slot);  // its entry was low
+      continue;
     }
-    // The bottlenecks the new rates may have broken (see Solver). An outside flow
-    // whose links all kept the rates they had when it was last found held (or
-    // before the solve) keeps its bottleneck: only the links where a rate moved
-    // since the last round need their outside flows checked.
-    s.changed.resize(n, 0);
-    for (std::uint32_t j = 0; j < set_size; ++j) {
-      const double rate = hot_[s.flows[j]].rate;
-      if (rate != s.last_rate[j])
-        for (std::uint32_t r = s.route_at[j]; r < s.route_at[j + 1]; ++r) s.changed[s.route_slots[r]] = 1;
-      s.last_rate[j] = rate;
-    }
-    const std::size_t before = s.flows.size();
-    if (++s.round == kInSet) {  // the round numbers wrap: no mark or link keeps an old one
-      for (Hot& h : hot_)
-        if (h.mark != kInSet) h.mark = 0;
-      std::fill(s.fastest_round.begin(), s.fastest_round.end(), 0);
-      s.round = 1;
-    }
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (s.expanded[i]) continue;
-      const std::uint32_t l = s.links[i];
-      if (const double at = s.fixed_at[i]; at >= 0) {
-        // The set's flows fixed here run slower than an outside flow: unless another
-        // full link holds them, they and the faster flows must share this link afresh.
-        const FlowList& on = links_[l].flows;
-        auto outruns = [&](std::uint32_t g) { return hot_[g].mark != kInSet && hot_[g].rate > at * (1 + kTight); };
-        auto unheld = [&](std::uint32_t f) { return hot_[f].mark == kInSet && hot_[f].rate == at && !held(f); };
-        if (std::any_of(on.begin(), on.end(), outruns) && std::any_of(on.begin(), on.end(), unheld)) {
-          for (std::uint32_t g : on)
-            if (outruns(g)) add(g);
-          continue;
-        }
-      }
-      // (A link that sent its faster flows into the set above keeps its mark: its
-      // outside flows are checked in the next round.)
-      if (!s.changed[i]) continue;
-      s.changed[i] = 0;
-      for (std::uint32_t g : links_[l].flows) {
-        Hot& h = hot_[g];
-        if (h.mark == kInSet || h.mark == s.round) continue;
-        h.mark = s.round;
-        if (!held(g)) {
-          add(g);
-          s.unheld.push_back(g);
-        }
-      }
-    }
-    if (s.flows.size() == before) break;
-    // The flows that the links of an unheld flow's route hold join with it (see
-    // Solver). (Apart, so that the compiler keeps inlining the fill's heap.)
-    [&]() __attribute__((noinline)) {
-      for (std::uint32_t g : s.unheld)
-        for (std::uint32_t m : route_of(g))
-          for (std::uint32_t h : links_[m].flows)
-            if (hot_[h].holder == m) add(h);
-      s.unheld.clear();
-    }();
+    // The slot fills: its flows not yet fixed are fixed at its share.
+    const double at = std::max(share, 1e-18);  // never 0: rounding must not stall a flow
+    for (std::uint32_t g : links_[l].flows)
+      if (const std::uint8_t st = hot_[g].state; st == Solver::free || st == Solver::capped) fix(g, at, l);
   }
 
   ++solves_;
   solved_flows_ += s.flows.size();
-  for (std::size_t i = 0; i < s.links.size(); ++i) {
-    Link& link = links_[s.links[i]];
-    link.used = link.flows.empty() ? 0.0 : std::max(0.0, link.capacity - s.residual[i]);
-    tight_[s.links[i]] = !link.flows.empty() && s.residual[i] <= kTight * link.capacity;
-    slot_[s.links[i]] = kNone;
-  }
+  for (const Solver::Slot& slot : s.slots) slot_[slot.link] = kNone;
   for (std::uint32_t f : s.flows) {
     Flow& flow = flows_[f];
     Hot& h = hot_[f];
-    h.mark = 0;
+    h.state = Solver::out;
     if (flow.scheduled && h.rate == flow.rate) continue;
     flow.remaining = std::max(0.0, flow.remaining - flow.rate * static_cast<double>((t - flow.updated).ps));
     flow.updated = t;

@@ -89,11 +89,6 @@ class FlowModel final : public CpuOnlyModel {
   std::uint32_t node_of(Rank r) const { return node_of_[r]; }
   // false: every solve covers every flow (the reference the tests compare against).
   void set_incremental(bool on) { incremental_ = on; }
-  // The solver picks the next link to fill by a heap of the open links until a scan
-  // of them costs less, by this weighing (flow_model.cpp); both pick the same
-  // links, so it changes speed only. 0: the heap always; infinity: the scan always.
-  // For the tests.
-  void set_scan_factor(double factor) { scan_factor_ = factor; }
   // The flows transferring now, each as (its route, its rate in bytes per
   // picosecond), and a link's capacity in bytes per picosecond: what a check of
   // the sharing needs.
@@ -121,6 +116,9 @@ class FlowModel final : public CpuOnlyModel {
   void finish(std::uint32_t f, SimTime t);
   void mark(std::uint32_t link);
   void solve(SimTime t);
+  void open(std::uint32_t link);
+  void open_route(std::uint32_t f);
+  void fix(std::uint32_t f, double at, std::uint32_t by);
   void schedule_completion(std::uint32_t f, SimTime t);
   // The event heap: schedule adds the flow's event or moves it to its new time.
   void schedule(const Event& e);
@@ -136,10 +134,8 @@ class FlowModel final : public CpuOnlyModel {
   std::vector<std::uint32_t> node_of_;
   std::vector<Link> links_;          // the topology's links, then one intra-node link per node
   std::vector<LinkStats> stats_;     // by link: what the trace reports
-  // By link, apart for the solver's checks: its index in the solver during a solve
-  // (else none), and whether it was full at the last solve.
+  // By link, apart: its slot in the solver during a solve, else none.
   std::vector<std::uint32_t> slot_;
-  std::vector<std::uint8_t> tight_;
   std::vector<Flow> flows_;          // a pool: finished flows are reused
   std::vector<Hot> hot_;             // by flow, beside flows_
   std::vector<std::uint32_t> routes_;  // by flow, a row of route_stride_: the route's length, its links
@@ -157,7 +153,6 @@ class FlowModel final : public CpuOnlyModel {
   std::uint64_t next_seq_ = 0;
   std::uint64_t solves_ = 0, solved_flows_ = 0;
   bool incremental_ = true;
-  double scan_factor_ = 8;
   std::unique_ptr<Solver> solver_;
 };
 
