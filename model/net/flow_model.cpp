@@ -146,6 +146,7 @@ struct FlowModel::Solver {
     double left;              // capacity less the rates of the flows fixed on it
     std::uint32_t link;
     std::uint32_t unfixed;    // flows on it not yet fixed
+    bool queued;              // has an entry in the heap
   };
   // A heap entry, ordered by level (a non-negative double's bits order as the
   // double does), then by what it is: a slot (its index) before a flow passing
@@ -162,6 +163,13 @@ struct FlowModel::Solver {
   double level = 0;
 
   double share(const Slot& s) const { return std::max(0.0, s.left) / s.unfixed; }
+  // A slot that may fill gets an entry at its share (a level it cannot fill below).
+  void wake(std::uint32_t slot) {
+    Slot& s = slots[slot];
+    if (s.queued || s.unfixed == 0) return;
+    s.queued = true;
+    push(std::max(level, share(s)), slot);
+  }
   void push(double at, std::uint64_t what) {
     Entry e{std::bit_cast<std::uint64_t>(at), what};
     std::size_t i = heap.size();
@@ -497,7 +505,12 @@ void FlowModel::open(std::uint32_t l) {
   Solver& s = *solver_;
   const auto slot = static_cast<std::uint32_t>(s.slots.size());
   slot_[l] = slot;
-  s.slots.push_back({links_[l].capacity, l, 0});
+  s.slots.push_back({links_[l].capacity, l, 0, false});
+  // A slot needs an entry in the heap only if it can fill: if a free flow is on
+  // it, or a capped flow whose cap is above its share (capped flows below it are
+  // fixed at their caps, or lower by another slot, before it could fill).
+  bool free_on = false;
+  double top_cap = 0;
   for (std::uint32_t g : links_[l].flows) {
     Hot& h = hot_[g];
     switch (h.state) {
@@ -507,11 +520,20 @@ void FlowModel::open(std::uint32_t l) {
         if (h.rate <= s.level) {
           fix(g, h.rate, kNone);  // its cap is reached: fixed there (here too)
         } else if (h.holder == l) {
-          h.state = Solver::free;  // its holder is a slot now
+          // Its holder is a slot now: it is free, and every slot it crosses may fill.
+          h.state = Solver::free;
+          free_on = true;
           s.push(h.rate * (1 + kTight), Solver::kPassing | g);
+          for (std::uint32_t m : route_of(g))
+            if (const std::uint32_t other = slot_[m]; other != kNone && other != slot) s.wake(other);
+        } else {
+          top_cap = std::max(top_cap, h.rate);
         }
         break;
-      case Solver::free: ++s.slots[slot].unfixed; break;
+      case Solver::free:
+        ++s.slots[slot].unfixed;
+        free_on = true;
+        break;
       default:
         if (h.holder != kNone && h.rate <= s.level) {
           s.slots[slot].left -= h.rate;  // held at its rate by a link no change reached
@@ -521,15 +543,18 @@ void FlowModel::open(std::uint32_t l) {
         s.flows.push_back(g);
         if (h.holder == kNone) {
           h.state = Solver::free;
+          free_on = true;
         } else if (slot_[h.holder] != kNone) {
           h.state = Solver::free;
+          free_on = true;
           s.push(h.rate * (1 + kTight), Solver::kPassing | g);
         } else {
           h.state = Solver::capped;
+          top_cap = std::max(top_cap, h.rate);
         }
     }
   }
-  if (s.slots[slot].unfixed > 0) s.push(std::max(s.level, s.share(s.slots[slot])), slot);
+  if (s.slots[slot].unfixed > 0 && (free_on || top_cap > s.share(s.slots[slot]))) s.wake(slot);
 }
 
 void FlowModel::solve(SimTime t) {
@@ -558,21 +583,26 @@ void FlowModel::solve(SimTime t) {
       continue;
     }
     const auto slot = static_cast<std::uint32_t>(e.what);
+    s.slots[slot].queued = false;
     if (s.slots[slot].unfixed == 0) continue;
     const std::uint32_t l = s.slots[slot].link;
-    // The capped flows whose caps the level has reached are fixed at them; the
-    // lowest cap above it is when the slot must be looked at again.
-    double cap = std::numeric_limits<double>::infinity();
+    // The capped flows whose caps the level has reached are fixed at them.
+    bool free_on = false;
+    double top_cap = 0;
     for (std::uint32_t g : links_[l].flows) {
       const Hot& h = hot_[g];
-      if (h.state != Solver::capped) continue;
-      if (h.rate <= s.level) fix(g, h.rate, kNone);
-      else cap = std::min(cap, h.rate);
+      if (h.state == Solver::free) {
+        free_on = true;
+      } else if (h.state == Solver::capped) {
+        if (h.rate <= s.level) fix(g, h.rate, kNone);
+        else top_cap = std::max(top_cap, h.rate);
+      }
     }
     if (s.slots[slot].unfixed == 0) continue;
     const double share = s.share(s.slots[slot]);
-    if (const double next = std::min(share, cap); next > level) {
-      s.push(next, slot);  // its entry was low
+    if (share > level) {
+      // Its entry was low: it waits again at its share, if it can still fill.
+      if (free_on || top_cap > share) s.wake(slot);
       continue;
     }
     // The slot fills: its flows not yet fixed are fixed at its share.
