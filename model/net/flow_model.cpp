@@ -30,9 +30,8 @@ struct FlowModel::Flow {
 // What the solver reads of every flow on a link, apart from the rest so that the
 // flows of a few hundred links stay in cache: four to a cache line.
 struct FlowModel::Hot {
-  // Its rate. In a solve a flow keeps its rate from before until it is fixed: a
-  // flow not yet fixed is at least as fast as the level, so its rate is also the
-  // level its old bottleneck fills at (its cap, below).
+  // Its rate. In a solve a flow keeps its rate from before until it is fixed:
+  // the level its holder filled at, which is its cap while it is capped.
   double rate = 0;
   // The link that holds it (its bottleneck at the last solve: a full link of its
   // route on which no flow runs faster), or none for a new flow.
@@ -137,7 +136,10 @@ struct FlowModel::Event {
 // capacity, the others share what is left. Slots and the levels at which free
 // flows pass their old rates wait in one heap; a slot's entry may be low (flows
 // fixed elsewhere raise its share) and is then put back at its level, never high.
-// The filling ends with every flow that took part fixed: the rates are the
+// A slot waits there only while it can fill: while a free flow is on it, or a
+// capped flow whose cap is above its share (one at or below it is fixed at its
+// cap first, or lower by another slot; a capped flow that no slot fixed keeps
+// its cap, its old rate). The filling ends with every flow that took part fixed: the rates are the
 // max-min fair rates of all flows (to kTight, the slack under which a flow fixed
 // at its old rate counts as unchanged), recomputed only where they change.
 struct FlowModel::Solver {
