@@ -155,7 +155,8 @@ struct FlowModel::Solver {
   // its old rate (its id), so that a slot filling at that very level fixes it first.
   struct Entry {
     std::uint64_t level, what;
-    bool before(const Entry& o) const { return level != o.level ? level < o.level : what < o.what; }
+    // Without branches: which of two entries comes first is what a heap cannot predict.
+    bool before(const Entry& o) const { return (level < o.level) | ((level == o.level) & (what < o.what)); }
   };
   static constexpr std::uint64_t kPassing = std::uint64_t{1} << 32;
 
@@ -191,8 +192,8 @@ struct FlowModel::Solver {
       std::size_t i = 0;
       for (;;) {
         std::size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && heap[c + 1].before(heap[c])) ++c;
+        if (c + 1 < n) c += heap[c + 1].before(heap[c]);
+        else if (c >= n) break;
         if (!heap[c].before(e)) break;
         heap[i] = heap[c];
         i = c;

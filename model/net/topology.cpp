@@ -29,10 +29,20 @@ std::string Topology::link_name(std::uint32_t link) const {
   return names_[link_from(link)] + " -> " + names_[link_to(link)];
 }
 
+// A binary search whose steps are data, not branches: routes call it for every
+// hop, and a switch's neighbours (dozens on a fat tree) would make each step a
+// coin toss for the branch predictor.
 std::uint32_t Topology::link(std::uint32_t u, std::uint32_t v) const {
   const auto& hops = adjacency_[u];
-  auto it = std::lower_bound(hops.begin(), hops.end(), v, [](const Hop& h, std::uint32_t x) { return h.vertex < x; });
-  return it != hops.end() && it->vertex == v ? it->link : kNoLink;
+  if (hops.empty()) return kNoLink;
+  const Hop* base = hops.data();
+  for (std::size_t n = hops.size(); n > 1;) {
+    const std::size_t half = n / 2;
+    base += base[half].vertex < v ? half : 0;  // the first neighbour not below v is in [base, base + n - half]
+    n -= half;
+  }
+  base += base->vertex < v;
+  return base != hops.data() + hops.size() && base->vertex == v ? base->link : kNoLink;
 }
 
 void Topology::links_along(const std::vector<std::uint32_t>& path, std::vector<std::uint32_t>& out) const {
