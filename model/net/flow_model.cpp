@@ -166,6 +166,16 @@ struct FlowModel::Solver {
   double level = 0;
 
   double share(const Slot& s) const { return std::max(0.0, s.left) / s.unfixed; }
+  // A flow with an old rate turns free: if the level passes that rate while it is
+  // still free, it departs from the last filling.
+  void set_free(Hot& h, std::uint32_t f) {
+    h.state = free;
+    push(h.rate * (1 + kTight), kPassing | f);
+  }
+  // Whether a slot can fill: a free flow is on it, or a capped flow whose cap is
+  // above its share (capped flows below it are fixed at their caps, or lower by
+  // another slot, before it could fill).
+  bool can_fill(const Slot& s, bool free_on, double top_cap) const { return free_on || top_cap > share(s); }
   // A slot that may fill gets an entry at its share (a level it cannot fill below).
   void wake(std::uint32_t slot) {
     Slot& s = slots[slot];
@@ -509,9 +519,7 @@ void FlowModel::open(std::uint32_t l) {
   const auto slot = static_cast<std::uint32_t>(s.slots.size());
   slot_[l] = slot;
   s.slots.push_back({links_[l].capacity, l, 0, false});
-  // A slot needs an entry in the heap only if it can fill: if a free flow is on
-  // it, or a capped flow whose cap is above its share (capped flows below it are
-  // fixed at their caps, or lower by another slot, before it could fill).
+  // A slot needs an entry in the heap only if it can fill (Solver::can_fill).
   bool free_on = false;
   double top_cap = 0;
   for (std::uint32_t g : links_[l].flows) {
@@ -524,9 +532,8 @@ void FlowModel::open(std::uint32_t l) {
           fix(g, h.rate, kNone);  // its cap is reached: fixed there (here too)
         } else if (h.holder == l) {
           // Its holder is a slot now: it is free, and every slot it crosses may fill.
-          h.state = Solver::free;
+          s.set_free(h, g);
           free_on = true;
-          s.push(h.rate * (1 + kTight), Solver::kPassing | g);
           for (std::uint32_t m : route_of(g))
             if (const std::uint32_t other = slot_[m]; other != kNone && other != slot) s.wake(other);
         } else {
@@ -548,16 +555,15 @@ void FlowModel::open(std::uint32_t l) {
           h.state = Solver::free;
           free_on = true;
         } else if (slot_[h.holder] != kNone) {
-          h.state = Solver::free;
+          s.set_free(h, g);
           free_on = true;
-          s.push(h.rate * (1 + kTight), Solver::kPassing | g);
         } else {
           h.state = Solver::capped;
           top_cap = std::max(top_cap, h.rate);
         }
     }
   }
-  if (s.slots[slot].unfixed > 0 && (free_on || top_cap > s.share(s.slots[slot]))) s.wake(slot);
+  if (s.slots[slot].unfixed > 0 && s.can_fill(s.slots[slot], free_on, top_cap)) s.wake(slot);
 }
 
 void FlowModel::solve(SimTime t) {
@@ -605,7 +611,7 @@ void FlowModel::solve(SimTime t) {
     const double share = s.share(s.slots[slot]);
     if (share > level) {
       // Its entry was low: it waits again at its share, if it can still fill.
-      if (free_on || top_cap > share) s.wake(slot);
+      if (s.can_fill(s.slots[slot], free_on, top_cap)) s.wake(slot);
       continue;
     }
     // The slot fills: its flows not yet fixed are fixed at its share.
