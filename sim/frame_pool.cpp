@@ -1,8 +1,11 @@
 #include "sim/frame_pool.hpp"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/bulk.hpp"
@@ -16,6 +19,16 @@ constexpr std::size_t kClasses = 256;
 constexpr std::size_t kChunkBytes = bulk::kHugeBytes;
 
 struct FreeNode { FreeNode* next; };
+
+// An arena: a bitmap of its granules in use and one of its marked blocks' first
+// granules, then the granules. Blocks are stacked: a new one starts above the
+// highest granule in use.
+constexpr std::size_t kArenaMeta = 16;  // the two bitmaps
+constexpr std::size_t kMaxArenaGranules = 64;
+
+std::uint64_t granule_mask(std::size_t first, std::size_t n) {
+  return (n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1) << first;
+}
 
 struct Pool {
   std::array<FreeNode*, kClasses> free{};
@@ -61,10 +74,120 @@ Pool& pool() {
 
 }  // namespace
 
+struct ArenaSet::Region {
+  char* base;
+  std::size_t bytes;
+  unsigned shift;  // log2 of the stride
+  std::size_t head;
+  std::size_t granules;  // per arena
+  std::int64_t live = 0;
+  bool retired = false;
+};
+
+namespace {
+
+// The regions with arenas (live or retired with blocks left), and the arena
+// new blocks come from.
+struct Arenas {
+  std::vector<ArenaSet::Region*> regions;
+  ArenaSet::Region* current_region = nullptr;
+  std::uint64_t* current = nullptr;  // its bitmap; the granules follow
+  std::size_t current_granules = 0;
+
+  ArenaSet::Region* owner(const void* p) const noexcept {
+    for (ArenaSet::Region* r : regions)
+      if (reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(r->base) < r->bytes) return r;
+    return nullptr;
+  }
+  static void release(ArenaSet::Region* r) noexcept {
+    bulk::deallocate(r->base, r->bytes);
+    delete r;
+  }
+  void drop(ArenaSet::Region* r) noexcept {
+    regions.erase(std::find(regions.begin(), regions.end(), r));
+    release(r);
+  }
+};
+
+Arenas& arenas() {
+  static Arenas a;
+  return a;
+}
+
+}  // namespace
+
+ArenaSet::ArenaSet(std::uint32_t count, std::size_t stride, std::size_t head)
+    : shift_(static_cast<unsigned>(std::countr_zero(stride))), count_(count) {
+  if (!std::has_single_bit(stride) || stride < kGranule)
+    throw std::invalid_argument("frame_pool::ArenaSet: the stride must be a power of two of at least 16 bytes");
+  head = (head + kGranule - 1) / kGranule * kGranule;
+  const std::size_t room = stride > head + kArenaMeta ? stride - head - kArenaMeta : 0;
+  const std::size_t bytes = std::max<std::size_t>(std::size_t{count} << shift_, 1);
+  base_ = static_cast<char*>(bulk::allocate(bytes));
+  region_ = new Region{base_, bytes, shift_, head, std::min(room / kGranule, kMaxArenaGranules)};
+  for (std::uint32_t i = 0; i < count; ++i) meta_of(i)[0] = meta_of(i)[1] = 0;
+  arenas().regions.push_back(region_);
+}
+
+ArenaSet::~ArenaSet() {
+  Arenas& a = arenas();
+  if (a.current_region == region_) leave();
+  if (region_->live == 0) {
+    a.drop(region_);
+  } else {
+    region_->retired = true;  // the last free releases it
+  }
+}
+
+std::uint64_t* ArenaSet::meta_of(std::uint32_t i) const noexcept {
+  return reinterpret_cast<std::uint64_t*>(base_ + (std::size_t{i} << shift_) + region_->head);
+}
+
+void ArenaSet::enter(std::uint32_t i) noexcept {
+  Arenas& a = arenas();
+  a.current_region = region_;
+  a.current = meta_of(i);
+  a.current_granules = region_->granules;
+}
+
+void* ArenaSet::allocate_marked(std::uint32_t i, std::size_t bytes) noexcept {
+  const std::size_t cls = std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule);
+  std::uint64_t* meta = meta_of(i);
+  const auto top = static_cast<std::size_t>(std::bit_width(meta[0]));
+  if (top + cls > region_->granules) return nullptr;
+  meta[0] |= granule_mask(top, cls);
+  meta[1] |= std::uint64_t{1} << top;
+  ++region_->live;
+  ++pool().live;
+  return reinterpret_cast<char*>(meta) + kArenaMeta + top * kGranule;
+}
+
+std::uint64_t ArenaSet::marks(std::uint32_t i) const noexcept { return meta_of(i)[1]; }
+
+void* ArenaSet::block(std::uint32_t i, std::size_t granule) const noexcept {
+  return reinterpret_cast<char*>(meta_of(i)) + kArenaMeta + granule * kGranule;
+}
+
+void ArenaSet::leave() noexcept {
+  Arenas& a = arenas();
+  a.current_region = nullptr;
+  a.current = nullptr;
+  a.current_granules = 0;
+}
+
 void* allocate(std::size_t bytes) {
   Pool& p = pool();
   ++p.live;
-  std::size_t cls = (bytes + kGranule - 1) / kGranule;
+  std::size_t cls = std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule);
+  Arenas& a = arenas();
+  if (std::uint64_t* used = a.current) {
+    const auto top = static_cast<std::size_t>(std::bit_width(*used));
+    if (top + cls <= a.current_granules) {
+      *used |= granule_mask(top, cls);
+      ++a.current_region->live;
+      return reinterpret_cast<char*>(used) + kArenaMeta + top * kGranule;
+    }
+  }
   if (cls >= kClasses) return ::operator new(bytes);
   if (FreeNode* n = p.free[cls]) {
     p.free[cls] = n->next;
@@ -76,7 +199,18 @@ void* allocate(std::size_t bytes) {
 void deallocate(void* ptr, std::size_t bytes) noexcept {
   Pool& p = pool();
   --p.live;
-  std::size_t cls = (bytes + kGranule - 1) / kGranule;
+  std::size_t cls = std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule);
+  Arenas& a = arenas();
+  if (ArenaSet::Region* r = a.owner(ptr)) {
+    const auto off = static_cast<std::size_t>(static_cast<char*>(ptr) - r->base);
+    const std::size_t in_slot = off & ((std::size_t{1} << r->shift) - 1);
+    auto* meta = reinterpret_cast<std::uint64_t*>(r->base + (off - in_slot) + r->head);
+    const std::size_t first = (in_slot - r->head - kArenaMeta) / kGranule;
+    meta[0] &= ~granule_mask(first, cls);
+    meta[1] &= ~(std::uint64_t{1} << first);
+    if (--r->live == 0 && r->retired) a.drop(r);
+    return;
+  }
   if (cls >= kClasses) {
     ::operator delete(ptr);
     return;

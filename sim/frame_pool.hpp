@@ -9,6 +9,7 @@
 // a rank's table then costs a free-list pop, not a malloc, and the tables of
 // ranks set up one after another lie side by side. Single-threaded by design (the
 // simulation runs on one thread; bulk's helper only prepares memory).
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -21,6 +22,58 @@ void deallocate(void* p, std::size_t bytes) noexcept;
 
 // Blocks currently allocated, frames and tables (for leak tests: zero after every run).
 std::int64_t live_frames() noexcept;
+
+// Slots with arenas: owner state and the blocks that owner makes, side by side.
+//
+// A million ranks, each visited in an order that jumps across them, pay for every
+// separate place their state lies in (on a virtual machine, a page walk each). An
+// ArenaSet lays out `count` slots of `stride` bytes: the first `head` bytes of slot
+// i are its owner's (placed there by the caller), the rest is owner i's arena
+// (up to 64 granules of 16 bytes; the stride is a power of two).
+// While enter(i) is in force, allocate() takes new blocks from arena i, as a stack
+// (a block is reclaimed when every block above it is freed too), and from the
+// pool once the arena is full: where a block lies never changes what it holds.
+// A block may be freed at any time, under any arena; an ArenaSet destroyed while
+// blocks of its arenas live keeps their memory until the last is freed.
+class ArenaSet {
+ public:
+  ArenaSet(std::uint32_t count, std::size_t stride, std::size_t head);
+  ~ArenaSet();
+  ArenaSet(const ArenaSet&) = delete;
+  ArenaSet& operator=(const ArenaSet&) = delete;
+
+  void* slot(std::uint32_t i) const noexcept { return base_ + (std::size_t{i} << shift_); }
+  std::uint32_t count() const noexcept { return count_; }
+  // New blocks come from arena i, while it has room (until another enter or leave).
+  void enter(std::uint32_t i) noexcept;
+  void leave() noexcept;
+
+  // A block of arena i, marked (for blocks its owner must find again, as objects
+  // to destroy at the end), or null when the arena has no room. Freed by
+  // deallocate(), which clears the mark.
+  void* allocate_marked(std::uint32_t i, std::size_t bytes) noexcept;
+  bool owns(const void* p) const noexcept {
+    return reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(base_) < (std::size_t{count_} << shift_);
+  }
+  // The marked blocks still allocated, in slot and address order.
+  template <typename F>
+  void for_each_marked(F&& f) const {
+    for (std::uint32_t i = 0; i < count_; ++i)
+      for (std::uint64_t m = marks(i); m != 0; m &= m - 1) f(block(i, static_cast<std::size_t>(std::countr_zero(m))));
+  }
+
+  struct Region;
+
+ private:
+  std::uint64_t* meta_of(std::uint32_t i) const noexcept;
+  std::uint64_t marks(std::uint32_t i) const noexcept;
+  void* block(std::uint32_t i, std::size_t granule) const noexcept;
+
+  char* base_ = nullptr;
+  unsigned shift_;  // log2 of the stride
+  std::uint32_t count_;
+  Region* region_;
+};
 
 // An allocator for std::vector of small per-rank tables.
 template <typename T>

@@ -105,6 +105,10 @@ void Rank::on_complete(Request* r) {
 void Rank::resume_at(SimTime t, std::coroutine_handle<> h) {
   assert(resume_ == nullptr);  // a rank's one thread of control waits for one resumption at most
   resume_ = h;
+  if (world_->keep_resumption_ && world_->kept_ == nullptr && t == now()) {
+    world_->kept_ = this;  // the stage that completed the wait resumes it (docs/semantics.md)
+    return;
+  }
   world_->engine_.at(t, world_->resume_stage_, id_);
 }
 
@@ -112,7 +116,7 @@ void Rank::finish(Request* r, Status* status) {
   if (status) *status = r->status;
   ErrorClass cls = r->status.error;
   std::unique_ptr<Request::Failure> f = std::move(r->failure);
-  world_->requests_.release(r);
+  world_->release(r);
   if (cls != ErrorClass::success) throw MpiError(cls, f->argument, f->text, f->rule);
 }
 
@@ -206,8 +210,13 @@ void Rank::validate_buffer(const TypedBuffer& buf, const char* argument) const {
 
 Request* Rank::new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
                            const Communicator& comm, Context ctx) {
-  return world_->requests_.make(kind, id_, peer, tag, comm.context(ctx), ctx == Context::collective, &comm, buf,
-                                std::move(type));
+  // In the rank's slot while it has room (a rank visited touches one place), else
+  // in the pool.
+  const std::uint32_t context = comm.context(ctx);
+  const bool collective = ctx == Context::collective;
+  if (void* p = world_->slots_.allocate_marked(id_, sizeof(Request)))
+    return new (p) Request(kind, id_, peer, tag, context, collective, &comm, buf, std::move(type));
+  return world_->requests_.make(kind, id_, peer, tag, context, collective, &comm, buf, std::move(type));
 }
 
 Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
@@ -375,7 +384,7 @@ void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
     // Nothing else claims this CPU: the computation starts when it is free, as the
     // queued compute item would, one event sooner.
     SimTime end = w.model_.start_compute(rank->id_, duration, w.model_.compute_ready(rank->id_, rank->now()));
-    w.engine_.resume_at(end, h);
+    rank->resume_at(end, h);
     return;
   }
   rank->wait_time_ = duration;
@@ -394,7 +403,7 @@ void World::ComputeStage::on_event(std::uint64_t arg, std::uint64_t seq) {
   }
   SimTime end = w->model_.start_compute(id, r.wait_time_, t);
   auto h = std::exchange(r.waiter_, nullptr);
-  w->engine_.resume_at(end, h);
+  r.resume_at(end, h);
 }
 
 // ---------------------------------------------------------------------------
@@ -439,7 +448,9 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
       trace_(trace),
       mode_(mode),
       world_(Communicator::world(ranks, 0)),
-      self_(Communicator::self(2)) {
+      self_(Communicator::self(2)),
+      slots_(ranks, kSlotBytes, sizeof(Rank)) {
+  static_assert(sizeof(Rank) + 256 <= kSlotBytes, "a rank's slot leaves room for its arena");
   // One statement per channel: argument evaluation order must not decide the numbering.
   std::uint32_t world_p2p = trace_.channel("MPI_COMM_WORLD");
   std::uint32_t world_coll = trace_.channel("MPI_COMM_WORLD/collective");
@@ -449,10 +460,9 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   self_.set_channels(self_p2p, self_coll);
   trace_.set_process_count(ranks);
   model_.reset(ranks);
-  ranks_.reserve(ranks);
   for (std::uint32_t r = 0; r < ranks; ++r) {
-    ranks_.emplace_back(*this, r);
-    ranks_.back().memory().set_budget(&budget_);
+    Rank* rk = new (slots_.slot(r)) Rank(*this, r);
+    rk->memory().set_budget(&budget_);
   }
   send_stage_.w = this;
   arrive_stage_.w = this;
@@ -461,8 +471,25 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   network_stage_.w = this;
 }
 
-// Requests and messages a stopped run left behind go with their pools.
-World::~World() = default;
+void World::release(Request* r) {
+  if (slots_.owns(r)) {
+    std::destroy_at(r);
+    sim::frame_pool::deallocate(r, sizeof(Request));
+  } else {
+    requests_.release(r);
+  }
+}
+
+// Requests and messages a stopped run left behind: those in the slots here, the
+// others with their pools.
+World::~World() {
+  slots_.leave();
+  slots_.for_each_marked([](void* p) {
+    std::destroy_at(static_cast<Request*>(p));
+    sim::frame_pool::deallocate(p, sizeof(Request));
+  });
+  for (std::uint32_t r = size(); r-- > 0;) std::destroy_at(&rank(r));
+}
 
 const Communicator& World::new_intra(std::string name, GroupRef group) {
   std::uint32_t ctx = next_context_;
@@ -557,18 +584,19 @@ void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
   if (step == 0) {
     prefetch_lines(m, 2);
   } else if (step == 1) {
-    prefetch_lines(&w->ranks_[m->dst_world], 2);
-    w->model_.prefetch(m->dst_world);
-  } else if (const Request* q = w->ranks_[m->dst_world].posted_head_) {
-    prefetch_lines(q, 2);
+    w->prefetch_rank(m->dst_world);
+  } else {
+    const Rank& r = w->rank(m->dst_world);
+    if (const Request* q = r.posted_head_) prefetch_lines(q, 2);
+    if (r.waiter_) prefetch_lines(r.waiter_.address(), 4);
   }
 }
 void World::prefetch_rank(std::uint32_t r) const {
-  prefetch_lines(&ranks_[r], static_cast<int>(sizeof(Rank) + 63) / 64);
+  prefetch_lines(&rank(r), static_cast<int>(kSlotBytes / 64));
   model_.prefetch(r);
 }
 void World::ResumeStage::prefetch(std::uint64_t arg, int step) const {
-  const Rank& r = w->ranks_[arg];
+  const Rank& r = w->rank(static_cast<std::uint32_t>(arg));
   if (step == 0) {
     w->prefetch_rank(static_cast<std::uint32_t>(arg));
   } else if (step == 1) {
@@ -579,7 +607,8 @@ void World::ResumeStage::prefetch(std::uint64_t arg, int step) const {
   }
 }
 void World::ResumeStage::on_event(std::uint64_t arg, std::uint64_t) {
-  Rank& r = w->ranks_[arg];
+  Rank& r = w->rank(static_cast<std::uint32_t>(arg));
+  w->slots_.enter(r.id_);
   std::exchange(r.resume_, nullptr).resume();
 }
 void World::ComputeStage::prefetch(std::uint64_t arg, int step) const {
@@ -600,13 +629,17 @@ void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
   m->next = nullptr;
   if (next == m) {
     from.waiting_sends_ = nullptr;
-    w->serve_send(m);
-    return;
+  } else {
+    from.waiting_sends_->next = next;
   }
-  from.waiting_sends_->next = next;
-  w->serve_send(m);
-  w->engine_.at_keeping_seq(w->model_.send_ready(next->src_world, t), next->seq, *this,
-                            reinterpret_cast<std::uint64_t>(next));
+  {
+    KeepResumption keep(*w);
+    w->serve_send(m);
+  }
+  if (next != m)
+    w->engine_.at_keeping_seq(w->model_.send_ready(next->src_world, t), next->seq, *this,
+                              reinterpret_cast<std::uint64_t>(next));
+  w->resume_kept();
 }
 
 void World::serve_send(Message* m) {
@@ -661,8 +694,19 @@ void World::ArriveStage::on_event(std::uint64_t arg, std::uint64_t seq) {
   }
   const bool waited = m->waiting;
   const std::uint32_t dst = m->dst_world;
-  w->absorb(m);  // may release m
+  {
+    KeepResumption keep(*w);
+    w->absorb(m);  // may release m
+  }
   if (waited) w->waited_arrival_absorbed(dst, seq);
+  w->resume_kept();
+}
+
+void World::resume_kept() {
+  if (Rank* r = std::exchange(kept_, nullptr)) {
+    slots_.enter(r->id_);
+    std::exchange(r->resume_, nullptr).resume();
+  }
 }
 
 namespace {
@@ -727,7 +771,7 @@ void World::absorb(Message* m) {
   if (r.probe_ && matches(r.probe_->source, r.probe_->tag, r.probe_->context, *m)) {
     r.probe_.reset();
     auto h = std::exchange(r.waiter_, nullptr);
-    engine_.resume_at(max(done, model_.cpu_free(r.id_)), h);
+    r.resume_at(max(done, model_.cpu_free(r.id_)), h);
   }
 }
 
@@ -779,7 +823,7 @@ void World::complete(Request* r, SimTime at) {
 void World::track_origins(std::int64_t allocation_limit) {
   if (mode_ != PayloadMode::data) return;
   track_origins_ = true;
-  for (Rank& r : ranks_) r.memory().track_origins(static_cast<std::int32_t>(r.id()), allocation_limit);
+  for (std::uint32_t i = 0; i < size(); ++i) rank(i).memory().track_origins(static_cast<std::int32_t>(i), allocation_limit);
 }
 
 void World::release(Message* m) {

@@ -34,6 +34,7 @@
 #include "model/net/cost_model.hpp"
 #include "sim/bulk.hpp"
 #include "sim/engine.hpp"
+#include "sim/frame_pool.hpp"
 #include "sim/object_pool.hpp"
 #include "sim/task.hpp"
 #include "sim/trace.hpp"
@@ -287,8 +288,12 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  std::uint32_t size() const { return static_cast<std::uint32_t>(ranks_.size()); }
-  Rank& rank(std::uint32_t r) { return ranks_[r]; }
+  std::uint32_t size() const { return slots_.count(); }
+  Rank& rank(std::uint32_t r) { return *static_cast<Rank*>(slots_.slot(r)); }
+  const Rank& rank(std::uint32_t r) const { return *static_cast<const Rank*>(slots_.slot(r)); }
+  // While rank r runs: the coroutine frames and tables it makes go to its slot,
+  // beside the rank (docs/architecture.md, "Rank slots").
+  void enter(std::uint32_t r) { slots_.enter(r); }
   const Communicator& comm_world() const { return world_; }
   const Communicator& comm_self() const { return self_; }
   PayloadMode payload() const { return mode_; }
@@ -392,6 +397,20 @@ class World {
   void deliver(Message* m, Request* recv, SimTime done);
   void complete(Request* r, SimTime at);
   void release(Message* m);
+  void release(Request* r);
+
+  // While an arrival is absorbed or a send served: a rank whose wait that
+  // completes at the current instant is kept (kept_), not queued, and the stage
+  // resumes it when its own work is done (resume_kept). One at most; another
+  // (a rendezvous sender) is queued as usual.
+  struct KeepResumption {
+    World& w;
+    explicit KeepResumption(World& world) : w(world) { w.keep_resumption_ = true; }
+    ~KeepResumption() { w.keep_resumption_ = false; }
+    KeepResumption(const KeepResumption&) = delete;
+    KeepResumption& operator=(const KeepResumption&) = delete;
+  };
+  void resume_kept();
 
   sim::Engine& engine_;
   net::CostModel& model_;
@@ -399,7 +418,10 @@ class World {
   PayloadMode mode_;
   Communicator world_;
   Communicator self_;
-  sim::bulk::Vector<Rank> ranks_;  // reserved once: addresses stay stable
+  // Each rank in a slot of kSlotBytes: the Rank, then the arena of the blocks it
+  // makes (frames, tables). Placed once: addresses stay stable.
+  static constexpr std::size_t kSlotBytes = 1024;
+  sim::frame_pool::ArenaSet slots_;
   sim::ObjectPool<Request> requests_;
   sim::ObjectPool<Message> messages_;
   SendStage send_stage_;
@@ -423,6 +445,8 @@ class World {
   std::uint64_t next_message_id_ = 0;
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
+  bool keep_resumption_ = false;
+  Rank* kept_ = nullptr;
   Memory::Budget budget_;
   std::vector<std::unique_ptr<Communicator>> comms_;
   std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;

@@ -214,9 +214,8 @@ void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64
 class Executor {
  public:
   Executor(const Scenario& sc, mpi::World& world, const RunConfig& cfg, RunResult& result)
-      : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size()),
+      : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size(), nullptr),
         coordinator_(world, cfg.verify) {
-    for (std::uint32_t r = 0; r < world.size(); ++r) envs_[r].rank = r;
     memo_width_ = std::min(sc.memo_slots, kMemoSlots);
     RankEnv any;  // the builtins but rank are the same at every rank
     std::pair<Executor*, RankEnv*> ctx{this, &any};
@@ -233,8 +232,21 @@ class Executor {
     while (block_next(env)) co_await Blocked{*this, env};
   }
 
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+  ~Executor() {
+    for (RankEnv* e : envs_)
+      if (e) {
+        std::destroy_at(e);
+        sim::frame_pool::deallocate(e, sizeof(RankEnv));
+      }
+  }
+
+  // A rank's state lives in its slot, made when the rank starts.
   RankEnv& start_rank(std::uint32_t r) {
-    RankEnv& env = envs_[r];
+    world_.enter(r);
+    RankEnv& env = *(envs_[r] = new (sim::frame_pool::allocate(sizeof(RankEnv))) RankEnv{});
+    env.rank = r;
     env.top_program = &sc_.program_for(r);
     world_.rank(r).memory().reserve(buffer_steps(*env.top_program));
     return env;
@@ -291,12 +303,16 @@ class Executor {
     }
   };
 
-  const RankEnv& env(std::uint32_t r) const { return envs_[r]; }
+  const RankEnv& env(std::uint32_t r) const {
+    static const RankEnv not_started;
+    return envs_[r] ? *envs_[r] : not_started;
+  }
   // After a run that stopped with ranks blocked: destroys the coroutines they wait
   // for (before the engine destroys the ranks' own, and while the collectives'
   // arguments those refer to still exist).
   void abandon_blocked() {
-    for (std::uint32_t r = 0; r < envs_.size(); ++r) envs_[r].blocked = Blocking{};
+    for (RankEnv* e : envs_)
+      if (e) e->blocked = Blocking{};
   }
 
   // The buffers a program declares at its top level (memoized per program).
@@ -1983,7 +1999,7 @@ class Executor {
   mpi::World& world_;
   const RunConfig& cfg_;
   RunResult& result_;
-  sim::bulk::Vector<RankEnv> envs_;
+  sim::bulk::Vector<RankEnv*> envs_;  // null until the rank starts
   std::vector<std::int64_t> memo_;  // eval_int's memo: memo_width_ slots per rank, allocated on first use
   std::int32_t memo_width_ = 0;
   coll::Coordinator coordinator_;
@@ -2049,7 +2065,10 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);
   engine.reserve_processes(n);
-  for (std::uint32_t r = 0; r < n; ++r) engine.spawn(ex.run_rank(r));
+  for (std::uint32_t r = 0; r < n; ++r) {
+    world.enter(r);  // the rank's frame, in its slot
+    engine.spawn(ex.run_rank(r));
+  }
   if (cfg.progress) {
     constexpr std::uint64_t kEvery = std::uint64_t{1} << 21;
     engine.set_progress(kEvery, [&cfg, n, first = std::uint64_t{2} * kEvery](const sim::Engine& e) {

@@ -147,3 +147,22 @@ TEST_CASE("a waiting send whose port is free again at once leaves at that instan
   CHECK(r.finish_ps[0] == 3'200'000);
   for (std::size_t v : {1u, 2u, 3u}) CHECK(r.finish_ps[v] == 5'200'000);
 }
+
+TEST_CASE("a rank whose wait an arrival completes goes on in that arrival's event") {
+  // A ping-pong of 50 round trips: each message is served at once when posted,
+  // and its arrival resumes the receiver, which sends the next one. One event per
+  // message (and one start per rank); the times are those of separate events.
+  auto r = test::run_text(R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_INT", "count": 1},
+    {"repeat": 50, "program": [
+      {"call": "MPI_Send", "ranks": "rank == 0", "buf": "b", "count": 1, "datatype": "MPI_INT", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD"},
+      {"call": "MPI_Recv", "buf": "b", "count": 1, "datatype": "MPI_INT", "source": "1 - rank", "tag": 0, "comm": "MPI_COMM_WORLD"},
+      {"call": "MPI_Send", "ranks": "rank == 1", "buf": "b", "count": 1, "datatype": "MPI_INT", "dest": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]}]})",
+                          2);
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.trace.message_count() == 100u);
+  CHECK(r.events == 102u);
+  // α + nβ = 2 µs + 4 · 800 ps per message.
+  CHECK(r.finish_ps[0] == 100 * 2'003'200);
+  CHECK(r.finish_ps[1] == 99 * 2'003'200);
+}

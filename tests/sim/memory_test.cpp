@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "sim/bulk.hpp"
@@ -107,4 +109,87 @@ TEST_CASE("frames taken from prepared chunks stay apart and intact") {
   CHECK(wrong == 0);
   for (unsigned char* f : frames) frame_pool::deallocate(f, kFrame);
   CHECK(frame_pool::live_frames() == before);
+}
+
+TEST_CASE("an arena hands out the blocks of its slot as a stack, then the pool") {
+  const auto before = frame_pool::live_frames();
+  {
+    constexpr std::size_t kStride = 512, kHead = 100;  // head rounds up to 112; 512-112-16 = 384 bytes = 24 granules
+    frame_pool::ArenaSet set(4, kStride, kHead);
+    auto* base = static_cast<unsigned char*>(set.slot(0));
+    CHECK(static_cast<unsigned char*>(set.slot(3)) == base + 3 * kStride);
+    auto in_arena = [&](const void* p, std::uint32_t i) {
+      auto* b = static_cast<const unsigned char*>(p);
+      return b >= base + i * kStride + 128 && b < base + (i + 1) * kStride;
+    };
+    set.enter(2);
+    void* a = frame_pool::allocate(100);  // 7 granules: 0..6
+    void* b = frame_pool::allocate(32);   // 7..8
+    void* c = frame_pool::allocate(48);   // 9..11
+    CHECK(in_arena(a, 2));
+    CHECK(static_cast<char*>(b) == static_cast<char*>(a) + 112);
+    CHECK(static_cast<char*>(c) == static_cast<char*>(b) + 32);
+    CHECK(set.owns(a));
+    std::memset(a, 0xAA, 100);
+    std::memset(b, 0xBB, 32);
+    std::memset(c, 0xCC, 48);
+    // A hole below the top is not reused until the blocks above it go too.
+    frame_pool::deallocate(b, 32);
+    void* d = frame_pool::allocate(16);
+    CHECK(static_cast<char*>(d) == static_cast<char*>(c) + 48);
+    frame_pool::deallocate(d, 16);
+    frame_pool::deallocate(c, 48);
+    void* e = frame_pool::allocate(16);
+    CHECK(e == b);
+    // Past the arena's room: the pool.
+    void* big = frame_pool::allocate(400);
+    CHECK_FALSE(set.owns(big));
+    void* fits = frame_pool::allocate(256);  // granules 8..23: the last that fit
+    CHECK(in_arena(fits, 2));
+    void* full = frame_pool::allocate(16);
+    CHECK_FALSE(set.owns(full));
+    CHECK(static_cast<unsigned char*>(a)[99] == 0xAA);
+    // Other arenas are untouched, and leave() returns to the pool.
+    set.enter(0);
+    void* f = frame_pool::allocate(16);
+    CHECK(in_arena(f, 0));
+    set.leave();
+    void* g = frame_pool::allocate(16);
+    CHECK_FALSE(set.owns(g));
+    for (auto [p, n] : {std::pair{a, 100}, {e, 16}, {big, 400}, {fits, 256}, {full, 16}, {f, 16}, {g, 16}})
+      frame_pool::deallocate(p, static_cast<std::size_t>(n));
+  }
+  CHECK(frame_pool::live_frames() == before);
+}
+
+TEST_CASE("an arena's marked blocks are found again, and a retired arena set lasts until its last block") {
+  const auto before = frame_pool::live_frames();
+  auto* set = new frame_pool::ArenaSet(3, 256, 64);  // 256-64-16 = 176 bytes = 11 granules per arena
+  void* x = set->allocate_marked(1, 40);
+  void* y = set->allocate_marked(1, 40);
+  void* z = set->allocate_marked(0, 16);
+  set->enter(1);
+  void* frame = frame_pool::allocate(32);  // unmarked, above y
+  CHECK(set->allocate_marked(1, 80) == nullptr);  // 3 + 3 + 2 granules used: no room for 5
+  CHECK(set->allocate_marked(2, 160) != nullptr);
+  std::vector<void*> seen;
+  set->for_each_marked([&](void* p) { seen.push_back(p); });
+  REQUIRE(seen.size() == 4);
+  CHECK(seen[0] == z);
+  CHECK(seen[1] == x);
+  CHECK(seen[2] == y);
+  frame_pool::deallocate(y, 40);
+  seen.clear();
+  set->for_each_marked([&](void* p) { seen.push_back(p); });
+  CHECK(seen.size() == 3);
+  for (void* p : seen) frame_pool::deallocate(p, p == x ? 40 : p == z ? 16 : 160);
+  // Destroyed with a block still allocated: the block stays usable until freed.
+  delete set;
+  std::memset(frame, 0x5A, 32);
+  CHECK(static_cast<unsigned char*>(frame)[31] == 0x5A);
+  void* elsewhere = frame_pool::allocate(32);  // no arena in force any more
+  frame_pool::deallocate(elsewhere, 32);
+  frame_pool::deallocate(frame, 32);
+  CHECK(frame_pool::live_frames() == before);
+  CHECK_THROWS_AS(frame_pool::ArenaSet(2, 384, 0), std::invalid_argument);
 }
