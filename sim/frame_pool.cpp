@@ -26,6 +26,8 @@ struct FreeNode { FreeNode* next; };
 constexpr std::size_t kArenaMeta = 16;  // the two bitmaps
 constexpr std::size_t kMaxArenaGranules = 64;
 
+__extension__ using Wide = unsigned __int128;  // GCC and Clang: a product's high half
+
 std::uint64_t granule_mask(std::size_t first, std::size_t n) {
   return (n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1) << first;
 }
@@ -36,7 +38,6 @@ struct Pool {
   std::size_t used = 0;
   char* cursor = nullptr;
   std::size_t left = 0;
-  std::int64_t live = 0;
 
   // Once a run has used this many chunks it is a large one: the next chunks are
   // mapped and prepared ahead (sim/bulk), so their first touch finds them resident.
@@ -77,7 +78,8 @@ Pool& pool() {
 struct ArenaSet::Region {
   char* base;
   std::size_t bytes;
-  unsigned shift;  // log2 of the stride
+  std::size_t stride;
+  std::uint64_t inverse;  // floor(2^64 / (stride / 16)) + 1: slot = (granule * inverse) >> 64
   std::size_t head;
   std::size_t granules;  // per arena
   std::int64_t live = 0;
@@ -109,22 +111,24 @@ struct Arenas {
   }
 };
 
-Arenas& arenas() {
-  static Arenas a;
-  return a;
-}
+// Constant-initialized, so the hot paths test no guard; its vector is empty once
+// every ArenaSet is gone, before static destruction begins.
+constinit Arenas g_arenas;
+Arenas& arenas() { return g_arenas; }
+constinit std::int64_t g_live = 0;  // blocks allocated, arenas and pool
 
 }  // namespace
 
 ArenaSet::ArenaSet(std::uint32_t count, std::size_t stride, std::size_t head)
-    : shift_(static_cast<unsigned>(std::countr_zero(stride))), count_(count) {
-  if (!std::has_single_bit(stride) || stride < kGranule)
-    throw std::invalid_argument("frame_pool::ArenaSet: the stride must be a power of two of at least 16 bytes");
+    : stride_(stride), count_(count) {
+  if (stride % kGranule != 0 || stride < 2 * kGranule)
+    throw std::invalid_argument("frame_pool::ArenaSet: the stride must be a multiple of 16 bytes, at least 32");
   head = (head + kGranule - 1) / kGranule * kGranule;
   const std::size_t room = stride > head + kArenaMeta ? stride - head - kArenaMeta : 0;
-  const std::size_t bytes = std::max<std::size_t>(std::size_t{count} << shift_, 1);
+  const std::size_t bytes = std::max<std::size_t>(std::size_t{count} * stride, 1);
   base_ = static_cast<char*>(bulk::allocate(bytes));
-  region_ = new Region{base_, bytes, shift_, head, std::min(room / kGranule, kMaxArenaGranules)};
+  const std::uint64_t inverse = ~std::uint64_t{0} / (stride / kGranule) + 1;
+  region_ = new Region{base_, bytes, stride, inverse, head, std::min(room / kGranule, kMaxArenaGranules)};
   for (std::uint32_t i = 0; i < count; ++i) meta_of(i)[0] = meta_of(i)[1] = 0;
   arenas().regions.push_back(region_);
 }
@@ -140,7 +144,7 @@ ArenaSet::~ArenaSet() {
 }
 
 std::uint64_t* ArenaSet::meta_of(std::uint32_t i) const noexcept {
-  return reinterpret_cast<std::uint64_t*>(base_ + (std::size_t{i} << shift_) + region_->head);
+  return reinterpret_cast<std::uint64_t*>(base_ + std::size_t{i} * stride_ + region_->head);
 }
 
 void ArenaSet::enter(std::uint32_t i) noexcept {
@@ -158,7 +162,7 @@ void* ArenaSet::allocate_marked(std::uint32_t i, std::size_t bytes) noexcept {
   meta[0] |= granule_mask(top, cls);
   meta[1] |= std::uint64_t{1} << top;
   ++region_->live;
-  ++pool().live;
+  ++g_live;
   return reinterpret_cast<char*>(meta) + kArenaMeta + top * kGranule;
 }
 
@@ -176,8 +180,7 @@ void ArenaSet::leave() noexcept {
 }
 
 void* allocate(std::size_t bytes) {
-  Pool& p = pool();
-  ++p.live;
+  ++g_live;
   std::size_t cls = std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule);
   Arenas& a = arenas();
   if (std::uint64_t* used = a.current) {
@@ -189,6 +192,7 @@ void* allocate(std::size_t bytes) {
     }
   }
   if (cls >= kClasses) return ::operator new(bytes);
+  Pool& p = pool();
   if (FreeNode* n = p.free[cls]) {
     p.free[cls] = n->next;
     return n;
@@ -197,14 +201,16 @@ void* allocate(std::size_t bytes) {
 }
 
 void deallocate(void* ptr, std::size_t bytes) noexcept {
-  Pool& p = pool();
-  --p.live;
+  --g_live;
   std::size_t cls = std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule);
   Arenas& a = arenas();
   if (ArenaSet::Region* r = a.owner(ptr)) {
     const auto off = static_cast<std::size_t>(static_cast<char*>(ptr) - r->base);
-    const std::size_t in_slot = off & ((std::size_t{1} << r->shift) - 1);
-    auto* meta = reinterpret_cast<std::uint64_t*>(r->base + (off - in_slot) + r->head);
+    // The slot: the granule index divided by the stride in granules, by the
+    // inverse (exact for every index below 2^32, i.e. regions below 64 GiB).
+    const auto slot = static_cast<std::size_t>((static_cast<Wide>(off / kGranule) * r->inverse) >> 64);
+    const std::size_t in_slot = off - slot * r->stride;
+    auto* meta = reinterpret_cast<std::uint64_t*>(r->base + slot * r->stride + r->head);
     const std::size_t first = (in_slot - r->head - kArenaMeta) / kGranule;
     meta[0] &= ~granule_mask(first, cls);
     meta[1] &= ~(std::uint64_t{1} << first);
@@ -215,11 +221,12 @@ void deallocate(void* ptr, std::size_t bytes) noexcept {
     ::operator delete(ptr);
     return;
   }
+  Pool& p = pool();
   auto* n = static_cast<FreeNode*>(ptr);
   n->next = p.free[cls];
   p.free[cls] = n;
 }
 
-std::int64_t live_frames() noexcept { return pool().live; }
+std::int64_t live_frames() noexcept { return g_live; }
 
 }  // namespace mpisim::sim::frame_pool

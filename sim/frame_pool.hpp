@@ -29,7 +29,7 @@ std::int64_t live_frames() noexcept;
 // separate place their state lies in (on a virtual machine, a page walk each). An
 // ArenaSet lays out `count` slots of `stride` bytes: the first `head` bytes of slot
 // i are its owner's (placed there by the caller), the rest is owner i's arena
-// (up to 64 granules of 16 bytes; the stride is a power of two).
+// (up to 64 granules of 16 bytes; the stride is a multiple of 16).
 // While enter(i) is in force, allocate() takes new blocks from arena i, as a stack
 // (a block is reclaimed when every block above it is freed too), and from the
 // pool once the arena is full: where a block lies never changes what it holds.
@@ -42,7 +42,7 @@ class ArenaSet {
   ArenaSet(const ArenaSet&) = delete;
   ArenaSet& operator=(const ArenaSet&) = delete;
 
-  void* slot(std::uint32_t i) const noexcept { return base_ + (std::size_t{i} << shift_); }
+  void* slot(std::uint32_t i) const noexcept { return base_ + std::size_t{i} * stride_; }
   std::uint32_t count() const noexcept { return count_; }
   // New blocks come from arena i, while it has room (until another enter or leave).
   void enter(std::uint32_t i) noexcept;
@@ -53,7 +53,7 @@ class ArenaSet {
   // deallocate(), which clears the mark.
   void* allocate_marked(std::uint32_t i, std::size_t bytes) noexcept;
   bool owns(const void* p) const noexcept {
-    return reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(base_) < (std::size_t{count_} << shift_);
+    return reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(base_) < std::size_t{count_} * stride_;
   }
   // The marked blocks still allocated, in slot and address order.
   template <typename F>
@@ -70,7 +70,7 @@ class ArenaSet {
   void* block(std::uint32_t i, std::size_t granule) const noexcept;
 
   char* base_ = nullptr;
-  unsigned shift_;  // log2 of the stride
+  std::size_t stride_;
   std::uint32_t count_;
   Region* region_;
 };

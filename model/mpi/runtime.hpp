@@ -420,7 +420,7 @@ class World {
   Communicator self_;
   // Each rank in a slot of kSlotBytes: the Rank, then the arena of the blocks it
   // makes (frames, tables). Placed once: addresses stay stable.
-  static constexpr std::size_t kSlotBytes = 1024;
+  static constexpr std::size_t kSlotBytes = 768;
   sim::frame_pool::ArenaSet slots_;
   sim::ObjectPool<Request> requests_;
   sim::ObjectPool<Message> messages_;

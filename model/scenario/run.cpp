@@ -92,9 +92,10 @@ struct RankEnv {
   std::uint32_t top_next = 0;       // the next step of the top-level program
   const Program* top_program = nullptr;
   const Step* step = nullptr;       // the step running now
-  std::vector<Cursor> nested;       // repeat bodies being run, innermost last
+  // Repeat bodies being run, innermost last; made on the first repeat (most
+  // programs at a million ranks have none, and the state stays small).
+  std::unique_ptr<std::vector<Cursor>> nested;
   SimTime call_start{};
-  const char* algorithm = nullptr;  // the algorithm of the collective running now (a registry name)
   // The step that blocked, and the requests a blocking point-to-point step posted:
   // what run_rank waits for. Kept here, not in run_rank's frame, which stays small.
   Blocking blocked;
@@ -258,9 +259,13 @@ class Executor {
   }
   // The blocked step is over with status `st`.
   void after_block(RankEnv& env, const Status& st) {
-    if (env.blocked.kind == Blocking::collective) coordinator_.leave(world_.rank(env.rank), env.blocked.ticket);
+    const char* algorithm = nullptr;  // a collective's (registry names are string literals)
+    if (env.blocked.kind == Blocking::collective) {
+      coordinator_.leave(world_.rank(env.rank), env.blocked.ticket);
+      algorithm = env.blocked.ticket.alg->name.data();
+    }
     env.blocked = Blocking{};  // frees the finished coroutine's frame
-    finish_blocking(env, st);
+    finish_blocking(env, st, algorithm);
   }
 
   // The one awaiter of run_rank, whatever the step left in env.blocked; it finishes
@@ -603,18 +608,18 @@ class Executor {
   // that one's task, or nothing when the program is over.
   Blocking advance(RankEnv& env) {
     for (;;) {
-      if (env.nested.empty()) {
+      if (!env.nested || env.nested->empty()) {
         if (env.top_next >= env.top_program->size()) return {};
         if (Blocking b = run_step(env, (*env.top_program)[env.top_next++]); b.kind != Blocking::none) return b;
         continue;
       }
-      Cursor& c = env.nested.back();
+      Cursor& c = env.nested->back();
       if (c.next >= c.program->size()) {
         if (++c.iteration < c.times) {
           c.next = 0;
           if (c.repeat->loop_var) bind(env.values(), *c.repeat->loop_var, Value::of(c.iteration));
         } else {
-          env.nested.pop_back();
+          env.nested->pop_back();
         }
         continue;
       }
@@ -646,14 +651,14 @@ class Executor {
           std::int64_t n = eval_int(env, *s.times);
           if (n <= 0 || s.body->empty()) break;
           if (s.loop_var) bind(env.values(), *s.loop_var, Value::of(0));
-          env.nested.push_back(Cursor{s.body.get(), 0, &s, 0, n});
+          if (!env.nested) env.nested = std::make_unique<std::vector<Cursor>>();
+          env.nested->push_back(Cursor{s.body.get(), 0, &s, 0, n});
           break;
         }
         case Step::call:
           env.call_start = world_.engine().now();
-          env.algorithm = nullptr;
           if (cfg_.explain) explain_before_[env.rank] = buffer_texts(env);
-          if (!call_sync(env, s)) return call_async(env, s, env.algorithm);
+          if (!call_sync(env, s)) return call_async(env, s);
           record_call(env, s, s.spec->name, env.call_start, "", args_json(env, s));
           break;
       }
@@ -667,14 +672,14 @@ class Executor {
   }
 
   // After a blocking step: bind its status and record it.
-  void finish_blocking(RankEnv& env, const Status& st) {
+  void finish_blocking(RankEnv& env, const Status& st, const char* algorithm) {
     const Step& s = *env.step;
     if (s.kind == Step::compute) {
       record_call(env, s, "compute", env.call_start, "", "");
       return;
     }
     if (s.slot[static_cast<std::size_t>(P::status)] >= 0) bind_status(env, s, P::status, st);
-    record_call(env, s, s.spec->name, env.call_start, env.algorithm ? env.algorithm : "", args_json(env, s));
+    record_call(env, s, s.spec->name, env.call_start, algorithm ? algorithm : "", args_json(env, s));
   }
 
   static std::int32_t index_of(const Step& s) { return s.index; }
@@ -1342,7 +1347,7 @@ class Executor {
   // Calls that may block. The simple ones prepare here, outside any coroutine, and
   // hand back the runtime's own small waiting coroutine, so a blocked rank's frames
   // stay small. Each returns the status run_program binds to "status", if given.
-  Blocking call_async(RankEnv& env, const Step& s, const char*& algorithm) {
+  Blocking call_async(RankEnv& env, const Step& s) {
     mpi::Rank& rk = world_.rank(env.rank);
     switch (s.spec->id) {
       case CallId::send: {
@@ -1380,7 +1385,7 @@ class Executor {
       case CallId::reduce_scatter_block:
       case CallId::reduce_scatter:
       case CallId::scan:
-      case CallId::exscan: return collective(env, s, rk, algorithm);
+      case CallId::exscan: return collective(env, s, rk);
       case CallId::comm_dup:
       case CallId::comm_split:
       case CallId::comm_create:
@@ -1845,7 +1850,7 @@ class Executor {
     }
   }
 
-  Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk, const char*& algorithm_out) {
+  Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk) {
     using coll::Collective;
     coll::CollArgs a;
     a.kind = static_cast<Collective>(static_cast<int>(s.spec->id) - static_cast<int>(CallId::barrier));
@@ -1888,7 +1893,6 @@ class Executor {
     } else {
       alg = &coll::auto_algorithm(a);
     }
-    algorithm_out = alg->name.data();  // registry names are string literals
     if (alg != last_used_) {  // recorded when it changes, not for every rank
       result_.algorithms_used[std::string(cname)] = alg->name;
       last_used_ = alg;

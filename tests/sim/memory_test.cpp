@@ -164,7 +164,7 @@ TEST_CASE("an arena hands out the blocks of its slot as a stack, then the pool")
 
 TEST_CASE("an arena's marked blocks are found again, and a retired arena set lasts until its last block") {
   const auto before = frame_pool::live_frames();
-  auto* set = new frame_pool::ArenaSet(3, 256, 64);  // 256-64-16 = 176 bytes = 11 granules per arena
+  auto* set = new frame_pool::ArenaSet(3, 240, 64);  // 240-64-16 = 160 bytes = 10 granules per arena
   void* x = set->allocate_marked(1, 40);
   void* y = set->allocate_marked(1, 40);
   void* z = set->allocate_marked(0, 16);
@@ -191,5 +191,5 @@ TEST_CASE("an arena's marked blocks are found again, and a retired arena set las
   frame_pool::deallocate(elsewhere, 32);
   frame_pool::deallocate(frame, 32);
   CHECK(frame_pool::live_frames() == before);
-  CHECK_THROWS_AS(frame_pool::ArenaSet(2, 384, 0), std::invalid_argument);
+  CHECK_THROWS_AS(frame_pool::ArenaSet(2, 200, 0), std::invalid_argument);
 }
