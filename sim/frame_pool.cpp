@@ -83,6 +83,7 @@ struct ArenaSet::Region {
   std::size_t head;
   std::size_t granules;  // per arena
   std::int64_t live = 0;
+  std::int64_t marked = 0;  // of the live blocks
   bool retired = false;
 };
 
@@ -162,11 +163,14 @@ void* ArenaSet::allocate_marked(std::uint32_t i, std::size_t bytes) noexcept {
   meta[0] |= granule_mask(top, cls);
   meta[1] |= std::uint64_t{1} << top;
   ++region_->live;
+  ++region_->marked;
   ++g_live;
   return reinterpret_cast<char*>(meta) + kArenaMeta + top * kGranule;
 }
 
 std::uint64_t ArenaSet::marks(std::uint32_t i) const noexcept { return meta_of(i)[1]; }
+
+bool ArenaSet::any_marked() const noexcept { return region_->marked != 0; }
 
 void* ArenaSet::block(std::uint32_t i, std::size_t granule) const noexcept {
   return reinterpret_cast<char*>(meta_of(i)) + kArenaMeta + granule * kGranule;
@@ -213,7 +217,9 @@ void deallocate(void* ptr, std::size_t bytes) noexcept {
     auto* meta = reinterpret_cast<std::uint64_t*>(r->base + slot * r->stride + r->head);
     const std::size_t first = (in_slot - r->head - kArenaMeta) / kGranule;
     meta[0] &= ~granule_mask(first, cls);
-    meta[1] &= ~(std::uint64_t{1} << first);
+    const std::uint64_t mark = std::uint64_t{1} << first;
+    r->marked -= (meta[1] & mark) != 0;
+    meta[1] &= ~mark;
     if (--r->live == 0 && r->retired) a.drop(r);
     return;
   }

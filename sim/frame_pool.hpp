@@ -58,6 +58,7 @@ class ArenaSet {
   // The marked blocks still allocated, in slot and address order.
   template <typename F>
   void for_each_marked(F&& f) const {
+    if (!any_marked()) return;
     for (std::uint32_t i = 0; i < count_; ++i)
       for (std::uint64_t m = marks(i); m != 0; m &= m - 1) f(block(i, static_cast<std::size_t>(std::countr_zero(m))));
   }
@@ -65,6 +66,7 @@ class ArenaSet {
   struct Region;
 
  private:
+  bool any_marked() const noexcept;
   std::uint64_t* meta_of(std::uint32_t i) const noexcept;
   std::uint64_t marks(std::uint32_t i) const noexcept;
   void* block(std::uint32_t i, std::size_t granule) const noexcept;
