@@ -208,13 +208,13 @@ void Rank::validate_buffer(const TypedBuffer& buf, const char* argument) const {
   check_access(buf, buf.count * buf.type->size(), argument);
 }
 
-Request* Rank::new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
+[[gnu::always_inline]] inline Request* Rank::new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
                            const Communicator& comm, Context ctx) {
   // In the rank's slot while it has room (a rank visited touches one place), else
   // in the pool.
   const std::uint32_t context = comm.context(ctx);
   const bool collective = ctx == Context::collective;
-  if (void* p = world_->slots_.allocate_marked(id_, sizeof(Request)))
+  if (void* p = world_->arenas_ ? world_->slots_.allocate_marked(id_, sizeof(Request)) : nullptr)
     return new (p) Request(kind, id_, peer, tag, context, collective, &comm, buf, std::move(type));
   return world_->requests_.make(kind, id_, peer, tag, context, collective, &comm, buf, std::move(type));
 }
@@ -460,6 +460,8 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   self_.set_channels(self_p2p, self_coll);
   trace_.set_process_count(ranks);
   model_.reset(ranks);
+  keeps_ranks_ = !model_.sends_compete() && !model_.defers_arrivals();
+  arenas_ = ranks >= kArenaRanks;
   for (std::uint32_t r = 0; r < ranks; ++r) {
     Rank* rk = new (slots_.slot(r)) Rank(*this, r);
     rk->memory().set_budget(&budget_);
@@ -592,7 +594,8 @@ void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
   }
 }
 void World::prefetch_rank(std::uint32_t r) const {
-  prefetch_lines(&rank(r), static_cast<int>(kSlotBytes / 64));
+  // The whole slot where the rank's blocks live in it, else the Rank.
+  prefetch_lines(&rank(r), arenas_ ? static_cast<int>(kSlotBytes / 64) : static_cast<int>(sizeof(Rank) + 63) / 64);
   model_.prefetch(r);
 }
 void World::ResumeStage::prefetch(std::uint64_t arg, int step) const {
@@ -608,7 +611,7 @@ void World::ResumeStage::prefetch(std::uint64_t arg, int step) const {
 }
 void World::ResumeStage::on_event(std::uint64_t arg, std::uint64_t) {
   Rank& r = w->rank(static_cast<std::uint32_t>(arg));
-  w->slots_.enter(r.id_);
+  w->enter(r.id_);
   std::exchange(r.resume_, nullptr).resume();
 }
 void World::ComputeStage::prefetch(std::uint64_t arg, int step) const {
@@ -704,7 +707,7 @@ void World::ArriveStage::on_event(std::uint64_t arg, std::uint64_t seq) {
 
 void World::resume_kept() {
   if (Rank* r = std::exchange(kept_, nullptr)) {
-    slots_.enter(r->id_);
+    enter(r->id_);
     std::exchange(r->resume_, nullptr).resume();
   }
 }

@@ -293,7 +293,9 @@ class World {
   const Rank& rank(std::uint32_t r) const { return *static_cast<const Rank*>(slots_.slot(r)); }
   // While rank r runs: the coroutine frames and tables it makes go to its slot,
   // beside the rank (docs/architecture.md, "Rank slots").
-  void enter(std::uint32_t r) { slots_.enter(r); }
+  void enter(std::uint32_t r) {
+    if (arenas_) slots_.enter(r);
+  }
   const Communicator& comm_world() const { return world_; }
   const Communicator& comm_self() const { return self_; }
   PayloadMode payload() const { return mode_; }
@@ -402,10 +404,12 @@ class World {
   // While an arrival is absorbed or a send served: a rank whose wait that
   // completes at the current instant is kept (kept_), not queued, and the stage
   // resumes it when its own work is done (resume_kept). One at most; another
-  // (a rendezvous sender) is queued as usual.
+  // (a rendezvous sender) is queued as usual. Only under the models whose sends
+  // are served when posted and whose arrivals are known then (keeps_ranks_):
+  // where sends compete or share links, a rank resumes in an event of its own.
   struct KeepResumption {
     World& w;
-    explicit KeepResumption(World& world) : w(world) { w.keep_resumption_ = true; }
+    explicit KeepResumption(World& world) : w(world) { w.keep_resumption_ = w.keeps_ranks_; }
     ~KeepResumption() { w.keep_resumption_ = false; }
     KeepResumption(const KeepResumption&) = delete;
     KeepResumption& operator=(const KeepResumption&) = delete;
@@ -420,8 +424,13 @@ class World {
   Communicator self_;
   // Each rank in a slot of kSlotBytes: the Rank, then the arena of the blocks it
   // makes (frames, tables). Placed once: addresses stay stable.
+  // The arenas are used from kArenaRanks ranks on: below, every rank's state
+  // stays in cache wherever it lies, and a free-list pop is cheaper than the
+  // arena's bitmap.
   static constexpr std::size_t kSlotBytes = 768;
+  static constexpr std::uint32_t kArenaRanks = 16384;
   sim::frame_pool::ArenaSet slots_;
+  bool arenas_ = false;
   sim::ObjectPool<Request> requests_;
   sim::ObjectPool<Message> messages_;
   SendStage send_stage_;
@@ -445,6 +454,7 @@ class World {
   std::uint64_t next_message_id_ = 0;
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
+  bool keeps_ranks_ = false;
   bool keep_resumption_ = false;
   Rank* kept_ = nullptr;
   Memory::Budget budget_;

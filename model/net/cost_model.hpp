@@ -55,6 +55,8 @@ class CostModel {
   // then reports the arrival through advance(), naming the message by `token`.
   static constexpr SimTime kDeferred = SimTime::never();
   virtual SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) = 0;
+  // Whether start_send may answer kDeferred (arrivals depend on later traffic).
+  virtual bool defers_arrivals() const { return false; }
   // Models with deferred arrivals: when the model next needs advance() (never when
   // nothing is in flight) ...
   virtual SimTime next_event() const { return SimTime::never(); }

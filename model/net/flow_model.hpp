@@ -78,6 +78,7 @@ class FlowModel final : public CpuOnlyModel {
   bool computes_compete() const override { return false; }  // the CPU only computes
   SimTime send_ready(Rank, SimTime t) const override { return t; }
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
+  bool defers_arrivals() const override { return true; }
   SimTime next_event() const override;
   void advance(SimTime t, std::vector<std::uint64_t>& arrived) override;
   SimTime receive_ready(Rank, SimTime t) const override { return t; }
