@@ -2,6 +2,7 @@
 // MPI_PROC_NULL, statuses, errors.
 #include <doctest/doctest.h>
 
+#include "sim/frame_pool.hpp"
 #include "tests/support.hpp"
 
 using namespace mpisim;
@@ -165,4 +166,30 @@ TEST_CASE("a rank whose wait an arrival completes goes on in that arrival's even
   // α + nβ = 2 µs + 4 · 800 ps per message.
   CHECK(r.finish_ps[0] == 100 * 2'003'200);
   CHECK(r.finish_ps[1] == 99 * 2'003'200);
+}
+
+TEST_CASE("from 16,384 ranks each rank's blocks live in its slot, and none is left behind") {
+  // Large enough for the ranks' arenas (docs/architecture.md, "Rank slots"): a
+  // binomial bcast runs clean with the same times as on the pools, and a run that
+  // deadlocks with every rank's receive posted leaves no frame or request behind.
+  const int p = 16384;
+  const auto before = sim::frame_pool::live_frames();
+  {
+    auto r = test::run_text(R"({"mpisim": 1, "program": [
+      {"buffer": "x", "type": "MPI_DOUBLE", "count": 1},
+      {"call": "MPI_Bcast", "buffer": "x", "count": 1, "datatype": "MPI_DOUBLE", "root": 0, "comm": "MPI_COMM_WORLD", "algorithm": "binomial"}]})",
+                            p, "", mpi::PayloadMode::sizes);
+    REQUIRE(test::first_code(r) == "");
+    // The closed form: lg p rounds of α + nβ (2 µs + 8 · 800 ps).
+    CHECK(r.makespan_ps == 14 * 2'006'400);
+  }
+  CHECK(sim::frame_pool::live_frames() == before);
+  {
+    auto r = test::run_text(R"({"mpisim": 1, "program": [
+      {"buffer": "x", "type": "MPI_INT", "count": 1},
+      {"call": "MPI_Recv", "buf": "x", "count": 1, "datatype": "MPI_INT", "source": "(rank + 1) % size", "tag": 0, "comm": "MPI_COMM_WORLD"}]})",
+                            p, "", mpi::PayloadMode::sizes);
+    CHECK(test::first_code(r) == "DEADLOCK");
+  }
+  CHECK(sim::frame_pool::live_frames() == before);
 }
