@@ -7,8 +7,10 @@
 // path and frames small. Per-rank tables (a rank's allocations, an algorithm's
 // requests) are blocks of the same kind and use the same pool through Allocator:
 // a rank's table then costs a free-list pop, not a malloc, and the tables of
-// ranks set up one after another lie side by side. Single-threaded by design (the
-// simulation runs on one thread; bulk's helper only prepares memory).
+// ranks set up one after another lie side by side. An ArenaSet (below) puts the
+// blocks of one owner beside that owner's own state instead, while it has room.
+// Single-threaded by design (the simulation runs on one thread; bulk's helper
+// only prepares memory).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
