@@ -32,6 +32,19 @@ std::uint64_t granule_mask(std::size_t first, std::size_t n) {
   return (n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1) << first;
 }
 
+// The granules (the size class) of a block of `bytes`; an empty block takes one.
+std::size_t granules_of(std::size_t bytes) { return std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule); }
+
+// Stacks a block of n granules on the arena whose bitmap is at meta (capacity
+// `granules`): its address, or null when it does not fit; *first is its granule.
+char* carve_arena(std::uint64_t* meta, std::size_t granules, std::size_t n, std::size_t* first) {
+  const auto top = static_cast<std::size_t>(std::bit_width(meta[0]));
+  if (top + n > granules) return nullptr;
+  meta[0] |= granule_mask(top, n);
+  *first = top;
+  return reinterpret_cast<char*>(meta) + kArenaMeta + top * kGranule;
+}
+
 struct Pool {
   std::array<FreeNode*, kClasses> free{};
   std::vector<void*> chunks;  // mapped; the first `used` handed out, the others prepared ahead
@@ -95,7 +108,6 @@ struct Arenas {
   std::vector<ArenaSet::Region*> regions;
   ArenaSet::Region* current_region = nullptr;
   std::uint64_t* current = nullptr;  // its bitmap; the granules follow
-  std::size_t current_granules = 0;
 
   ArenaSet::Region* owner(const void* p) const noexcept {
     for (ArenaSet::Region* r : regions)
@@ -152,20 +164,18 @@ void ArenaSet::enter(std::uint32_t i) noexcept {
   Arenas& a = arenas();
   a.current_region = region_;
   a.current = meta_of(i);
-  a.current_granules = region_->granules;
 }
 
 void* ArenaSet::allocate_marked(std::uint32_t i, std::size_t bytes) noexcept {
-  const std::size_t cls = std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule);
   std::uint64_t* meta = meta_of(i);
-  const auto top = static_cast<std::size_t>(std::bit_width(meta[0]));
-  if (top + cls > region_->granules) return nullptr;
-  meta[0] |= granule_mask(top, cls);
-  meta[1] |= std::uint64_t{1} << top;
+  std::size_t first = 0;
+  char* p = carve_arena(meta, region_->granules, granules_of(bytes), &first);
+  if (p == nullptr) return nullptr;
+  meta[1] |= std::uint64_t{1} << first;
   ++region_->live;
   ++region_->marked;
   ++g_live;
-  return reinterpret_cast<char*>(meta) + kArenaMeta + top * kGranule;
+  return p;
 }
 
 std::uint64_t ArenaSet::marks(std::uint32_t i) const noexcept { return meta_of(i)[1]; }
@@ -180,21 +190,18 @@ void ArenaSet::leave() noexcept {
   Arenas& a = arenas();
   a.current_region = nullptr;
   a.current = nullptr;
-  a.current_granules = 0;
 }
 
 void* allocate(std::size_t bytes) {
   ++g_live;
-  std::size_t cls = std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule);
+  const std::size_t cls = granules_of(bytes);
   Arenas& a = arenas();
-  if (std::uint64_t* used = a.current) {
-    const auto top = static_cast<std::size_t>(std::bit_width(*used));
-    if (top + cls <= a.current_granules) {
-      *used |= granule_mask(top, cls);
+  std::size_t first = 0;
+  if (a.current != nullptr)
+    if (char* p = carve_arena(a.current, a.current_region->granules, cls, &first)) {
       ++a.current_region->live;
-      return reinterpret_cast<char*>(used) + kArenaMeta + top * kGranule;
+      return p;
     }
-  }
   if (cls >= kClasses) return ::operator new(bytes);
   Pool& p = pool();
   if (FreeNode* n = p.free[cls]) {
@@ -206,7 +213,7 @@ void* allocate(std::size_t bytes) {
 
 void deallocate(void* ptr, std::size_t bytes) noexcept {
   --g_live;
-  std::size_t cls = std::max<std::size_t>(1, (bytes + kGranule - 1) / kGranule);
+  const std::size_t cls = granules_of(bytes);
   Arenas& a = arenas();
   if (ArenaSet::Region* r = a.owner(ptr)) {
     const auto off = static_cast<std::size_t>(static_cast<char*>(ptr) - r->base);

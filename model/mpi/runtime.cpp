@@ -208,8 +208,8 @@ void Rank::validate_buffer(const TypedBuffer& buf, const char* argument) const {
   check_access(buf, buf.count * buf.type->size(), argument);
 }
 
-[[gnu::always_inline]] inline Request* Rank::new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
-                           const Communicator& comm, Context ctx) {
+[[gnu::always_inline]] inline Request* Rank::new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type,
+                                                        int peer, int tag, const Communicator& comm, Context ctx) {
   // In the rank's slot while it has room (a rank visited touches one place), else
   // in the pool.
   const std::uint32_t context = comm.context(ctx);
@@ -485,11 +485,7 @@ void World::release(Request* r) {
 // Requests and messages a stopped run left behind: those in the slots here, the
 // others with their pools.
 World::~World() {
-  slots_.leave();
-  slots_.for_each_marked([](void* p) {
-    std::destroy_at(static_cast<Request*>(p));
-    sim::frame_pool::deallocate(p, sizeof(Request));
-  });
+  slots_.for_each_marked([this](void* p) { release(static_cast<Request*>(p)); });
   for (std::uint32_t r = size(); r-- > 0;) std::destroy_at(&rank(r));
 }
 
@@ -610,9 +606,7 @@ void World::ResumeStage::prefetch(std::uint64_t arg, int step) const {
   }
 }
 void World::ResumeStage::on_event(std::uint64_t arg, std::uint64_t) {
-  Rank& r = w->rank(static_cast<std::uint32_t>(arg));
-  w->enter(r.id_);
-  std::exchange(r.resume_, nullptr).resume();
+  w->resume(w->rank(static_cast<std::uint32_t>(arg)));
 }
 void World::ComputeStage::prefetch(std::uint64_t arg, int step) const {
   if (step == 0) w->prefetch_rank(static_cast<std::uint32_t>(arg));
@@ -706,10 +700,12 @@ void World::ArriveStage::on_event(std::uint64_t arg, std::uint64_t seq) {
 }
 
 void World::resume_kept() {
-  if (Rank* r = std::exchange(kept_, nullptr)) {
-    enter(r->id_);
-    std::exchange(r->resume_, nullptr).resume();
-  }
+  if (Rank* r = std::exchange(kept_, nullptr)) resume(*r);
+}
+
+void World::resume(Rank& r) {
+  enter(r.id_);
+  std::exchange(r.resume_, nullptr).resume();
 }
 
 namespace {

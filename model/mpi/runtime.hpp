@@ -415,6 +415,8 @@ class World {
     KeepResumption& operator=(const KeepResumption&) = delete;
   };
   void resume_kept();
+  // Resumes r's pending resumption (resume_at), in its arena.
+  void resume(Rank& r);
 
   sim::Engine& engine_;
   net::CostModel& model_;
