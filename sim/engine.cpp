@@ -14,8 +14,7 @@ void ProcessTask::promise_type::Final::await_suspend(std::coroutine_handle<promi
 
 void Engine::process_ended(ProcessId id, std::exception_ptr error) noexcept {
   Process& p = processes_[id];
-  p.done = true;
-  p.end = now_;
+  p.end_ps = now_.ps;
   ++finished_;
   if (error && !failure_) {
     failure_ = ProcessFailure{id, now_, std::move(error)};

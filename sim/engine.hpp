@@ -6,6 +6,7 @@
 // depends on pointer values or on a hash order. An item that must wait for a busy
 // resource can be put back with its original seq (`at_keeping_seq`): when the
 // resource frees, the item that became ready first is served first.
+#include <algorithm>
 #include <coroutine>
 #include <cstdint>
 #include <exception>
@@ -133,8 +134,9 @@ class Engine {
   // copy, and fault in afresh) the process table twenty times. Only a hint.
   void reserve_processes(std::size_t n) { processes_.reserve(n); }
   std::size_t process_count() const noexcept { return processes_.size(); }
-  bool process_done(ProcessId p) const { return processes_[p].done; }
-  SimTime process_end(ProcessId p) const { return processes_[p].end; }
+  bool process_done(ProcessId p) const { return processes_[p].end_ps >= 0; }
+  // When the process ended; zero while it runs.
+  SimTime process_end(ProcessId p) const { return SimTime{std::max<std::int64_t>(processes_[p].end_ps, 0)}; }
   std::size_t unfinished_count() const noexcept { return processes_.size() - finished_; }
   // The first failure (an exception that escaped a process), if any; the run stops there.
   const std::optional<ProcessFailure>& failure() const noexcept { return failure_; }
@@ -147,10 +149,9 @@ class Engine {
  private:
   using Entry = QueuedEvent;
 
-  struct Process {
+  struct Process {  // 16 bytes: one per rank
     std::coroutine_handle<> root;  // the root coroutine (a ProcessTask)
-    SimTime end;
-    bool done = false;
+    std::int64_t end_ps = -1;      // when it ended; -1 while it runs
   };
 
   friend struct ProcessTask::promise_type::Final;

@@ -287,8 +287,7 @@ Request* Rank::start_recv(const TypedBuffer& buf, TypeRef type, int source, int 
     world_->deliver(m, r, max(now(), m->ready));
     return r;
   }
-  (posted_tail_ ? posted_tail_->next : posted_head_) = r;
-  posted_tail_ = r;
+  posted_.push_back(r);
   return r;
 }
 
@@ -305,7 +304,7 @@ Message* Rank::take_unexpected(int source, int tag, std::uint32_t context, bool 
   Message* best = nullptr;
   Message* best_prev = nullptr;
   Message* prev = nullptr;
-  for (Message* m = unexpected_head_; m != nullptr; prev = m, m = m->next) {
+  for (Message* m = unexpected_.first(); m != nullptr; prev = m, m = unexpected_.after(m)) {
     if (best && m->arrived > best->arrived) break;  // the queue is in arrival order
     if (!matches(source, tag, context, *m)) continue;
     if (best == nullptr || m->src < best->src) {
@@ -313,11 +312,7 @@ Message* Rank::take_unexpected(int source, int tag, std::uint32_t context, bool 
       best_prev = prev;
     }
   }
-  if (best && remove) {
-    (best_prev ? best_prev->next : unexpected_head_) = best->next;
-    if (unexpected_tail_ == best) unexpected_tail_ = best_prev;
-    best->next = nullptr;
-  }
+  if (best && remove) unexpected_.remove(best_prev, best);
   return best;
 }
 
@@ -546,7 +541,7 @@ void World::post(Message* m, Request* send) {
   // Served at once when nothing it competes with can be waiting: the result is the
   // one the queue would give, without the queue (exact for models whose sends
   // compete only with the same rank's sends).
-  if (!model_.sends_compete() && from.waiting_sends_ == nullptr &&
+  if (!model_.sends_compete() && from.waiting_sends_.empty() &&
       model_.send_ready(m->src_world, engine_.now()) == engine_.now()) {
     serve_send(m);
     return;
@@ -556,15 +551,9 @@ void World::post(Message* m, Request* send) {
   // waits in the event queue, the others in the rank's ring with the seq they
   // would have had there. Re-queueing every waiting send whenever the port
   // frees would cost time quadratic in their number.
-  if (Message* last = from.waiting_sends_) {
-    m->seq = engine_.take_seq();
-    m->next = last->next;
-    last->next = m;
-  } else {
-    m->next = m;
-    engine_.at(engine_.now(), send_stage_, reinterpret_cast<std::uint64_t>(m));
-  }
-  from.waiting_sends_ = m;
+  if (from.waiting_sends_.empty()) engine_.at(engine_.now(), send_stage_, reinterpret_cast<std::uint64_t>(m));
+  else m->seq = engine_.take_seq();
+  from.waiting_sends_.push_back(m);
 }
 
 // The stages' prefetch hints. A message's first lines, then (arrivals) its
@@ -585,7 +574,7 @@ void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
     w->prefetch_rank(m->dst_world);
   } else {
     const Rank& r = w->rank(m->dst_world);
-    if (const Request* q = r.posted_head_) prefetch_lines(q, 2);
+    if (const Request* q = r.posted_.first()) prefetch_lines(q, 2);
     if (r.waiter_) prefetch_lines(r.waiter_.address(), 4);
   }
 }
@@ -622,18 +611,14 @@ void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
   }
   // m is the first of its rank's waiting sends: the next one enters the queue.
   Rank& from = w->rank(m->src_world);
-  Message* next = m->next;
-  m->next = nullptr;
-  if (next == m) {
-    from.waiting_sends_ = nullptr;
-  } else {
-    from.waiting_sends_->next = next;
-  }
+  [[maybe_unused]] Message* first = from.waiting_sends_.pop_front();
+  assert(first == m);
+  Message* next = from.waiting_sends_.first();
   {
     KeepResumption keep(*w);
     w->serve_send(m);
   }
-  if (next != m)
+  if (next != nullptr)
     w->engine_.at_keeping_seq(w->model_.send_ready(next->src_world, t), next->seq, *this,
                               reinterpret_cast<std::uint64_t>(next));
   w->resume_kept();
@@ -757,16 +742,13 @@ void World::absorb(Message* m) {
   trace_.record_message(rec);
   Rank& r = rank(m->dst_world);
   Request* prev = nullptr;
-  for (Request* q = r.posted_head_; q != nullptr; prev = q, q = q->next) {
+  for (Request* q = r.posted_.first(); q != nullptr; prev = q, q = r.posted_.after(q)) {
     if (!matches(q->peer, q->tag, q->context, *m)) continue;
-    (prev ? prev->next : r.posted_head_) = q->next;
-    if (r.posted_tail_ == q) r.posted_tail_ = prev;
-    q->next = nullptr;
+    r.posted_.remove(prev, q);
     deliver(m, q, done);
     return;
   }
-  (r.unexpected_tail_ ? r.unexpected_tail_->next : r.unexpected_head_) = m;
-  r.unexpected_tail_ = m;
+  r.unexpected_.push_back(m);
   if (r.probe_ && matches(r.probe_->source, r.probe_->tag, r.probe_->context, *m)) {
     r.probe_.reset();
     auto h = std::exchange(r.waiter_, nullptr);
