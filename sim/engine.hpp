@@ -6,7 +6,6 @@
 // depends on pointer values or on a hash order. An item that must wait for a busy
 // resource can be put back with its original seq (`at_keeping_seq`): when the
 // resource frees, the item that became ready first is served first.
-#include <algorithm>
 #include <coroutine>
 #include <cstdint>
 #include <exception>
@@ -136,7 +135,10 @@ class Engine {
   std::size_t process_count() const noexcept { return processes_.size(); }
   bool process_done(ProcessId p) const { return processes_[p].end_ps >= 0; }
   // When the process ended; zero while it runs.
-  SimTime process_end(ProcessId p) const { return SimTime{std::max<std::int64_t>(processes_[p].end_ps, 0)}; }
+  SimTime process_end(ProcessId p) const {
+    const std::int64_t end = processes_[p].end_ps;
+    return SimTime{end < 0 ? 0 : end};
+  }
   std::size_t unfinished_count() const noexcept { return processes_.size() - finished_; }
   // The first failure (an exception that escaped a process), if any; the run stops there.
   const std::optional<ProcessFailure>& failure() const noexcept { return failure_; }
