@@ -22,6 +22,12 @@ void Engine::process_ended(ProcessId id, std::exception_ptr error) noexcept {
   }
 }
 
+void Engine::fail(ProcessId p, std::exception_ptr error) noexcept {
+  if (failure_) return;
+  failure_ = ProcessFailure{p, now_, std::move(error)};
+  stopped_ = true;
+}
+
 ProcessTask Engine::drive(Task<void> root) { co_await std::move(root); }
 
 ProcessId Engine::spawn(Task<void> root) { return spawn(drive(std::move(root))); }

@@ -140,6 +140,9 @@ class Engine {
     return SimTime{end < 0 ? 0 : end};
   }
   std::size_t unfinished_count() const noexcept { return processes_.size() - finished_; }
+  // Reports a failure of process p's detached work (a coroutine of its own that
+  // is not the process's root): as if it had escaped p, the run stops there.
+  void fail(ProcessId p, std::exception_ptr error) noexcept;
   // The first failure (an exception that escaped a process), if any; the run stops there.
   const std::optional<ProcessFailure>& failure() const noexcept { return failure_; }
   std::uint64_t events_processed() const noexcept { return events_; }

@@ -10,9 +10,18 @@ constexpr std::array<std::string_view, kCollectives> kNames = {
     "MPI_Scatterv",  "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv",
     "MPI_Alltoallw", "MPI_Reduce",    "MPI_Allreduce", "MPI_Reduce_scatter_block", "MPI_Reduce_scatter",
     "MPI_Scan",      "MPI_Exscan"};
+constexpr std::array<const char*, kCollectives> kNonblockingNames = {
+    "MPI_Ibarrier",   "MPI_Ibcast",     "MPI_Igather",    "MPI_Igatherv",   "MPI_Iscatter",
+    "MPI_Iscatterv",  "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv",
+    "MPI_Ialltoallw", "MPI_Ireduce",    "MPI_Iallreduce", "MPI_Ireduce_scatter_block", "MPI_Ireduce_scatter",
+    "MPI_Iscan",      "MPI_Iexscan"};
 }  // namespace
 
 std::string_view collective_name(Collective c) { return kNames[static_cast<std::size_t>(c)]; }
+const char* nonblocking_name(Collective c) { return kNonblockingNames[static_cast<std::size_t>(c)]; }
+std::string call_name(const CollArgs& a) {
+  return a.nonblocking ? nonblocking_name(a.kind) : std::string(collective_name(a.kind));
+}
 
 bool collective_by_name(std::string_view name, Collective* out) {
   for (std::size_t i = 0; i < kNames.size(); ++i)
@@ -64,13 +73,13 @@ std::int64_t CollArgs::recv_offset(int i) const {
 }
 
 Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
-  Request* send = r.isend_collective(typed(r, at, count, t), t, dest, tag_of(a.kind), *a.comm, a.instance);
+  Request* send = r.isend_collective(typed(r, at, count, t), t, dest, tag_of(a), *a.comm, a.instance);
   r.test(send, nullptr);  // frees it and clears the handle when it is complete now
   return send;
 }
 
 Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {
-  return r.irecv_collective(typed(r, at, count, t), t, source, tag_of(a.kind), *a.comm);
+  return r.irecv_collective(typed(r, at, count, t), t, source, tag_of(a), *a.comm);
 }
 
 Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {

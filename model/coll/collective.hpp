@@ -55,6 +55,7 @@ struct PerProcess {
 // keeps one pointer for them, not six empty vectors.
 struct CollArgs {
   Collective kind = Collective::barrier;
+  bool nonblocking = false;  // started by MPI_Ibcast, ...: its algorithm runs as an activity of the rank
   const Communicator* comm = nullptr;
   int me = 0, p = 0;  // the caller's rank and the (local) group's size
   int remote_p = 0;   // an intercommunicator's remote group size; 0 on an intracommunicator
@@ -134,9 +135,21 @@ struct CollArgs {
   Box per_process_;
 };
 
-// The tag of a collective's messages: consecutive calls on one communicator are
-// kept apart by non-overtaking order, different collectives by their tags.
+// The tag of a collective's messages: consecutive blocking calls on one
+// communicator are kept apart by non-overtaking order, different collectives by
+// their tags. Nonblocking calls may be in flight together, and their algorithms
+// post receives in any order: each call's messages get a tag of their own, from
+// its position among the collectives on the communicator.
 inline int tag_of(Collective c) { return 1 + static_cast<int>(c); }
+inline int tag_of(const CollArgs& a) {
+  if (!a.nonblocking) return tag_of(a.kind);
+  constexpr std::int64_t kCalls = std::int64_t{1} << 25;  // then reused: 2^25 calls apart cannot overlap
+  return static_cast<int>(32 + (a.instance % kCalls) * 32 + static_cast<int>(a.kind));
+}
+// The name of the call: "MPI_Bcast", or "MPI_Ibcast" when it is nonblocking.
+std::string call_name(const CollArgs& a);
+// The nonblocking form's name ("MPI_Ibcast") as a string literal.
+const char* nonblocking_name(Collective c);
 
 inline mpi::TypedBuffer typed(Rank& r, Address at, std::int64_t count, const TypeRef& t) {
   return mpi::TypedBuffer{&r.memory(), at, count, t.get()};

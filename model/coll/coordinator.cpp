@@ -152,12 +152,19 @@ Coordinator::Instance& Coordinator::deposit(Rank& rank, CollArgs&& args, int ind
 void Coordinator::check(const Instance& in, int index) const {
   const CollArgs& a = in.members[static_cast<std::size_t>(index)].args;
   const CollArgs& f = in.members[static_cast<std::size_t>(in.first)].args;
-  if (a.kind != f.kind)
+  // MPI-4.1 §6.12: a nonblocking collective matches only the same nonblocking
+  // collective, never the blocking one.
+  if (a.kind != f.kind || a.nonblocking != f.nonblocking)
     throw MpiError(ErrorClass::other, "comm",
-                   who(a) + " calls " + std::string(collective_name(a.kind)) + " as collective call #" +
-                       std::to_string(a.instance + 1) + " on " + a.comm->name() + ", where " + who(f) + " calls " +
-                       std::string(collective_name(f.kind)),
-                   kOrderRule);
+                   who(a) + " calls " + call_name(a) + " as collective call #" + std::to_string(a.instance + 1) +
+                       " on " + a.comm->name() + ", where " + who(f) + " calls " + call_name(f),
+                   a.kind == f.kind ? std::string(kOrderRule) +
+                                          "; a nonblocking collective never matches a blocking one (§6.12)"
+                                    : std::string(kOrderRule) +
+                                          (a.nonblocking || f.nonblocking
+                                               ? "; blocking and nonblocking collectives are matched in the order "
+                                                 "they are issued (§6.12)"
+                                               : ""));
   if (a.inter()) {
     check_inter(in, index);
     return;

@@ -34,6 +34,20 @@ std::string tag_text(int t) { return t == ANY_TAG ? "MPI_ANY_TAG" : std::to_stri
 // ---------------------------------------------------------------------------
 // Waiting
 
+inline Rank::WaitState Rank::wait_state() {
+  if (Activity* a = world_->running_) [[unlikely]]
+    return WaitState{a->needed, a->time, a->waiter, a->waiting_on};
+  return WaitState{wait_needed_, wait_time_, waiter_, waiting_on_};
+}
+
+void Rank::resume_thread_at(SimTime t, std::coroutine_handle<> h) {
+  if (Activity* a = world_->running_) [[unlikely]] {
+    world_->resume_activity_at(*a, t, h);
+    return;
+  }
+  resume_at(t, h);
+}
+
 bool Rank::wait_ready(std::span<Request*> reqs, bool any) {
   SimTime t = now();
   SimTime latest{};
@@ -54,34 +68,42 @@ bool Rank::wait_ready(std::span<Request*> reqs, bool any) {
     incomplete = 0;
     latest = earliest;
   }
-  wait_needed_ = incomplete;
+  WaitState ws = wait_state();
+  ws.needed = incomplete;
   if (incomplete > 0) {
-    wait_time_ = latest;
+    ws.time = latest;
     return false;
   }
-  wait_time_ = max(latest, max(t, world_->model_.cpu_free(id_)));
-  return wait_time_ == t;
+  // The program resumes once its CPU is free; an activity's work runs beside
+  // the program's (see Activity), so it does not wait for it.
+  ws.time = max(latest, world_->running_ ? t : max(t, world_->model_.cpu_free(id_)));
+  return ws.time == t;
 }
 
 void Rank::wait_suspend(std::span<Request*> reqs, bool any, std::coroutine_handle<> h) {
-  if (wait_needed_ == 0) {
-    resume_at(wait_time_, h);
+  WaitState ws = wait_state();
+  if (ws.needed == 0) {
+    resume_thread_at(ws.time, h);
     return;
   }
+  const std::uint16_t thread = world_->running_ ? world_->running_->thread : 0;
   for (Request* r : reqs)
-    if (r != nullptr && !r->complete) r->awaited = true;
-  waiter_ = h;
+    if (r != nullptr && !r->complete) {
+      r->awaited = true;
+      r->thread = thread;
+    }
+  ws.waiter = h;
   if (any) {
-    wait_needed_ = 1;
-    wait_time_ = SimTime{};
+    ws.needed = 1;
+    ws.time = SimTime{};
   }
-  waiting_on_ = reqs;
+  ws.waiting_on = reqs;
 }
 
 void Rank::wait_over(std::span<Request*> reqs) {
   for (Request* r : reqs)
     if (r != nullptr) r->awaited = false;
-  waiting_on_ = {};
+  wait_state().waiting_on = {};
 }
 
 struct Rank::WaitAnyAwaiter {
@@ -93,7 +115,18 @@ struct Rank::WaitAnyAwaiter {
 };
 
 void Rank::on_complete(Request* r) {
-  if (!r->awaited || waiter_ == nullptr || probe_) return;
+  if (!r->awaited) return;
+  if (r->thread != 0) [[unlikely]] {
+    // Awaited by one of the rank's activities.
+    Activity* a = world_->find_activity(id_, r->thread);
+    if (a == nullptr || a->waiter == nullptr) return;
+    a->time = max(a->time, r->done_at);
+    if (--a->needed > 0) return;
+    auto h = std::exchange(a->waiter, nullptr);
+    world_->resume_activity_at(*a, max(a->time, now()), h);
+    return;
+  }
+  if (waiter_ == nullptr || probe_) return;
   wait_time_ = max(wait_time_, r->done_at);
   if (--wait_needed_ > 0) return;
   auto h = waiter_;
@@ -103,7 +136,7 @@ void Rank::on_complete(Request* r) {
 }
 
 void Rank::resume_at(SimTime t, std::coroutine_handle<> h) {
-  assert(resume_ == nullptr);  // a rank's one thread of control waits for one resumption at most
+  assert(resume_ == nullptr);  // a rank's program waits for one resumption at most
   resume_ = h;
   if (world_->keep_resumption_ && world_->kept_ == nullptr && t == now()) {
     world_->kept_ = this;  // the stage that completed the wait resumes it (docs/semantics.md)
@@ -375,6 +408,12 @@ Task<Status> Rank::probe(int source, int tag, const Communicator& comm) {
 
 void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
   World& w = *rank->world_;
+  if (Activity* a = w.running_) {
+    // An activity's reductions and copies take their time beside the program's
+    // CPU (see Activity).
+    w.resume_activity_at(*a, rank->now() + duration, h);
+    return;
+  }
   if (!w.model_.computes_compete()) {
     // Nothing else claims this CPU: the computation starts when it is free, as the
     // queued compute item would, one event sooner.
@@ -405,6 +444,12 @@ void World::ComputeStage::on_event(std::uint64_t arg, std::uint64_t seq) {
 // Deadlock description
 
 std::string Rank::blocked_on(std::vector<std::uint32_t>* waits_for) const {
+  if (probe_)
+    return "a message from " + rank_text(probe_->source) + " with tag " + tag_text(probe_->tag) + " to probe";
+  return describe_waits(waiting_on_, waits_for);
+}
+
+std::string Rank::describe_waits(std::span<Request*> reqs, std::vector<std::uint32_t>* waits_for) const {
   std::string out;
   auto add_peer = [&](const Communicator& comm, int peer) {
     if (!waits_for) return;
@@ -415,14 +460,19 @@ std::string Rank::blocked_on(std::vector<std::uint32_t>* waits_for) const {
         if (comm.peer_world(p, id_) != id_) waits_for->push_back(comm.peer_world(p, id_));
     }
   };
-  if (probe_) {
-    out = "a message from " + rank_text(probe_->source) + " with tag " + tag_text(probe_->tag) + " to probe";
-    return out;
-  }
-  for (Request* r : waiting_on_) {
+  for (Request* r : reqs) {
     if (r == nullptr || r->complete) continue;
     if (!out.empty()) out += "; ";
     std::string where = r->comm->name() + (r->collective ? " (collective context)" : "");
+    if (r->kind == Request::Kind::activity) {
+      const Activity* a = world_->find_activity(id_, static_cast<std::uint16_t>(r->peer));
+      out += std::string("the completion of ") + (a ? a->call : "a nonblocking collective") + " on " + r->comm->name();
+      if (a && a->waiter) {
+        std::string inner = describe_waits(a->waiting_on, waits_for);
+        out += " (whose algorithm waits for " + (inner.empty() ? std::string("a computation") : inner) + ")";
+      }
+      continue;
+    }
     if (r->kind == Request::Kind::recv) {
       out += "a message from rank " + rank_text(r->peer) + " with tag " + tag_text(r->tag) + " on " + where;
     } else {
@@ -432,6 +482,123 @@ std::string Rank::blocked_on(std::vector<std::uint32_t>* waits_for) const {
     add_peer(*r->comm, r->peer);
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------
+// Activities: a rank's threads of control beside its program
+
+Activity* World::find_activity(std::uint32_t rank, std::uint16_t thread) const {
+  if (activities_.empty()) return nullptr;
+  for (Activity* a = activities_[rank]; a != nullptr; a = a->next)
+    if (a->thread == thread) return a;
+  return nullptr;
+}
+
+Request* World::start_activity(std::uint32_t r, Task<void> body, const Communicator& comm, const char* call) {
+  if (activities_.empty()) activities_.assign(size(), nullptr);
+  // The smallest thread number free at r: the list is kept in thread order.
+  std::uint16_t thread = 1;
+  Activity** link = &activities_[r];
+  while (*link != nullptr && (*link)->thread == thread) {
+    link = &(*link)->next;
+    ++thread;
+  }
+  if (thread == UINT16_MAX)
+    throw MpiError(ErrorClass::other, "request",
+                   "rank " + std::to_string(r) + " has " + std::to_string(UINT16_MAX - 1) +
+                       " nonblocking collectives in flight, the most mpisim keeps at one process",
+                   "MPI-4.1 §6.12: each nonblocking collective must be completed (MPI_Wait, MPI_Test, ...)");
+  auto* a = new (sim::frame_pool::allocate(sizeof(Activity))) Activity{};
+  a->rank = r;
+  a->thread = thread;
+  a->call = call;
+  a->next = *link;
+  *link = a;
+  static const TypeRef kNoType;
+  a->request = rank(r).new_request(Request::Kind::activity, TypedBuffer{&rank(r).memory(), 0, 0, nullptr}, kNoType,
+                                   thread, 0, comm, Context::collective);
+  a->driver = drive(*this, *a, std::move(body));
+  run_activity(*a, a->driver.handle());
+  return a->request;
+}
+
+Task<void> World::drive(World& w, Activity& a, Task<void> body) {
+  std::exception_ptr error;
+  try {
+    co_await std::move(body);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  a.done = true;
+  if (error) {
+    w.engine_.fail(a.rank, std::move(error));
+    co_return;
+  }
+  a.request->status = Status{};
+  w.complete(a.request, w.engine_.now());
+}
+
+void World::run_activity(Activity& a, std::coroutine_handle<> h) {
+  Activity* outer = std::exchange(running_, &a);
+  enter(a.rank);
+  h.resume();
+  running_ = outer;
+}
+
+void World::resume_activity_at(Activity& a, SimTime t, std::coroutine_handle<> h) {
+  assert(a.resume == nullptr);
+  a.resume = h;
+  engine_.at(t, activity_stage_, reinterpret_cast<std::uint64_t>(&a));
+}
+
+void World::ActivityStage::on_event(std::uint64_t arg, std::uint64_t) {
+  auto* a = reinterpret_cast<Activity*>(arg);
+  if (w->progress_ == Progress::in_mpi && !w->in_mpi_[a->rank]) {
+    a->parked = true;  // until the program enters MPI again (set_in_mpi)
+    return;
+  }
+  w->run_activity(*a, std::exchange(a->resume, nullptr));
+}
+
+void World::set_progress(Progress p) {
+  progress_ = p;
+  if (p == Progress::in_mpi) in_mpi_.assign(size(), 1);
+}
+
+void World::set_in_mpi(std::uint32_t r, bool inside) {
+  if (progress_ != Progress::in_mpi) return;
+  in_mpi_[r] = inside ? 1 : 0;
+  if (!inside || activities_.empty()) return;
+  for (Activity* a = activities_[r]; a != nullptr; a = a->next)
+    if (a->parked) {
+      a->parked = false;
+      engine_.at(engine_.now(), activity_stage_, reinterpret_cast<std::uint64_t>(a));
+    }
+}
+
+void World::free_activity(Activity* a) {
+  Activity** link = &activities_[a->rank];
+  while (*link != a) link = &(*link)->next;
+  *link = a->next;
+  std::destroy_at(a);
+  sim::frame_pool::deallocate(a, sizeof(Activity));
+}
+
+std::vector<World::PendingActivity> World::pending_activities() const {
+  std::vector<PendingActivity> out;
+  for (std::uint32_t r = 0; r < activities_.size(); ++r)
+    for (const Activity* a = activities_[r]; a != nullptr; a = a->next)
+      if (!a->done) out.push_back({r, a->call, a->waiter ? rank(r).describe_waits(a->waiting_on, nullptr) : ""});
+  return out;
+}
+
+void World::abandon_activities() noexcept {
+  for (std::uint32_t r = 0; r < activities_.size(); ++r)
+    while (Activity* a = activities_[r]) {
+      // Its request, alive while it is, goes with the world's other requests.
+      a->request->peer = 0;
+      free_activity(a);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -466,9 +633,14 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   compute_stage_.w = this;
   resume_stage_.w = this;
   network_stage_.w = this;
+  activity_stage_.w = this;
 }
 
 void World::release(Request* r) {
+  // A nonblocking collective's request goes with its activity (ended: a request
+  // is complete only then).
+  if (r->kind == Request::Kind::activity && r->peer != 0)
+    if (Activity* a = find_activity(r->owner, static_cast<std::uint16_t>(r->peer))) free_activity(a);
   if (slots_.owns(r)) {
     std::destroy_at(r);
     sim::frame_pool::deallocate(r, sizeof(Request));
@@ -480,6 +652,7 @@ void World::release(Request* r) {
 // Requests and messages a stopped run left behind: those in the slots here, the
 // others with their pools.
 World::~World() {
+  abandon_activities();
   slots_.for_each_marked([this](void* p) { release(static_cast<Request*>(p)); });
   for (std::uint32_t r = size(); r-- > 0;) std::destroy_at(&rank(r));
 }

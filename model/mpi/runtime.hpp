@@ -59,7 +59,9 @@ struct Message;
 // Requests and messages are made at event rate: their constructors set each member
 // once (no zero-filling of the whole object first).
 struct Request {
-  enum class Kind : std::uint8_t { send, recv };
+  // send and recv: point-to-point; activity: a nonblocking collective, complete
+  // when its algorithm (an Activity of the owner) is done.
+  enum class Kind : std::uint8_t { send, recv, activity };
   Request(Kind k, std::uint32_t owner_rank, int peer_rank, int tag_value, std::uint32_t ctx, bool in_collective,
           const Communicator* communicator, const TypedBuffer& buf, TypeRef type) noexcept
       : kind(k), collective(in_collective), owner(owner_rank), peer(peer_rank), tag(tag_value), context(ctx),
@@ -69,8 +71,11 @@ struct Request {
   bool awaited = false;       // the owner is blocked waiting for it
   bool collective = false;
   bool phantom = false;       // sizes only: no data is read or written (isend/irecv_unchecked)
+  // Which of the owner's threads of control awaits it, when awaited: 0 its
+  // program, k > 0 its activity k (Activity::thread). In what was padding.
+  std::uint16_t thread = 0;
   std::uint32_t owner;        // world rank
-  int peer;                   // comm rank, ANY_SOURCE or PROC_NULL
+  int peer;                   // comm rank, ANY_SOURCE or PROC_NULL; activity: its thread
   int tag;
   std::uint32_t context;
   const Communicator* comm;
@@ -116,6 +121,34 @@ struct Message {
   std::vector<std::int32_t> payload_origin;  // the provenance of the payload's bytes, when tracked
   Request* send_request = nullptr;  // rendezvous: completed on match (null once detached)
   SimTime sent{}, arrived{}, ready{};  // served at the sender; absorbed; absorption done
+};
+
+// A thread of control of a rank beside its program: a nonblocking collective's
+// algorithm, run as a coroutine of its own (MPI-4.1 §6.12). It waits as the
+// program does (its own waiter, resumption and wait state), so a rank may have
+// any number of operations in flight; the runtime knows which thread runs by
+// World::running_. Made by World::start_activity; freed with its request once
+// both are done.
+//
+// Its work runs beside the program's CPU, as on a NIC that offloads collectives
+// or a progress thread on a core of its own: it resumes when its messages arrive,
+// and its reductions and copies take their time (γ, the copy rate) without
+// waiting for the program's computation or delaying it. Its messages are costed
+// by the network model as every message is. Under World::Progress::in_mpi it
+// advances only while its rank's program is inside MPI.
+struct Activity {
+  std::uint32_t rank = 0;
+  std::uint16_t thread = 0;   // 1, 2, ... at its rank (Request::thread)
+  bool done = false;          // its body ended
+  bool parked = false;        // its resumption waits for the program to enter MPI (Progress::in_mpi)
+  std::uint32_t needed = 0;   // as Rank::wait_needed_
+  SimTime time{};             // as Rank::wait_time_
+  std::coroutine_handle<> waiter = nullptr, resume = nullptr;
+  std::span<Request*> waiting_on;
+  const char* call = "";       // the call that started it, for diagnostics (a string literal)
+  Request* request = nullptr;  // completed when the body ends
+  Activity* next = nullptr;    // the rank's other activities
+  Task<void> driver;           // the body, then the request's completion
 };
 
 class Rank {
@@ -219,6 +252,19 @@ class Rank {
 
  private:
   friend class World;
+  // The wait state of the thread that runs now: the program's (in the rank) or an
+  // activity's.
+  struct WaitState {
+    std::uint32_t& needed;
+    SimTime& time;
+    std::coroutine_handle<>& waiter;
+    std::span<Request*>& waiting_on;
+  };
+  WaitState wait_state();
+  // Resumes h at t on the thread that runs now.
+  void resume_thread_at(SimTime t, std::coroutine_handle<> h);
+  // What the requests in `reqs` wait for, and the ranks they wait for.
+  std::string describe_waits(std::span<Request*> reqs, std::vector<std::uint32_t>* waits_for) const;
   struct WaitAnyAwaiter;
   struct ProbeAwaiter;
   // The waits' shared steps: whether the wait is over now, and the registration
@@ -352,6 +398,32 @@ class World {
   // When a rank is last busy: the later of its process's end and its CPU's last work.
   SimTime finish_time(std::uint32_t r) const;
 
+  // Starts `body` as a new thread of control of rank r (a nonblocking
+  // collective's algorithm): it runs now, up to its first wait, and then as its
+  // messages arrive, whatever the rank's program does. Returns its request,
+  // complete when the body ends; `call` names the call in diagnostics (a string
+  // literal). An exception leaving the body fails the run at r.
+  Request* start_activity(std::uint32_t r, Task<void> body, const Communicator& comm, const char* call);
+  // The activities that have not ended (after a run: what never completed), in
+  // rank order, each with what it waits for.
+  struct PendingActivity {
+    std::uint32_t rank;
+    const char* call;
+    std::string waits_for;
+  };
+  std::vector<PendingActivity> pending_activities() const;
+  // Destroys every activity's frames (after a run that stopped with some blocked).
+  void abandon_activities() noexcept;
+  // When a rank's activities advance: asynchronously, as their messages arrive
+  // (the default), or only while the rank's program is inside an MPI call, as in
+  // MPICH and Open MPI without a progress thread (docs/semantics.md). Under
+  // in_mpi the front-end says when a program leaves MPI (a computation) and
+  // enters it again: the activities that became ready meanwhile resume then.
+  enum class Progress : std::uint8_t { async, in_mpi };
+  void set_progress(Progress p);
+  Progress progress() const { return progress_; }
+  void set_in_mpi(std::uint32_t r, bool inside);
+
  private:
   friend class Rank;
   struct SendStage final : sim::EventHandler {
@@ -376,6 +448,16 @@ class World {
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
     void prefetch(std::uint64_t arg, int step) const override;
   };
+  // An activity's resumption (`arg` is the Activity).
+  struct ActivityStage final : sim::EventHandler {
+    World* w;
+    void on_event(std::uint64_t arg, std::uint64_t seq) override;
+  };
+  static Task<void> drive(World& w, Activity& a, Task<void> body);
+  void resume_activity_at(Activity& a, SimTime t, std::coroutine_handle<> h);
+  void run_activity(Activity& a, std::coroutine_handle<> h);
+  Activity* find_activity(std::uint32_t rank, std::uint16_t thread) const;
+  void free_activity(Activity* a);
   // Models whose arrivals depend on later traffic (shared links): one pending event
   // at the model's next_event(); `arg` is its generation, so superseded ones do nothing.
   struct NetworkStage final : sim::EventHandler {
@@ -439,6 +521,13 @@ class World {
   ComputeStage compute_stage_;
   ResumeStage resume_stage_;
   NetworkStage network_stage_;
+  ActivityStage activity_stage_;
+  // Each rank's activities (a list through Activity::next), made on the first:
+  // most runs have none.
+  std::vector<Activity*> activities_;
+  Activity* running_ = nullptr;  // the activity whose coroutine runs now; null: a rank's program
+  Progress progress_ = Progress::async;
+  std::vector<std::uint8_t> in_mpi_;  // Progress::in_mpi: whether each rank's program is inside MPI
   SimTime network_armed_at_ = SimTime::never();
   std::uint64_t network_generation_ = 0;
   std::vector<std::uint64_t> arrived_;

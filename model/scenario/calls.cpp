@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <cctype>
+#include <memory>
+#include <string>
 
 #include "model/scenario/scenario.hpp"
 
@@ -10,9 +13,66 @@ constexpr bool req = true;
 constexpr bool opt = false;
 }  // namespace
 
+namespace {
+// Each nonblocking collective and its blocking form (MPI-4.1 §6.12): the same
+// parameters and a request.
+struct NonblockingPair {
+  CallId blocking, nonblocking;
+};
+constexpr NonblockingPair kNonblocking[] = {
+    {CallId::barrier, CallId::ibarrier},
+    {CallId::bcast, CallId::ibcast},
+    {CallId::gather, CallId::igather},
+    {CallId::gatherv, CallId::igatherv},
+    {CallId::scatter, CallId::iscatter},
+    {CallId::scatterv, CallId::iscatterv},
+    {CallId::allgather, CallId::iallgather},
+    {CallId::allgatherv, CallId::iallgatherv},
+    {CallId::alltoall, CallId::ialltoall},
+    {CallId::alltoallv, CallId::ialltoallv},
+    {CallId::alltoallw, CallId::ialltoallw},
+    {CallId::reduce, CallId::ireduce},
+    {CallId::allreduce, CallId::iallreduce},
+    {CallId::reduce_scatter_block, CallId::ireduce_scatter_block},
+    {CallId::reduce_scatter, CallId::ireduce_scatter},
+    {CallId::scan, CallId::iscan},
+    {CallId::exscan, CallId::iexscan},
+};
+
+// The rows of the blocking collectives, then one for each nonblocking form: named
+// as the standard names it (MPI_Bcast: MPI_Ibcast), with a request.
+std::vector<CallSpec> with_nonblocking(std::vector<CallSpec> rows) {
+  static std::vector<std::unique_ptr<std::string>> texts;  // the new rows' names and summaries
+  auto keep = [](std::string t) {
+    texts.push_back(std::make_unique<std::string>(std::move(t)));
+    return texts.back()->c_str();
+  };
+  const std::size_t n = rows.size();
+  for (const NonblockingPair& pair : kNonblocking)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (rows[i].id != pair.blocking) continue;
+      CallSpec row = rows[i];
+      const std::string name = row.name;
+      row.id = pair.nonblocking;
+      row.name = keep("MPI_I" + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[4])))) +
+                      name.substr(5));
+      row.summary = keep("start " + name + " and return at once: " + row.summary);
+      row.params.push_back({P::request, "request", K::request_out, req});
+      rows.push_back(std::move(row));
+    }
+  return rows;
+}
+}  // namespace
+
+std::optional<CallId> blocking_form(CallId id) {
+  for (const NonblockingPair& pair : kNonblocking)
+    if (pair.nonblocking == id) return pair.blocking;
+  return std::nullopt;
+}
+
 // The MPI calls a scenario can make, with the standard's parameter names.
 const std::vector<CallSpec>& call_specs() {
-  static const std::vector<CallSpec> specs = {
+  static const std::vector<CallSpec> specs = with_nonblocking({
       {CallId::comm_rank, "MPI_Comm_rank", {{P::comm, "comm", K::comm, req}, {P::rank, "rank", K::out_int, req}},
        "the calling process's rank in comm"},
       {CallId::comm_size, "MPI_Comm_size", {{P::comm, "comm", K::comm, req}, {P::size, "size", K::out_int, req}},
@@ -352,7 +412,7 @@ const std::vector<CallSpec>& call_specs() {
         {P::array_of_addresses, "array_of_addresses", K::array_out, req},
         {P::array_of_datatypes, "array_of_datatypes", K::array_out, req}},
        "the arguments a derived datatype was made with; its datatypes are bound as NAME0, NAME1, ..."},
-  };
+  });
   return specs;
 }
 

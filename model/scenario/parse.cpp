@@ -73,11 +73,12 @@ class ScenarioParser {
   void top(const Json& j) {
     if (!j.is_object()) fail("", "expected a JSON object (a scenario), got " + std::string(j.type_name()));
     static const std::set<std::string> known = {"mpisim", "name", "about", "ranks", "network",
-                                                "payload", "algorithms", "limits", "program"};
+                                                "payload", "progress", "algorithms", "limits", "program"};
     for (auto it = j.begin(); it != j.end(); ++it)
       if (!known.count(it.key()))
         fail("/" + escape_pointer(it.key()),
-             "unknown field; a scenario has: mpisim, name, about, ranks, network, payload, algorithms, program");
+             "unknown field; a scenario has: mpisim, name, about, ranks, network, payload, progress, algorithms, "
+             "limits, program");
     if (!j.contains("mpisim") || j["mpisim"] != 1)
       fail("/mpisim", "expected \"mpisim\": 1 (the scenario format version)");
     sc_.name = string_field(j, "name", "/name");
@@ -94,6 +95,11 @@ class ScenarioParser {
       if (p == "data") sc_.payload = mpi::PayloadMode::data;
       else if (p == "sizes") sc_.payload = mpi::PayloadMode::sizes;
       else fail("/payload", "expected \"data\" or \"sizes\", got \"" + p + "\"");
+    }
+    if (j.contains("progress")) {
+      sc_.progress = string_field(j, "progress", "/progress");
+      if (sc_.progress != "async" && sc_.progress != "in-mpi")
+        fail("/progress", "expected \"async\" or \"in-mpi\", got \"" + sc_.progress + "\"");
     }
     if (j.contains("algorithms")) {
       const Json& a = j["algorithms"];

@@ -212,6 +212,36 @@ void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64
   w.value(element_as_int(a, i, &integral));
 }
 
+// The collective a call starts, and whether it is the nonblocking form; false for
+// the calls that are not collectives (the constructors aside). From the call
+// table's names, once, into a table by call.
+bool collective_of(CallId id, coll::Collective* kind, bool* nonblocking) {
+  struct Entry {
+    bool is_collective = false, nonblocking = false;
+    coll::Collective kind = coll::Collective::barrier;
+  };
+  static const std::vector<Entry> table = [] {
+    std::vector<Entry> t;
+    for (const CallSpec& c : call_specs()) {
+      const auto i = static_cast<std::size_t>(c.id);
+      if (t.size() <= i) t.resize(i + 1);
+      const std::optional<CallId> blocking = blocking_form(c.id);
+      const CallSpec* named = blocking ? nullptr : &c;
+      if (blocking)
+        for (const CallSpec& b : call_specs())
+          if (b.id == *blocking) named = &b;
+      t[i].is_collective = named && coll::collective_by_name(named->name, &t[i].kind);
+      t[i].nonblocking = blocking.has_value();
+    }
+    return t;
+  }();
+  const auto i = static_cast<std::size_t>(id);
+  if (i >= table.size() || !table[i].is_collective) return false;
+  *kind = table[i].kind;
+  *nonblocking = table[i].nonblocking;
+  return true;
+}
+
 class Executor {
  public:
   Executor(const Scenario& sc, mpi::World& world, const RunConfig& cfg, RunResult& result)
@@ -316,6 +346,7 @@ class Executor {
   // for (before the engine destroys the ranks' own, and while the collectives'
   // arguments those refer to still exist).
   void abandon_blocked() {
+    world_.abandon_activities();
     for (RankEnv* e : envs_)
       if (e) e->blocked = Blocking{};
   }
@@ -646,6 +677,7 @@ class Executor {
         case Step::expect: expect(env, s); break;
         case Step::compute:
           env.call_start = world_.engine().now();
+          world_.set_in_mpi(env.rank, false);  // the program computes: outside MPI
           return computing(world_.rank(env.rank), SimTime::from_ps(s.compute_ps));
         case Step::repeat: {
           std::int64_t n = eval_int(env, *s.times);
@@ -659,7 +691,8 @@ class Executor {
           env.call_start = world_.engine().now();
           if (cfg_.explain) explain_before_[env.rank] = buffer_texts(env);
           if (!call_sync(env, s)) return call_async(env, s);
-          record_call(env, s, s.spec->name, env.call_start, "", args_json(env, s));
+          record_call(env, s, s.spec->name, env.call_start, std::exchange(started_algorithm_, ""),
+                      args_json(env, s));
           break;
       }
     }
@@ -675,6 +708,7 @@ class Executor {
   void finish_blocking(RankEnv& env, const Status& st, const char* algorithm) {
     const Step& s = *env.step;
     if (s.kind == Step::compute) {
+      world_.set_in_mpi(env.rank, true);
       record_call(env, s, "compute", env.call_start, "", "");
       return;
     }
@@ -1226,7 +1260,13 @@ class Executor {
         g->reset();  // MPI_GROUP_NULL; operations that use the group still complete (values are shared)
         return true;
       }
-      default: return false;
+      default: {
+        coll::Collective kind;
+        bool nonblocking = false;
+        if (!collective_of(s.spec->id, &kind, &nonblocking) || !nonblocking) return false;
+        start_collective(env, s, rk, kind);
+        return true;
+      }
     }
   }
 
@@ -1369,30 +1409,19 @@ class Executor {
       case CallId::waitany: return waitany(env, s, rk);
       case CallId::sendrecv: return sendrecv(env, s, rk);
       case CallId::sendrecv_replace: return sendrecv_replace(env, s, rk);
-      case CallId::barrier:
-      case CallId::bcast:
-      case CallId::gather:
-      case CallId::gatherv:
-      case CallId::scatter:
-      case CallId::scatterv:
-      case CallId::allgather:
-      case CallId::allgatherv:
-      case CallId::alltoall:
-      case CallId::alltoallv:
-      case CallId::alltoallw:
-      case CallId::reduce:
-      case CallId::allreduce:
-      case CallId::reduce_scatter_block:
-      case CallId::reduce_scatter:
-      case CallId::scan:
-      case CallId::exscan: return collective(env, s, rk);
       case CallId::comm_dup:
       case CallId::comm_split:
       case CallId::comm_create:
       case CallId::comm_create_group:
       case CallId::intercomm_create:
       case CallId::intercomm_merge: return construct(env, s, rk);
-      default: throw std::logic_error("call_async: a call that never blocks");
+      default: {
+        coll::Collective kind;
+        bool nonblocking = false;
+        if (!collective_of(s.spec->id, &kind, &nonblocking) || nonblocking)
+          throw std::logic_error("call_async: a call that never blocks");
+        return collective(env, s, rk, kind);
+      }
     }
   }
 
@@ -1850,36 +1879,45 @@ class Executor {
     }
   }
 
-  Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk) {
-    using coll::Collective;
+  // A collective call's arguments, checked against the standard here, at the
+  // boundary; the coordinator checks them against the other members'.
+  coll::CollArgs collective_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind, bool nonblocking) {
     coll::CollArgs a;
-    a.kind = static_cast<Collective>(static_cast<int>(s.spec->id) - static_cast<int>(CallId::barrier));
-    const std::string_view cname = coll::collective_name(a.kind);
+    a.kind = kind;
+    a.nonblocking = nonblocking;
     a.comm = &comm_arg(env, s);
     a.p = a.comm->size();
     a.me = a.comm->rank_of(env.rank, env.rank);
     a.segment_bytes = s.segment;
     if (a.comm->is_inter()) {
       a.remote_p = a.comm->peer_count();
-      inter_args(env, s, rk, a, cname);
+      inter_args(env, s, rk, a, s.spec->name);
     } else {
       intra_args(env, s, rk, a);
     }
     if (a.op) mpi::check_op_type(*a.op, *a.recvtype, a.sendcount, "op");
     a.instance = next_instance(env, *a.comm);
-    // The algorithm the step or the run names (null: auto), looked up once per step
-    // while the ranks run it one after another.
+    return a;
+  }
+
+  // The algorithm that runs the call: the one the step names, else the one the run
+  // names for the call (a nonblocking call falls back to its blocking form's),
+  // else auto.
+  const coll::Algorithm& algorithm_for(const Step& s, const coll::CollArgs& a) {
+    const std::string_view cname = coll::collective_name(a.kind);
+    // Looked up once per step while the ranks run it one after another.
     if (named_.step != &s) {
       std::string_view want = s.algorithm;
       if (want.empty()) {
-        auto it = cfg_.algorithms.find(std::string(cname));
+        auto it = cfg_.algorithms.find(s.spec->name);
+        if (it == cfg_.algorithms.end()) it = cfg_.algorithms.find(std::string(cname));
         if (it != cfg_.algorithms.end()) want = it->second;
       }
       const coll::Algorithm* found = nullptr;
       if (!want.empty() && want != "auto") {
         found = coll::find_algorithm(a.kind, want);
         if (!found)
-          throw StepError("no algorithm \"" + std::string(want) + "\" for " + std::string(cname) +
+          throw StepError("no algorithm \"" + std::string(want) + "\" for " + s.spec->name +
                           " (mpisim --list-algorithms lists them)");
       }
       named_ = {&s, found};
@@ -1888,16 +1926,35 @@ class Executor {
     if (alg) {
       std::string no = coll::ineligible(*alg, a);
       if (!no.empty())
-        throw StepError("the algorithm \"" + std::string(alg->name) + "\" of " + std::string(cname) +
+        throw StepError("the algorithm \"" + std::string(alg->name) + "\" of " + s.spec->name +
                         " cannot run this call: " + no);
     } else {
       alg = &coll::auto_algorithm(a);
     }
-    if (alg != last_used_) {  // recorded when it changes, not for every rank
-      result_.algorithms_used[std::string(cname)] = alg->name;
+    if (alg != last_used_ || s.spec != last_used_call_) {  // recorded when it changes, not for every rank
+      result_.algorithms_used[s.spec->name] = alg->name;
       last_used_ = alg;
+      last_used_call_ = s.spec;
     }
-    return Blocking::on_collective(coordinator_.enter(rk, std::move(a), *alg));
+    return *alg;
+  }
+
+  Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
+    coll::CollArgs a = collective_args(env, s, rk, kind, false);
+    const coll::Algorithm& alg = algorithm_for(s, a);
+    return Blocking::on_collective(coordinator_.enter(rk, std::move(a), alg));
+  }
+
+  // MPI-4.1 §6.12: a nonblocking collective starts its algorithm as an activity of
+  // the rank and returns its request at once.
+  void start_collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
+    coll::CollArgs a = collective_args(env, s, rk, kind, true);
+    const coll::Algorithm& alg = algorithm_for(s, a);
+    const mpi::Communicator& comm = *a.comm;
+    Request* r = world_.start_activity(env.rank, coordinator_.run(rk, std::move(a), alg), comm,
+                                       coll::nonblocking_name(kind));
+    started_algorithm_ = alg.name.data();
+    bind_request(env, s, r);
   }
 
   // The communicator constructors: collectives whose result is a communicator handle.
@@ -1997,6 +2054,8 @@ class Executor {
     const coll::Algorithm* algorithm = nullptr;  // null: auto
   } named_;                                      // the last collective step's named algorithm
   const coll::Algorithm* last_used_ = nullptr;   // the algorithm last recorded in algorithms_used
+  const CallSpec* last_used_call_ = nullptr;     // and its call
+  const char* started_algorithm_ = "";           // the algorithm of the nonblocking collective just started
 
   const Scenario& sc_;
   Names& names_;
@@ -2049,6 +2108,32 @@ sim::Diagnostic deadlock_diagnostic(mpi::World& world, sim::Engine& engine, cons
   return d;
 }
 
+// Every rank's program ended, but nonblocking collectives they started never
+// completed: the other members never called them.
+sim::Diagnostic unfinished_diagnostic(const std::vector<mpi::World::PendingActivity>& pending, sim::Engine& engine) {
+  sim::Diagnostic d;
+  d.severity = "error";
+  d.code = "UNFINISHED_COLLECTIVE";
+  d.time = engine.now();
+  d.process = pending.front().rank;
+  d.call = pending.front().call;
+  d.rule = "MPI-4.1 §11.2.2: a process must complete its pending operations before it finishes; a collective "
+           "completes only once every member of the communicator has called it (§6.12)";
+  constexpr std::size_t kMaxLines = 32;
+  for (const auto& p : pending) {
+    if (d.detail.size() == kMaxLines) {
+      d.detail.push_back("... and " + std::to_string(pending.size() - kMaxLines) + " more");
+      break;
+    }
+    d.detail.push_back("rank " + std::to_string(p.rank) + ": " + p.call + " never completed" +
+                       (p.waits_for.empty() ? std::string() : "; its algorithm waits for " + p.waits_for));
+  }
+  d.message = std::to_string(pending.size()) + " nonblocking collective" + (pending.size() == 1 ? "" : "s") +
+              " never completed: the programs ended while " + (pending.size() == 1 ? "it was" : "they were") +
+              " in flight (rank " + std::to_string(pending.front().rank) + ": " + pending.front().call + ")";
+  return d;
+}
+
 }  // namespace
 
 RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& cfg) {
@@ -2065,6 +2150,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
   res.network_parameters = net.model->parameters();  // after the world sized the model
   if (cfg.max_memory) world.set_memory_limit(cfg.max_memory);
+  if (cfg.progress_in_mpi) world.set_progress(mpi::World::Progress::in_mpi);
   // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);
@@ -2128,6 +2214,9 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
     res.outcome = Outcome::erroneous;
   } else if (engine.unfinished_count() > 0) {
     res.trace.record_diagnostic(deadlock_diagnostic(world, engine, sc, ex));
+    res.outcome = Outcome::erroneous;
+  } else if (auto pending = world.pending_activities(); !pending.empty()) {
+    res.trace.record_diagnostic(unfinished_diagnostic(pending, engine));
     res.outcome = Outcome::erroneous;
   }
   for (const auto& d : res.trace.diagnostics())

@@ -113,6 +113,8 @@ enum class CallId {
   type_get_true_extent, type_extent, type_lb, type_ub, get_address, pack, unpack, pack_size, get_elements,
   op_create, op_free, op_commutative, reduce_local,
   type_darray, type_get_envelope, type_get_contents,
+  ibarrier, ibcast, igather, igatherv, iscatter, iscatterv, iallgather, iallgatherv, ialltoall, ialltoallv, ialltoallw,
+  ireduce, iallreduce, ireduce_scatter_block, ireduce_scatter, iscan, iexscan,
 };
 
 // The value of an MPI constant a scenario may name that is not a builtin
@@ -127,6 +129,8 @@ struct CallSpec {
 };
 
 const std::vector<CallSpec>& call_specs();
+// The blocking collective whose nonblocking form `id` is (MPI_Ibcast: MPI_Bcast), if it is one.
+std::optional<CallId> blocking_form(CallId id);
 const char* param_name(P p);
 const CallSpec* find_call(std::string_view name);
 
@@ -192,6 +196,7 @@ struct Scenario {
   std::optional<std::int64_t> ranks;
   std::string network;                 // path as given, resolved against the file's folder
   std::optional<mpi::PayloadMode> payload;
+  std::string progress;                // "async", "in-mpi", or empty (the default)
   std::map<std::string, std::string> algorithms;  // collective name -> algorithm
   // "limits": the scenario's own run limits (the command line's flags override them).
   std::uint64_t max_events = 0;

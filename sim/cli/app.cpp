@@ -29,6 +29,7 @@ struct RunFlags {
   std::string network;
   std::vector<std::string> algorithms;
   std::string payload;
+  std::string progress;
   std::string out;
   std::string chrome;
   std::string html;
@@ -50,6 +51,11 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
                   "choose a collective's algorithm, e.g. MPI_Scatter=linear (repeatable; see --list-algorithms)");
   cmd->add_option("--payload", f.payload, "data: bytes are real (default); sizes: only byte counts move")
       ->check(CLI::IsMember({"data", "sizes"}));
+  cmd->add_option("--progress", f.progress,
+                  "when nonblocking collectives advance: async (default: as their messages arrive, as with offload "
+                  "or a progress thread) or in-mpi (only while their rank is inside an MPI call, as MPICH and Open "
+                  "MPI without a progress thread); overrides the scenario's \"progress\"")
+      ->check(CLI::IsMember({"async", "in-mpi"}));
   cmd->add_option("--max-events", f.max_events,
                   "stop after this many events and interpreted steps (default: no limit); exit 2, trace kept");
   cmd->add_option("--max-sim-time", f.max_sim_time, "stop at this virtual time, e.g. 10ms (default: no limit)");
@@ -88,6 +94,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   else throw sim::InputError(f.scenario + ": /ranks", "the scenario gives no number of ranks; add \"ranks\" or pass --ranks");
   if (!f.payload.empty()) cfg.payload = f.payload == "sizes" ? mpi::PayloadMode::sizes : mpi::PayloadMode::data;
   else if (sc.payload) cfg.payload = *sc.payload;
+  cfg.progress_in_mpi = (f.progress.empty() ? sc.progress : f.progress) == "in-mpi";
   cfg.trace_level = f.trace == "calls" ? sim::TraceLevel::calls
                     : f.trace == "summary" ? sim::TraceLevel::summary
                                            : sim::TraceLevel::full;
