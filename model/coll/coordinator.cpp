@@ -418,7 +418,7 @@ void Coordinator::leave(Rank& rank, const Ticket& ticket) {
                              " a result that is not the standard's definition: " + diff);
   }
   if (++in.exited == static_cast<int>(in.members.size())) {
-    Totals& t = totals_[std::string(collective_name(a.kind))];
+    Totals& t = totals_[call_name(a)];
     ++t.calls;
     t.time = t.time + (rank.now() - in.started);
     instances_.erase(key_of(rank, a));
