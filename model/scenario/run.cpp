@@ -2150,7 +2150,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
   res.network_parameters = net.model->parameters();  // after the world sized the model
   if (cfg.max_memory) world.set_memory_limit(cfg.max_memory);
-  if (cfg.progress_in_mpi) world.set_progress(mpi::World::Progress::in_mpi);
+  if (cfg.progress_in_mpi.value_or(sc.progress == "in-mpi")) world.set_progress(mpi::World::Progress::in_mpi);
   // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);

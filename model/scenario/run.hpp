@@ -21,9 +21,10 @@ struct RunConfig {
   std::map<std::string, std::string> algorithms;   // collective -> algorithm (CLI over scenario)
   bool explain = false;                            // record every buffer before and after each call
   bool verify = false;                             // compare every collective's result with the standard's definition
-  // When nonblocking collectives advance (mpi::World::Progress): async, or only
-  // while their rank is inside an MPI call.
-  bool progress_in_mpi = false;
+  // When nonblocking collectives advance (mpi::World::Progress): only while their
+  // rank is inside an MPI call (true), asynchronously (false), or as the
+  // scenario's "progress" says (unset; async when it says nothing).
+  std::optional<bool> progress_in_mpi;
   // Limits (0: none): events and interpreted steps, virtual time, bytes of simulated buffers.
   std::uint64_t max_events = 0;
   std::int64_t max_sim_time_ps = 0;

@@ -94,7 +94,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   else throw sim::InputError(f.scenario + ": /ranks", "the scenario gives no number of ranks; add \"ranks\" or pass --ranks");
   if (!f.payload.empty()) cfg.payload = f.payload == "sizes" ? mpi::PayloadMode::sizes : mpi::PayloadMode::data;
   else if (sc.payload) cfg.payload = *sc.payload;
-  cfg.progress_in_mpi = (f.progress.empty() ? sc.progress : f.progress) == "in-mpi";
+  if (!f.progress.empty()) cfg.progress_in_mpi = f.progress == "in-mpi";
   cfg.trace_level = f.trace == "calls" ? sim::TraceLevel::calls
                     : f.trace == "summary" ? sim::TraceLevel::summary
                                            : sim::TraceLevel::full;
