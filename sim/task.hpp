@@ -88,6 +88,9 @@ class [[nodiscard]] Task {
 
   bool done() const noexcept { return !h_ || h_.done(); }
   Handle handle() const noexcept { return h_; }
+  // For a task resumed by hand with no awaiter (it ends at a no-op continuation):
+  // the exception that left it, once done.
+  std::exception_ptr error() const noexcept { return h_ ? h_.promise().error_ : nullptr; }
 
   auto operator co_await() && noexcept {
     struct Awaiter {

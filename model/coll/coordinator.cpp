@@ -444,4 +444,16 @@ Task<void> Coordinator::complete(Rank& rank, Entered entered) {
   leave(rank, entered.ticket);
 }
 
+Request* Coordinator::start(Rank& rank, CollArgs args, const Algorithm& alg) {
+  const Communicator& comm = *args.comm;
+  const char* name = nonblocking_name(args.kind);
+  return world_.start_activity(rank.id(), complete_activity(rank, enter(rank, std::move(args), alg)), comm, name);
+}
+
+Task<void> Coordinator::complete_activity(Rank& rank, Entered entered) {
+  co_await std::move(entered.algorithm);
+  leave(rank, entered.ticket);
+  world_.end_activity();
+}
+
 }  // namespace mpisim::coll

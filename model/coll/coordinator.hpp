@@ -45,6 +45,10 @@ class Coordinator {
   // enter, then the algorithm and leave as one task: for callers to whom a frame
   // per member does not matter (tests).
   Task<void> run(Rank& rank, CollArgs args, const Algorithm& alg);
+  // A nonblocking call (args.nonblocking): enter, then start the algorithm as an
+  // activity of the rank (mpi::World::start_activity); returns its request,
+  // complete once the algorithm is done and the result verified.
+  Request* start(Rank& rank, CollArgs args, const Algorithm& alg);
 
   // Per collective: the calls completed and their total time (each call from its
   // first member's entry to its last member's exit).
@@ -85,6 +89,7 @@ class Coordinator {
   using Key = std::pair<std::uint32_t, std::int64_t>;  // (context, call number)
   static Key key_of(const Rank& rank, const CollArgs& a);
   Task<void> complete(Rank& rank, Entered entered);
+  Task<void> complete_activity(Rank& rank, Entered entered);
   Instance& deposit(Rank& rank, CollArgs&& args, int index, int members, Key key);
   void check(const Instance& in, int index) const;
   void check_inter(const Instance& in, int index) const;

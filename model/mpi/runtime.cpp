@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <exception>
+#include <stdexcept>
 
 namespace mpisim::mpi {
 namespace {
@@ -138,7 +139,7 @@ void Rank::on_complete(Request* r) {
 void Rank::resume_at(SimTime t, std::coroutine_handle<> h) {
   assert(resume_ == nullptr);  // a rank's program waits for one resumption at most
   resume_ = h;
-  if (world_->keep_resumption_ && world_->kept_ == nullptr && t == now()) {
+  if (world_->keep_resumption_ && world_->kept_ == nullptr && world_->kept_activity_ == nullptr && t == now()) {
     world_->kept_ = this;  // the stage that completed the wait resumes it (docs/semantics.md)
     return;
   }
@@ -517,25 +518,16 @@ Request* World::start_activity(std::uint32_t r, Task<void> body, const Communica
   static const TypeRef kNoType;
   a->request = rank(r).new_request(Request::Kind::activity, TypedBuffer{&rank(r).memory(), 0, 0, nullptr}, kNoType,
                                    thread, 0, comm, Context::collective);
-  a->driver = drive(*this, *a, std::move(body));
-  run_activity(*a, a->driver.handle());
+  a->body = std::move(body);
+  run_activity(*a, a->body.handle());
   return a->request;
 }
 
-Task<void> World::drive(World& w, Activity& a, Task<void> body) {
-  std::exception_ptr error;
-  try {
-    co_await std::move(body);
-  } catch (...) {
-    error = std::current_exception();
-  }
+void World::end_activity() {
+  Activity& a = *running_;
   a.done = true;
-  if (error) {
-    w.engine_.fail(a.rank, std::move(error));
-    co_return;
-  }
   a.request->status = Status{};
-  w.complete(a.request, w.engine_.now());
+  complete(a.request, engine_.now());
 }
 
 void World::run_activity(Activity& a, std::coroutine_handle<> h) {
@@ -543,21 +535,34 @@ void World::run_activity(Activity& a, std::coroutine_handle<> h) {
   enter(a.rank);
   h.resume();
   running_ = outer;
+  if (a.body.done() && !a.done) [[unlikely]] {
+    // The body ended without end_activity: by an exception.
+    a.done = true;
+    std::exception_ptr error = a.body.error();
+    engine_.fail(a.rank, error ? error : std::make_exception_ptr(std::logic_error("an activity ended unfinished")));
+  }
 }
 
 void World::resume_activity_at(Activity& a, SimTime t, std::coroutine_handle<> h) {
   assert(a.resume == nullptr);
   a.resume = h;
+  if (keep_resumption_ && kept_ == nullptr && kept_activity_ == nullptr && t == engine_.now()) {
+    kept_activity_ = &a;  // resumed by the stage that completed its wait, as a rank is
+    return;
+  }
   engine_.at(t, activity_stage_, reinterpret_cast<std::uint64_t>(&a));
 }
 
-void World::ActivityStage::on_event(std::uint64_t arg, std::uint64_t) {
-  auto* a = reinterpret_cast<Activity*>(arg);
-  if (w->progress_ == Progress::in_mpi && !w->in_mpi_[a->rank]) {
-    a->parked = true;  // until the program enters MPI again (set_in_mpi)
+void World::dispatch_activity(Activity& a) {
+  if (progress_ == Progress::in_mpi && !in_mpi_[a.rank]) {
+    a.parked = true;  // until the program enters MPI again (set_in_mpi)
     return;
   }
-  w->run_activity(*a, std::exchange(a->resume, nullptr));
+  run_activity(a, std::exchange(a.resume, nullptr));
+}
+
+void World::ActivityStage::on_event(std::uint64_t arg, std::uint64_t) {
+  w->dispatch_activity(*reinterpret_cast<Activity*>(arg));
 }
 
 void World::set_progress(Progress p) {
@@ -859,6 +864,7 @@ void World::ArriveStage::on_event(std::uint64_t arg, std::uint64_t seq) {
 
 void World::resume_kept() {
   if (Rank* r = std::exchange(kept_, nullptr)) resume(*r);
+  else if (kept_activity_ != nullptr) [[unlikely]] dispatch_activity(*std::exchange(kept_activity_, nullptr));
 }
 
 void World::resume(Rank& r) {

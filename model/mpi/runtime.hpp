@@ -148,7 +148,7 @@ struct Activity {
   const char* call = "";       // the call that started it, for diagnostics (a string literal)
   Request* request = nullptr;  // completed when the body ends
   Activity* next = nullptr;    // the rank's other activities
-  Task<void> driver;           // the body, then the request's completion
+  Task<void> body;             // ends with World::end_activity
 };
 
 class Rank {
@@ -400,10 +400,13 @@ class World {
 
   // Starts `body` as a new thread of control of rank r (a nonblocking
   // collective's algorithm): it runs now, up to its first wait, and then as its
-  // messages arrive, whatever the rank's program does. Returns its request,
-  // complete when the body ends; `call` names the call in diagnostics (a string
-  // literal). An exception leaving the body fails the run at r.
+  // messages arrive, whatever the rank's program does. Returns its request; the
+  // body's last act is end_activity(), which completes it. `call` names the call
+  // in diagnostics (a string literal). An exception leaving the body fails the
+  // run at r.
   Request* start_activity(std::uint32_t r, Task<void> body, const Communicator& comm, const char* call);
+  // Called by the activity that runs now, as its last act: its request completes.
+  void end_activity();
   // The activities that have not ended (after a run: what never completed), in
   // rank order, each with what it waits for.
   struct PendingActivity {
@@ -453,8 +456,9 @@ class World {
     World* w;
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
   };
-  static Task<void> drive(World& w, Activity& a, Task<void> body);
   void resume_activity_at(Activity& a, SimTime t, std::coroutine_handle<> h);
+  // Resumes a's pending resumption, or parks it (Progress::in_mpi).
+  void dispatch_activity(Activity& a);
   void run_activity(Activity& a, std::coroutine_handle<> h);
   Activity* find_activity(std::uint32_t rank, std::uint16_t thread) const;
   void free_activity(Activity* a);
@@ -547,6 +551,7 @@ class World {
   bool keeps_ranks_ = false;
   bool keep_resumption_ = false;
   Rank* kept_ = nullptr;
+  Activity* kept_activity_ = nullptr;  // or an activity, kept the same way
   Memory::Budget budget_;
   std::vector<std::unique_ptr<Communicator>> comms_;
   std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;

@@ -1950,9 +1950,7 @@ class Executor {
   void start_collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
     coll::CollArgs a = collective_args(env, s, rk, kind, true);
     const coll::Algorithm& alg = algorithm_for(s, a);
-    const mpi::Communicator& comm = *a.comm;
-    Request* r = world_.start_activity(env.rank, coordinator_.run(rk, std::move(a), alg), comm,
-                                       coll::nonblocking_name(kind));
+    Request* r = coordinator_.start(rk, std::move(a), alg);
     started_algorithm_ = alg.name.data();
     bind_request(env, s, r);
   }

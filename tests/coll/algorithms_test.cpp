@@ -194,13 +194,11 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
 
 // Two nonblocking calls started back to back (activities of the rank, with the
 // typed runtime alone), then waited for together.
-sim::Task<void> two_in_flight(mpi::World& world, coll::Coordinator& coord, mpi::Rank& rank, coll::CollArgs first,
+sim::Task<void> two_in_flight(coll::Coordinator& coord, mpi::Rank& rank, coll::CollArgs first,
                               coll::CollArgs second, const coll::Algorithm& alg) {
-  const char* name = coll::nonblocking_name(alg.collective);
-  const mpi::Communicator& comm = *first.comm;
   mpi::Request* reqs[2];
-  reqs[0] = world.start_activity(rank.id(), coord.run(rank, std::move(first), alg), comm, name);
-  reqs[1] = world.start_activity(rank.id(), coord.run(rank, std::move(second), alg), comm, name);
+  reqs[0] = coord.start(rank, std::move(first), alg);
+  reqs[1] = coord.start(rank, std::move(second), alg);
   co_await rank.wait_all(reqs);
 }
 
@@ -228,7 +226,7 @@ std::string run_case(const Case& k) {
     salt_base = 0;
     first.nonblocking = second.nonblocking = true;
     second.instance = 1;
-    engine.spawn(two_in_flight(world, coord, rank, std::move(first), std::move(second), *k.alg));
+    engine.spawn(two_in_flight(coord, rank, std::move(first), std::move(second), *k.alg));
   }
   engine.run();
   std::string out;
