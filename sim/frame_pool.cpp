@@ -1,5 +1,7 @@
 #include "sim/frame_pool.hpp"
 
+#include <utility>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -209,6 +211,23 @@ void* allocate(std::size_t bytes) {
     return n;
   }
   return p.carve(cls * kGranule);
+}
+
+void* allocate_pooled(std::size_t bytes) {
+  OutsideArena outside;
+  return allocate(bytes);
+}
+
+OutsideArena::OutsideArena() noexcept {
+  Arenas& a = arenas();
+  region_ = std::exchange(a.current_region, nullptr);
+  current_ = std::exchange(a.current, nullptr);
+}
+
+OutsideArena::~OutsideArena() {
+  Arenas& a = arenas();
+  a.current_region = region_;
+  a.current = current_;
 }
 
 void deallocate(void* ptr, std::size_t bytes) noexcept {

@@ -21,6 +21,9 @@ namespace mpisim::sim::frame_pool {
 
 void* allocate(std::size_t bytes);
 void deallocate(void* p, std::size_t bytes) noexcept;
+// A block from the pool even while an arena is entered: for what an owner keeps
+// but seldom touches, so that its arena keeps room for the blocks it works on.
+void* allocate_pooled(std::size_t bytes);
 
 // Blocks currently allocated, frames and tables (for leak tests: zero after every run).
 std::int64_t live_frames() noexcept;
@@ -82,5 +85,23 @@ class ArenaSet {
 // An allocator for std::vector of small per-rank tables.
 template <typename T>
 using Allocator = FunctionAllocator<T, &frame_pool::allocate, &frame_pool::deallocate>;
+// The same for tables that stay out of the arenas (allocate_pooled).
+template <typename T>
+using PooledAllocator = FunctionAllocator<T, &frame_pool::allocate_pooled, &frame_pool::deallocate>;
+
+// While one lives, allocate() takes no block from the entered arena (as
+// allocate_pooled); the arena is in force again when it goes. For coroutine
+// frames, whose allocation cannot name a function of its own.
+class OutsideArena {
+ public:
+  OutsideArena() noexcept;
+  ~OutsideArena();
+  OutsideArena(const OutsideArena&) = delete;
+  OutsideArena& operator=(const OutsideArena&) = delete;
+
+ private:
+  ArenaSet::Region* region_;
+  std::uint64_t* current_;
+};
 
 }  // namespace mpisim::sim::frame_pool

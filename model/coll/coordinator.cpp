@@ -447,7 +447,13 @@ Task<void> Coordinator::complete(Rank& rank, Entered entered) {
 Request* Coordinator::start(Rank& rank, CollArgs args, const Algorithm& alg) {
   const Communicator& comm = *args.comm;
   const char* name = nonblocking_name(args.kind);
-  return world_.start_activity(rank.id(), complete_activity(rank, enter(rank, std::move(args), alg)), comm, name);
+  Entered entered = enter(rank, std::move(args), alg);  // the algorithm's frame: in the rank's arena
+  Task<void> body;
+  {
+    sim::frame_pool::OutsideArena outside;  // this frame is touched twice: at the start and at the end
+    body = complete_activity(rank, std::move(entered));
+  }
+  return world_.start_activity(rank.id(), std::move(body), comm, name);
 }
 
 Task<void> Coordinator::complete_activity(Rank& rank, Entered entered) {

@@ -509,15 +509,18 @@ Request* World::start_activity(std::uint32_t r, Task<void> body, const Communica
                    "rank " + std::to_string(r) + " has " + std::to_string(UINT16_MAX - 1) +
                        " nonblocking collectives in flight, the most mpisim keeps at one process",
                    "MPI-4.1 §6.12: each nonblocking collective must be completed (MPI_Wait, MPI_Test, ...)");
-  auto* a = new (sim::frame_pool::allocate(sizeof(Activity))) Activity{};
+  // The activity and its request stay out of the rank's arena, which keeps its
+  // room for the algorithm's frames and requests (touched at every message).
+  auto* a = new (sim::frame_pool::allocate_pooled(sizeof(Activity))) Activity{};
   a->rank = r;
   a->thread = thread;
   a->call = call;
   a->next = *link;
   *link = a;
   static const TypeRef kNoType;
-  a->request = rank(r).new_request(Request::Kind::activity, TypedBuffer{&rank(r).memory(), 0, 0, nullptr}, kNoType,
-                                   thread, 0, comm, Context::collective);
+  a->request = requests_.make(Request::Kind::activity, r, static_cast<int>(thread), 0,
+                              comm.context(Context::collective), true, &comm,
+                              TypedBuffer{&rank(r).memory(), 0, 0, nullptr}, kNoType);
   a->body = std::move(body);
   run_activity(*a, a->body.handle());
   return a->request;
@@ -535,8 +538,10 @@ void World::run_activity(Activity& a, std::coroutine_handle<> h) {
   enter(a.rank);
   h.resume();
   running_ = outer;
-  if (a.body.done() && !a.done) [[unlikely]] {
-    // The body ended without end_activity: by an exception.
+  // Suspended again (a wait or a resumption pending), or ended by end_activity;
+  // otherwise the body ended without it: by an exception. (The body's frame is
+  // read only then: it is seldom in cache.)
+  if (!a.done && a.waiter == nullptr && a.resume == nullptr && a.body.done()) [[unlikely]] {
     a.done = true;
     std::exception_ptr error = a.body.error();
     engine_.fail(a.rank, error ? error : std::make_exception_ptr(std::logic_error("an activity ended unfinished")));
@@ -559,6 +564,13 @@ void World::dispatch_activity(Activity& a) {
     return;
   }
   run_activity(a, std::exchange(a.resume, nullptr));
+}
+
+void World::ActivityStage::prefetch(std::uint64_t arg, int step) const {
+  const auto* a = reinterpret_cast<const Activity*>(arg);
+  if (step == 0) sim::prefetch_lines(a, 2);
+  else if (step == 1) w->prefetch_rank(a->rank);
+  else if (a->resume) sim::prefetch_lines(a->resume.address(), 4);
 }
 
 void World::ActivityStage::on_event(std::uint64_t arg, std::uint64_t) {
@@ -750,10 +762,15 @@ void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
     prefetch_lines(m, 2);
   } else if (step == 1) {
     w->prefetch_rank(m->dst_world);
+    if (!w->activities_.empty()) prefetch_lines(&w->activities_[m->dst_world], 1);
   } else {
     const Rank& r = w->rank(m->dst_world);
     if (const Request* q = r.posted_.first()) prefetch_lines(q, 2);
     if (r.waiter_) prefetch_lines(r.waiter_.address(), 4);
+    // An activity that may be waiting for it (its frames are in the rank's slot
+    // while that has room; the activity is not).
+    if (!w->activities_.empty())
+      if (const Activity* a = w->activities_[m->dst_world]) prefetch_lines(a, 2);
   }
 }
 void World::prefetch_rank(std::uint32_t r) const {

@@ -455,6 +455,7 @@ class World {
   struct ActivityStage final : sim::EventHandler {
     World* w;
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
+    void prefetch(std::uint64_t arg, int step) const override;
   };
   void resume_activity_at(Activity& a, SimTime t, std::coroutine_handle<> h);
   // Resumes a's pending resumption, or parks it (Progress::in_mpi).

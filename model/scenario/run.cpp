@@ -37,15 +37,21 @@ class StepError : public std::runtime_error {
 
 // Thrown by an `expect` step is not needed: expectations record and go on.
 
+// A rank's table of the names it bound, from the pool of small per-rank blocks,
+// not the heap (and not the rank's arena, whose room goes to what the MPI calls
+// touch at every message).
+template <typename K, typename T>
+using Table = std::vector<std::pair<K, T>, sim::frame_pool::PooledAllocator<std::pair<K, T>>>;
+
 template <typename T>
-T* find_in(std::vector<std::pair<NameId, T>>& v, NameId id) {
+T* find_in(Table<NameId, T>& v, NameId id) {
   for (auto& [k, x] : v)
     if (k == id) return &x;
   return nullptr;
 }
 
 template <typename T>
-void bind(std::vector<std::pair<NameId, T>>& v, NameId id, T x) {
+void bind(Table<NameId, T>& v, NameId id, T x) {
   if (T* p = find_in(v, id)) *p = std::move(x);
   else v.emplace_back(id, std::move(x));
 }
@@ -105,27 +111,33 @@ struct RankEnv {
 
   // Names this rank has bound; allocated on first use (many ranks bind none).
   struct Bindings {
-    std::vector<std::pair<NameId, Value>> values;
-    std::vector<std::pair<NameId, Request*>> requests;
-    std::vector<std::pair<NameId, Status>> statuses;
-    std::vector<std::pair<NameId, mpi::GroupRef>> groups;  // null: MPI_GROUP_NULL (freed)
-    std::vector<std::pair<NameId, const mpi::Communicator*>> comms;  // null: MPI_COMM_NULL
-    std::vector<std::pair<std::uint32_t, std::int64_t>> collectives;  // per communicator context but the world's: calls so far
-    std::vector<std::pair<NameId, mpi::TypeRef>> types;  // null: MPI_DATATYPE_NULL (freed)
-    std::vector<std::pair<NameId, mpi::OpRef>> ops;      // null: MPI_OP_NULL (freed)
+    Table<NameId, Value> values;
+    Table<NameId, Request*> requests;
+    Table<NameId, Status> statuses;
+    Table<NameId, mpi::GroupRef> groups;  // null: MPI_GROUP_NULL (freed)
+    Table<NameId, const mpi::Communicator*> comms;  // null: MPI_COMM_NULL
+    Table<std::uint32_t, std::int64_t> collectives;  // per communicator context but the world's: calls so far
+    Table<NameId, mpi::TypeRef> types;  // null: MPI_DATATYPE_NULL (freed)
+    Table<NameId, mpi::OpRef> ops;      // null: MPI_OP_NULL (freed)
   };
-  std::unique_ptr<Bindings> bindings;
+  struct FreeBindings {
+    void operator()(Bindings* p) const noexcept {
+      std::destroy_at(p);
+      sim::frame_pool::deallocate(p, sizeof(Bindings));
+    }
+  };
+  std::unique_ptr<Bindings, FreeBindings> bindings;
   Bindings& b() {
-    if (!bindings) bindings = std::make_unique<Bindings>();
+    if (!bindings) bindings.reset(new (sim::frame_pool::allocate_pooled(sizeof(Bindings))) Bindings{});
     return *bindings;
   }
-  std::vector<std::pair<NameId, Value>>& values() { return b().values; }
-  std::vector<std::pair<NameId, Request*>>& requests() { return b().requests; }
-  std::vector<std::pair<NameId, Status>>& statuses() { return b().statuses; }
-  std::vector<std::pair<NameId, mpi::GroupRef>>& groups() { return b().groups; }
-  std::vector<std::pair<NameId, const mpi::Communicator*>>& comms() { return b().comms; }
-  std::vector<std::pair<NameId, mpi::TypeRef>>& types() { return b().types; }
-  std::vector<std::pair<NameId, mpi::OpRef>>& ops() { return b().ops; }
+  Table<NameId, Value>& values() { return b().values; }
+  Table<NameId, Request*>& requests() { return b().requests; }
+  Table<NameId, Status>& statuses() { return b().statuses; }
+  Table<NameId, mpi::GroupRef>& groups() { return b().groups; }
+  Table<NameId, const mpi::Communicator*>& comms() { return b().comms; }
+  Table<NameId, mpi::TypeRef>& types() { return b().types; }
+  Table<NameId, mpi::OpRef>& ops() { return b().ops; }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
