@@ -109,16 +109,34 @@ struct RankEnv {
   std::uint8_t pending_count = 0;
   std::int64_t world_collectives = 0;  // collective calls so far on MPI_COMM_WORLD (others: in bindings)
 
-  // Names this rank has bound; allocated on first use (many ranks bind none).
+  // Names this rank has bound: a table per kind, each made on its first use
+  // (many ranks bind none, or only a request).
+  template <typename K, typename T>
+  class Lazy {
+   public:
+    Table<K, T>& get() {
+      if (!p_) p_.reset(new (sim::frame_pool::allocate_pooled(sizeof(Table<K, T>))) Table<K, T>{});
+      return *p_;
+    }
+
+   private:
+    struct Free {
+      void operator()(Table<K, T>* p) const noexcept {
+        std::destroy_at(p);
+        sim::frame_pool::deallocate(p, sizeof(Table<K, T>));
+      }
+    };
+    std::unique_ptr<Table<K, T>, Free> p_;
+  };
   struct Bindings {
-    Table<NameId, Value> values;
-    Table<NameId, Request*> requests;
-    Table<NameId, Status> statuses;
-    Table<NameId, mpi::GroupRef> groups;  // null: MPI_GROUP_NULL (freed)
-    Table<NameId, const mpi::Communicator*> comms;  // null: MPI_COMM_NULL
-    Table<std::uint32_t, std::int64_t> collectives;  // per communicator context but the world's: calls so far
-    Table<NameId, mpi::TypeRef> types;  // null: MPI_DATATYPE_NULL (freed)
-    Table<NameId, mpi::OpRef> ops;      // null: MPI_OP_NULL (freed)
+    Lazy<NameId, Value> values;
+    Lazy<NameId, Request*> requests;
+    Lazy<NameId, Status> statuses;
+    Lazy<NameId, mpi::GroupRef> groups;  // null: MPI_GROUP_NULL (freed)
+    Lazy<NameId, const mpi::Communicator*> comms;  // null: MPI_COMM_NULL
+    Lazy<std::uint32_t, std::int64_t> collectives;  // per communicator context but the world's: calls so far
+    Lazy<NameId, mpi::TypeRef> types;  // null: MPI_DATATYPE_NULL (freed)
+    Lazy<NameId, mpi::OpRef> ops;      // null: MPI_OP_NULL (freed)
   };
   struct FreeBindings {
     void operator()(Bindings* p) const noexcept {
@@ -131,13 +149,13 @@ struct RankEnv {
     if (!bindings) bindings.reset(new (sim::frame_pool::allocate_pooled(sizeof(Bindings))) Bindings{});
     return *bindings;
   }
-  Table<NameId, Value>& values() { return b().values; }
-  Table<NameId, Request*>& requests() { return b().requests; }
-  Table<NameId, Status>& statuses() { return b().statuses; }
-  Table<NameId, mpi::GroupRef>& groups() { return b().groups; }
-  Table<NameId, const mpi::Communicator*>& comms() { return b().comms; }
-  Table<NameId, mpi::TypeRef>& types() { return b().types; }
-  Table<NameId, mpi::OpRef>& ops() { return b().ops; }
+  Table<NameId, Value>& values() { return b().values.get(); }
+  Table<NameId, Request*>& requests() { return b().requests.get(); }
+  Table<NameId, Status>& statuses() { return b().statuses.get(); }
+  Table<NameId, mpi::GroupRef>& groups() { return b().groups.get(); }
+  Table<NameId, const mpi::Communicator*>& comms() { return b().comms.get(); }
+  Table<NameId, mpi::TypeRef>& types() { return b().types.get(); }
+  Table<NameId, mpi::OpRef>& ops() { return b().ops.get(); }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -2042,7 +2060,7 @@ class Executor {
   // The position of this call among the collectives on `c` at this rank.
   std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c) {
     if (&c == &world_.comm_world()) return env.world_collectives++;
-    auto& counts = env.b().collectives;
+    auto& counts = env.b().collectives.get();
     std::uint32_t ctx = c.is_self() ? 0xffffffffu : c.base_context();
     for (auto& [k, n] : counts)
       if (k == ctx) return n++;
