@@ -15,12 +15,21 @@ constexpr std::array<const char*, kCollectives> kNonblockingNames = {
     "MPI_Iscatterv",  "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv",
     "MPI_Ialltoallw", "MPI_Ireduce",    "MPI_Iallreduce", "MPI_Ireduce_scatter_block", "MPI_Ireduce_scatter",
     "MPI_Iscan",      "MPI_Iexscan"};
+constexpr std::array<const char*, kCollectives> kPersistentNames = {
+    "MPI_Barrier_init",   "MPI_Bcast_init",     "MPI_Gather_init",    "MPI_Gatherv_init",   "MPI_Scatter_init",
+    "MPI_Scatterv_init",  "MPI_Allgather_init", "MPI_Allgatherv_init", "MPI_Alltoall_init", "MPI_Alltoallv_init",
+    "MPI_Alltoallw_init", "MPI_Reduce_init",    "MPI_Allreduce_init", "MPI_Reduce_scatter_block_init",
+    "MPI_Reduce_scatter_init", "MPI_Scan_init",  "MPI_Exscan_init"};
 }  // namespace
 
 std::string_view collective_name(Collective c) { return kNames[static_cast<std::size_t>(c)]; }
-const char* nonblocking_name(Collective c) { return kNonblockingNames[static_cast<std::size_t>(c)]; }
-std::string call_name(const CollArgs& a) {
-  return a.nonblocking ? nonblocking_name(a.kind) : std::string(collective_name(a.kind));
+const char* call_name(Collective c, Form f) {
+  const auto i = static_cast<std::size_t>(c);
+  switch (f) {
+    case Form::nonblocking: return kNonblockingNames[i];
+    case Form::persistent: return kPersistentNames[i];
+    default: return kNames[i].data();  // the literals are NUL-terminated
+  }
 }
 
 bool collective_by_name(std::string_view name, Collective* out) {

@@ -29,6 +29,11 @@ enum class Collective : std::uint8_t {
 };
 inline constexpr int kCollectives = 17;
 
+// How a collective was called: MPI_Bcast, MPI_Ibcast (MPI-4.1 §6.12), or a start
+// of MPI_Bcast_init's persistent request (§6.13). The last two run their
+// algorithm as an activity of the rank, beside its program.
+enum class Form : std::uint8_t { blocking, nonblocking, persistent };
+
 std::string_view collective_name(Collective c);  // "MPI_Barrier", ...
 // The collective named `name` ("MPI_Allreduce"), if any.
 bool collective_by_name(std::string_view name, Collective* out);
@@ -55,7 +60,7 @@ struct PerProcess {
 // keeps one pointer for them, not six empty vectors.
 struct CollArgs {
   Collective kind = Collective::barrier;
-  bool nonblocking = false;  // started by MPI_Ibcast, ...: its algorithm runs as an activity of the rank
+  Form form = Form::blocking;
   const Communicator* comm = nullptr;
   int me = 0, p = 0;  // the caller's rank and the (local) group's size
   int remote_p = 0;   // an intercommunicator's remote group size; 0 on an intracommunicator
@@ -85,6 +90,7 @@ struct CollArgs {
   PerProcess& per_process() { return per_process_.get_or_make(); }
 
   bool in_place() const { return sendbuf == kInPlace; }
+  bool nonblocking() const { return form != Form::blocking; }
   bool inter() const { return remote_p > 0; }
   // How many processes the per-process blocks and arrays address: the remote group
   // on an intercommunicator (except reduce-scatter's recvcounts: the local group).
@@ -142,14 +148,14 @@ struct CollArgs {
 // its position among the collectives on the communicator.
 inline int tag_of(Collective c) { return 1 + static_cast<int>(c); }
 inline int tag_of(const CollArgs& a) {
-  if (!a.nonblocking) return tag_of(a.kind);
+  if (!a.nonblocking()) return tag_of(a.kind);
   constexpr std::int64_t kCalls = std::int64_t{1} << 25;  // then reused: 2^25 calls apart cannot overlap
   return static_cast<int>(32 + (a.instance % kCalls) * 32 + static_cast<int>(a.kind));
 }
-// The name of the call: "MPI_Bcast", or "MPI_Ibcast" when it is nonblocking.
-std::string call_name(const CollArgs& a);
-// The nonblocking form's name ("MPI_Ibcast") as a string literal.
-const char* nonblocking_name(Collective c);
+// The name of a form of the call, as a string literal: "MPI_Bcast", "MPI_Ibcast",
+// "MPI_Bcast_init".
+const char* call_name(Collective c, Form f);
+inline const char* call_name(const CollArgs& a) { return call_name(a.kind, a.form); }
 
 inline mpi::TypedBuffer typed(Rank& r, Address at, std::int64_t count, const TypeRef& t) {
   return mpi::TypedBuffer{&r.memory(), at, count, t.get()};

@@ -152,18 +152,19 @@ Coordinator::Instance& Coordinator::deposit(Rank& rank, CollArgs&& args, int ind
 void Coordinator::check(const Instance& in, int index) const {
   const CollArgs& a = in.members[static_cast<std::size_t>(index)].args;
   const CollArgs& f = in.members[static_cast<std::size_t>(in.first)].args;
-  // MPI-4.1 §6.12: a nonblocking collective matches only the same nonblocking
-  // collective, never the blocking one.
-  if (a.kind != f.kind || a.nonblocking != f.nonblocking)
+  // MPI-4.1 §6.12, §6.13: a nonblocking collective matches only the same
+  // nonblocking collective, a persistent one only the same persistent one.
+  if (a.kind != f.kind || a.form != f.form)
     throw MpiError(ErrorClass::other, "comm",
                    who(a) + " calls " + call_name(a) + " as collective call #" + std::to_string(a.instance + 1) +
                        " on " + a.comm->name() + ", where " + who(f) + " calls " + call_name(f),
                    a.kind == f.kind ? std::string(kOrderRule) +
-                                          "; a nonblocking collective never matches a blocking one (§6.12)"
+                                          "; blocking, nonblocking and persistent collectives never match one "
+                                          "another (§6.12, §6.13)"
                                     : std::string(kOrderRule) +
-                                          (a.nonblocking || f.nonblocking
-                                               ? "; blocking and nonblocking collectives are matched in the order "
-                                                 "they are issued (§6.12)"
+                                          (a.nonblocking() || f.nonblocking()
+                                               ? "; blocking, nonblocking and persistent collectives are matched in "
+                                                 "the order they are issued (§6.12, §6.13)"
                                                : ""));
   if (a.inter()) {
     check_inter(in, index);
@@ -446,7 +447,7 @@ Task<void> Coordinator::complete(Rank& rank, Entered entered) {
 
 Request* Coordinator::start(Rank& rank, CollArgs args, const Algorithm& alg) {
   const Communicator& comm = *args.comm;
-  const char* name = nonblocking_name(args.kind);
+  const char* name = call_name(args);
   Entered entered = enter(rank, std::move(args), alg);  // the algorithm's frame: in the rank's arena
   Task<void> body;
   {

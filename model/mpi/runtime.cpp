@@ -199,6 +199,101 @@ Task<int> Rank::wait_any(std::span<Request*> reqs, Status* status) {
   co_return best;
 }
 
+bool Rank::test_all(std::span<Request*> reqs, std::span<Status> statuses) {
+  for (Request* r : reqs)
+    if (r != nullptr && (!r->complete || r->done_at > now())) return false;
+  std::exception_ptr error;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    Status* st = statuses.empty() ? nullptr : &statuses[i];
+    Request* r = std::exchange(reqs[i], nullptr);
+    if (r == nullptr) {
+      if (st) *st = Status{};
+      continue;
+    }
+    try {
+      finish(r, st);
+    } catch (const MpiError&) {
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  return true;
+}
+
+namespace {
+// The request of `reqs` complete by `now` that completed first (ties: the lowest
+// index); -1 if none.
+int first_complete(std::span<Request*> reqs, SimTime now) {
+  int best = -1;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    const Request* r = reqs[i];
+    if (r && r->complete && r->done_at <= now && (best < 0 || r->done_at < reqs[static_cast<std::size_t>(best)]->done_at))
+      best = static_cast<int>(i);
+  }
+  return best;
+}
+bool all_null(std::span<Request*> reqs) {
+  return std::all_of(reqs.begin(), reqs.end(), [](const Request* r) { return r == nullptr; });
+}
+}  // namespace
+
+bool Rank::test_any(std::span<Request*> reqs, int* index, Status* status) {
+  *index = UNDEFINED;
+  if (all_null(reqs)) {
+    if (status) *status = Status{};
+    return true;
+  }
+  const int best = first_complete(reqs, now());
+  if (best < 0) return false;
+  *index = best;
+  finish(std::exchange(reqs[static_cast<std::size_t>(best)], nullptr), status);
+  return true;
+}
+
+int Rank::test_some(std::span<Request*> reqs, std::vector<int>* indices, std::vector<Status>* statuses) {
+  indices->clear();
+  statuses->clear();
+  if (all_null(reqs)) return UNDEFINED;
+  std::exception_ptr error;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    Request* r = reqs[i];
+    if (r == nullptr || !r->complete || r->done_at > now()) continue;
+    reqs[i] = nullptr;
+    indices->push_back(static_cast<int>(i));
+    statuses->emplace_back();
+    try {
+      finish(r, &statuses->back());
+    } catch (const MpiError&) {
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  return static_cast<int>(indices->size());
+}
+
+Task<int> Rank::wait_some(std::span<Request*> reqs, std::vector<int>* indices, std::vector<Status>* statuses) {
+  if (all_null(reqs)) {
+    indices->clear();
+    statuses->clear();
+    co_return UNDEFINED;
+  }
+  co_await WaitAnyAwaiter{*this, reqs};
+  co_return test_some(reqs, indices, statuses);
+}
+
+void Rank::free_request(Request*& req) {
+  if (req == nullptr)
+    throw MpiError(ErrorClass::request, "request", "the request is MPI_REQUEST_NULL",
+                   "MPI-4.1 §3.7.3: MPI_Request_free takes an active or inactive request, not MPI_REQUEST_NULL");
+  if (req->kind == Request::Kind::activity)
+    throw MpiError(ErrorClass::request, "request", "the request is a nonblocking collective's",
+                   "MPI-4.1 §6.12: freeing the request of a nonblocking collective operation is erroneous; complete "
+                   "it with a wait or a test");
+  Request* r = std::exchange(req, nullptr);
+  if (r->complete) world_->release(r);
+  else r->freed = true;
+}
+
 bool Rank::test(Request*& req, Status* status) {
   if (req == nullptr) {
     if (status) *status = Status{};
@@ -994,6 +1089,10 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
 void World::complete(Request* r, SimTime at) {
   r->complete = true;
   r->done_at = at;
+  if (r->freed) {  // MPI_Request_free'd: nobody waits for it
+    release(r);
+    return;
+  }
   rank(r->owner).on_complete(r);
 }
 

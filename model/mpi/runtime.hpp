@@ -71,6 +71,7 @@ struct Request {
   bool awaited = false;       // the owner is blocked waiting for it
   bool collective = false;
   bool phantom = false;       // sizes only: no data is read or written (isend/irecv_unchecked)
+  bool freed = false;         // MPI_Request_free'd while active: released when it completes
   // Which of the owner's threads of control awaits it, when awaited: 0 its
   // program, k > 0 its activity k (Activity::thread). In what was padding.
   std::uint16_t thread = 0;
@@ -223,6 +224,24 @@ class Rank {
   Task<int> wait_any(std::span<Request*> reqs, Status* status);
   // True (and the request freed, set to null) if complete now.
   bool test(Request*& req, Status* status);
+  // MPI-4.1 §3.7.5. test_all: true, and every request freed, when all are
+  // complete now (null handles count as complete); else nothing changes.
+  // `statuses` is empty (ignored) or as long as `reqs`.
+  bool test_all(std::span<Request*> reqs, std::span<Status> statuses);
+  // test_any: true with the index of one complete now (the earliest completed,
+  // then the lowest index), freed; true with UNDEFINED when every handle is null;
+  // false with UNDEFINED when none is complete.
+  bool test_any(std::span<Request*> reqs, int* index, Status* status);
+  // wait_some / test_some: every request complete now (after waiting for the
+  // first, for wait_some) is freed; their indices in increasing order and their
+  // statuses (by position in `indices`) are given. UNDEFINED when every handle
+  // is null; test_some may give 0.
+  Task<int> wait_some(std::span<Request*> reqs, std::vector<int>* indices, std::vector<Status>* statuses);
+  int test_some(std::span<Request*> reqs, std::vector<int>* indices, std::vector<Status>* statuses);
+  // MPI_Request_free (§3.7.3): the handle becomes null; an incomplete request
+  // completes in the background and is released then. Erroneous for a
+  // nonblocking collective's request (§6.12).
+  void free_request(Request*& req);
 
   // Blocking send and receive: post now (arguments are checked here, before any
   // suspension), then wait in one small coroutine.

@@ -16,31 +16,35 @@ constexpr bool opt = false;
 namespace {
 // Each nonblocking collective and its blocking form (MPI-4.1 §6.12): the same
 // parameters and a request.
-struct NonblockingPair {
-  CallId blocking, nonblocking;
+// Each blocking collective, its nonblocking form (MPI-4.1 §6.12: the same
+// parameters and a request) and its persistent form (§6.13: the same, an info
+// and a request).
+struct CollectiveForms {
+  CallId blocking, nonblocking, persistent;
 };
-constexpr NonblockingPair kNonblocking[] = {
-    {CallId::barrier, CallId::ibarrier},
-    {CallId::bcast, CallId::ibcast},
-    {CallId::gather, CallId::igather},
-    {CallId::gatherv, CallId::igatherv},
-    {CallId::scatter, CallId::iscatter},
-    {CallId::scatterv, CallId::iscatterv},
-    {CallId::allgather, CallId::iallgather},
-    {CallId::allgatherv, CallId::iallgatherv},
-    {CallId::alltoall, CallId::ialltoall},
-    {CallId::alltoallv, CallId::ialltoallv},
-    {CallId::alltoallw, CallId::ialltoallw},
-    {CallId::reduce, CallId::ireduce},
-    {CallId::allreduce, CallId::iallreduce},
-    {CallId::reduce_scatter_block, CallId::ireduce_scatter_block},
-    {CallId::reduce_scatter, CallId::ireduce_scatter},
-    {CallId::scan, CallId::iscan},
-    {CallId::exscan, CallId::iexscan},
+constexpr CollectiveForms kForms[] = {
+    {CallId::barrier, CallId::ibarrier, CallId::barrier_init},
+    {CallId::bcast, CallId::ibcast, CallId::bcast_init},
+    {CallId::gather, CallId::igather, CallId::gather_init},
+    {CallId::gatherv, CallId::igatherv, CallId::gatherv_init},
+    {CallId::scatter, CallId::iscatter, CallId::scatter_init},
+    {CallId::scatterv, CallId::iscatterv, CallId::scatterv_init},
+    {CallId::allgather, CallId::iallgather, CallId::allgather_init},
+    {CallId::allgatherv, CallId::iallgatherv, CallId::allgatherv_init},
+    {CallId::alltoall, CallId::ialltoall, CallId::alltoall_init},
+    {CallId::alltoallv, CallId::ialltoallv, CallId::alltoallv_init},
+    {CallId::alltoallw, CallId::ialltoallw, CallId::alltoallw_init},
+    {CallId::reduce, CallId::ireduce, CallId::reduce_init},
+    {CallId::allreduce, CallId::iallreduce, CallId::allreduce_init},
+    {CallId::reduce_scatter_block, CallId::ireduce_scatter_block, CallId::reduce_scatter_block_init},
+    {CallId::reduce_scatter, CallId::ireduce_scatter, CallId::reduce_scatter_init},
+    {CallId::scan, CallId::iscan, CallId::scan_init},
+    {CallId::exscan, CallId::iexscan, CallId::exscan_init},
 };
 
-// The rows of the blocking collectives, then one for each nonblocking form: named
-// as the standard names it (MPI_Bcast: MPI_Ibcast), with a request.
+// The rows of the blocking collectives, then one for each nonblocking form (named
+// as the standard names it: MPI_Bcast, MPI_Ibcast) and one for each persistent
+// form (MPI_Bcast_init).
 std::vector<CallSpec> with_nonblocking(std::vector<CallSpec> rows) {
   static std::vector<std::unique_ptr<std::string>> texts;  // the new rows' names and summaries
   auto keep = [](std::string t) {
@@ -48,25 +52,36 @@ std::vector<CallSpec> with_nonblocking(std::vector<CallSpec> rows) {
     return texts.back()->c_str();
   };
   const std::size_t n = rows.size();
-  for (const NonblockingPair& pair : kNonblocking)
-    for (std::size_t i = 0; i < n; ++i) {
-      if (rows[i].id != pair.blocking) continue;
-      CallSpec row = rows[i];
-      const std::string name = row.name;
-      row.id = pair.nonblocking;
-      row.name = keep("MPI_I" + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[4])))) +
-                      name.substr(5));
-      row.summary = keep("start " + name + " and return at once: " + row.summary);
-      row.params.push_back({P::request, "request", K::request_out, req});
-      rows.push_back(std::move(row));
-    }
+  for (bool persistent : {false, true})
+    for (const CollectiveForms& forms : kForms)
+      for (std::size_t i = 0; i < n; ++i) {
+        if (rows[i].id != forms.blocking) continue;
+        CallSpec row = rows[i];
+        const std::string name = row.name;
+        if (persistent) {
+          row.id = forms.persistent;
+          row.name = keep(name + "_init");
+          row.summary = keep("make a persistent request for " + name + ", started by MPI_Start: " + row.summary);
+          row.params.push_back({P::info, "info", K::integer, opt});
+        } else {
+          row.id = forms.nonblocking;
+          row.name = keep("MPI_I" + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[4])))) +
+                          name.substr(5));
+          row.summary = keep("start " + name + " and return at once: " + row.summary);
+        }
+        row.params.push_back({P::request, "request", K::request_out, req});
+        rows.push_back(std::move(row));
+      }
   return rows;
 }
 }  // namespace
 
-std::optional<CallId> blocking_form(CallId id) {
-  for (const NonblockingPair& pair : kNonblocking)
-    if (pair.nonblocking == id) return pair.blocking;
+std::optional<CallId> blocking_form(CallId id, bool* persistent) {
+  for (const CollectiveForms& forms : kForms)
+    if (forms.nonblocking == id || forms.persistent == id) {
+      if (persistent) *persistent = forms.persistent == id;
+      return forms.blocking;
+    }
   return std::nullopt;
 }
 
@@ -110,6 +125,32 @@ const std::vector<CallSpec>& call_specs() {
       {CallId::test, "MPI_Test",
        {{P::request, "request", K::request_in, req}, {P::flag, "flag", K::out_int, req}, {P::status, "status", K::status_out, opt}},
        "test a request for completion"},
+      {CallId::waitsome, "MPI_Waitsome",
+       {{P::incount, "incount", K::integer, opt}, {P::array_of_requests, "array_of_requests", K::request_array, req},
+        {P::outcount, "outcount", K::out_int, req}, {P::array_of_indices, "array_of_indices", K::array_out, req},
+        {P::array_of_statuses, "array_of_statuses", K::statuses_out, opt}},
+       "wait until at least one request completes; complete all that have"},
+      {CallId::testall, "MPI_Testall",
+       {{P::count, "count", K::integer, opt}, {P::array_of_requests, "array_of_requests", K::request_array, req},
+        {P::flag, "flag", K::out_int, req}, {P::array_of_statuses, "array_of_statuses", K::statuses_out, opt}},
+       "test whether every request has completed (then complete them all)"},
+      {CallId::testany, "MPI_Testany",
+       {{P::count, "count", K::integer, opt}, {P::array_of_requests, "array_of_requests", K::request_array, req},
+        {P::index, "index", K::out_int, req}, {P::flag, "flag", K::out_int, req},
+        {P::status, "status", K::status_out, opt}},
+       "test whether any one request has completed (then complete it)"},
+      {CallId::testsome, "MPI_Testsome",
+       {{P::incount, "incount", K::integer, opt}, {P::array_of_requests, "array_of_requests", K::request_array, req},
+        {P::outcount, "outcount", K::out_int, req}, {P::array_of_indices, "array_of_indices", K::array_out, req},
+        {P::array_of_statuses, "array_of_statuses", K::statuses_out, opt}},
+       "complete every request that has completed, without waiting"},
+      {CallId::request_free, "MPI_Request_free", {{P::request, "request", K::request_in, req}},
+       "free a request; an active one completes in the background"},
+      {CallId::start, "MPI_Start", {{P::request, "request", K::request_in, req}},
+       "start the operation of an inactive persistent request"},
+      {CallId::startall, "MPI_Startall",
+       {{P::count, "count", K::integer, opt}, {P::array_of_requests, "array_of_requests", K::request_array, req}},
+       "start the operations of inactive persistent requests, in order"},
       {CallId::sendrecv, "MPI_Sendrecv",
        {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcount, "sendcount", K::integer, req}, {P::sendtype, "sendtype", K::datatype, req},
         {P::dest, "dest", K::integer, req}, {P::sendtag, "sendtag", K::integer, req}, {P::recvbuf, "recvbuf", K::buffer, req},
@@ -423,7 +464,7 @@ std::optional<std::int64_t> mpi_constant(std::string_view name) {
       {"MPI_COMBINER_HINDEXED", 9},     {"MPI_COMBINER_INDEXED_BLOCK", 10}, {"MPI_COMBINER_STRUCT", 12},
       {"MPI_COMBINER_SUBARRAY", 13},    {"MPI_COMBINER_DARRAY", 14},       {"MPI_COMBINER_RESIZED", 18},
       {"MPI_COMBINER_HINDEXED_BLOCK", 19}, {"MPI_DISTRIBUTE_BLOCK", 121},  {"MPI_DISTRIBUTE_CYCLIC", 122},
-      {"MPI_DISTRIBUTE_NONE", 123},     {"MPI_DISTRIBUTE_DFLT_DARG", -49767}};
+      {"MPI_DISTRIBUTE_NONE", 123},     {"MPI_DISTRIBUTE_DFLT_DARG", -49767}, {"MPI_INFO_NULL", 0x1c000000}};
   for (const auto& [n, v] : table)
     if (n == name) return v;
   return std::nullopt;
@@ -444,7 +485,7 @@ const char* param_name(P p) {
       "array_of_gsizes", "array_of_distribs", "array_of_dargs", "array_of_psizes", "num_integers", "num_addresses",
       "num_datatypes", "combiner", "max_integers", "max_addresses", "max_datatypes", "array_of_integers",
       "array_of_addresses", "array_of_datatypes", "buffer", "recvcounts", "sdispls", "rdispls", "sendtypes",
-      "recvtypes"};
+      "recvtypes", "array_of_indices", "info"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

@@ -56,6 +56,13 @@ void bind(Table<NameId, T>& v, NameId id, T x) {
   else v.emplace_back(id, std::move(x));
 }
 
+// A persistent collective request (MPI-4.1 §6.13): the call's arguments, checked
+// once by its _init, and its algorithm; each MPI_Start runs them as a new call.
+struct Persistent {
+  coll::CollArgs args;
+  const coll::Algorithm* algorithm = nullptr;
+};
+
 // Where a rank is in its program: a step list, the next step, and for the body of
 // a repeat, which iteration of how many.
 struct Cursor {
@@ -137,6 +144,7 @@ struct RankEnv {
     Lazy<std::uint32_t, std::int64_t> collectives;  // per communicator context but the world's: calls so far
     Lazy<NameId, mpi::TypeRef> types;  // null: MPI_DATATYPE_NULL (freed)
     Lazy<NameId, mpi::OpRef> ops;      // null: MPI_OP_NULL (freed)
+    Lazy<NameId, std::unique_ptr<Persistent>> persistent;  // null: freed
   };
   struct FreeBindings {
     void operator()(Bindings* p) const noexcept {
@@ -156,6 +164,7 @@ struct RankEnv {
   Table<NameId, const mpi::Communicator*>& comms() { return b().comms.get(); }
   Table<NameId, mpi::TypeRef>& types() { return b().types.get(); }
   Table<NameId, mpi::OpRef>& ops() { return b().ops.get(); }
+  Table<NameId, std::unique_ptr<Persistent>>& persistent() { return b().persistent.get(); }
 };
 
 double floating_at(const std::byte* p, std::int64_t size) {
@@ -242,12 +251,13 @@ void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64
   w.value(element_as_int(a, i, &integral));
 }
 
-// The collective a call starts, and whether it is the nonblocking form; false for
-// the calls that are not collectives (the constructors aside). From the call
-// table's names, once, into a table by call.
-bool collective_of(CallId id, coll::Collective* kind, bool* nonblocking) {
+// The collective a call starts and in which form; false for the calls that are
+// not collectives (the constructors aside). From the call table's names, once,
+// into a table by call.
+bool collective_of(CallId id, coll::Collective* kind, coll::Form* form) {
   struct Entry {
-    bool is_collective = false, nonblocking = false;
+    bool is_collective = false;
+    coll::Form form = coll::Form::blocking;
     coll::Collective kind = coll::Collective::barrier;
   };
   static const std::vector<Entry> table = [] {
@@ -255,20 +265,21 @@ bool collective_of(CallId id, coll::Collective* kind, bool* nonblocking) {
     for (const CallSpec& c : call_specs()) {
       const auto i = static_cast<std::size_t>(c.id);
       if (t.size() <= i) t.resize(i + 1);
-      const std::optional<CallId> blocking = blocking_form(c.id);
+      bool persistent = false;
+      const std::optional<CallId> blocking = blocking_form(c.id, &persistent);
       const CallSpec* named = blocking ? nullptr : &c;
       if (blocking)
         for (const CallSpec& b : call_specs())
           if (b.id == *blocking) named = &b;
       t[i].is_collective = named && coll::collective_by_name(named->name, &t[i].kind);
-      t[i].nonblocking = blocking.has_value();
+      t[i].form = !blocking ? coll::Form::blocking : persistent ? coll::Form::persistent : coll::Form::nonblocking;
     }
     return t;
   }();
   const auto i = static_cast<std::size_t>(id);
   if (i >= table.size() || !table[i].is_collective) return false;
   *kind = table[i].kind;
-  *nonblocking = table[i].nonblocking;
+  *form = table[i].form;
   return true;
 }
 
@@ -661,6 +672,11 @@ class Executor {
       throw MpiError(mpi::ErrorClass::request, "request",
                      "request '" + names_.str(a.name) + "' is still active; complete it before reusing its name",
                      "MPI-4.1 §3.7.3: every request must be completed by a wait or test");
+    if (std::unique_ptr<Persistent>* p = find_in(env.persistent(), a.name); p && *p)
+      throw MpiError(mpi::ErrorClass::request, "request",
+                     "request '" + names_.str(a.name) + "' is a persistent request; free it (MPI_Request_free) "
+                     "before reusing its name",
+                     "MPI-4.1 §3.9: a persistent request is freed with MPI_Request_free");
     bind(env.requests(), a.name, r);
   }
 
@@ -1290,14 +1306,124 @@ class Executor {
         g->reset();  // MPI_GROUP_NULL; operations that use the group still complete (values are shared)
         return true;
       }
+      case CallId::testall: {
+        std::vector<Request*> reqs = gather_requests(env, s, P::count);
+        std::vector<Status> sts(reqs.size());
+        const bool done = rk.test_all(reqs, sts);
+        write_back(env, s, reqs);
+        bind_int(env, s, P::flag, done ? 1 : 0);
+        if (done) bind_statuses(env, s, sts);
+        return true;
+      }
+      case CallId::testany: {
+        std::vector<Request*> reqs = gather_requests(env, s, P::count);
+        Status st;
+        int index = mpi::UNDEFINED;
+        const bool done = rk.test_any(reqs, &index, &st);
+        write_back(env, s, reqs);
+        bind_int(env, s, P::index, index);
+        bind_int(env, s, P::flag, done ? 1 : 0);
+        if (done) bind_status(env, s, P::status, st);
+        return true;
+      }
+      case CallId::testsome: {
+        std::vector<Request*> reqs = gather_requests(env, s, P::incount);
+        std::vector<int> indices;
+        std::vector<Status> sts;
+        const int n = rk.test_some(reqs, &indices, &sts);
+        write_back(env, s, reqs);
+        bind_some(env, s, n, indices, sts);
+        return true;
+      }
+      case CallId::request_free: {
+        const NameId id = arg(s, P::request).name;
+        if (std::unique_ptr<Persistent>* p = find_in(env.persistent(), id); p && *p) {
+          if (request_slot(env, id, "request") != nullptr)
+            throw MpiError(mpi::ErrorClass::request, "request",
+                           "persistent request '" + names_.str(id) + "' is active (started by MPI_Start and not "
+                           "completed)",
+                           "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
+          p->reset();
+          return true;
+        }
+        rk.free_request(request_slot(env, id, "request"));
+        return true;
+      }
+      case CallId::start: start_persistent(env, s, rk, arg(s, P::request).name, "request"); return true;
+      case CallId::startall: {
+        const Arg& a = arg(s, P::array_of_requests);
+        check_request_count(env, s, P::count, a.names.size());
+        // MPI-4.1 §3.9: as MPI_Start on each, in order.
+        for (NameId id : a.names) start_persistent(env, s, rk, id, "array_of_requests");
+        return true;
+      }
       default: {
         coll::Collective kind;
-        bool nonblocking = false;
-        if (!collective_of(s.spec->id, &kind, &nonblocking) || !nonblocking) return false;
-        start_collective(env, s, rk, kind);
+        coll::Form form = coll::Form::blocking;
+        if (!collective_of(s.spec->id, &kind, &form) || form == coll::Form::blocking) return false;
+        if (form == coll::Form::nonblocking) start_collective(env, s, rk, kind);
+        else init_persistent(env, s, rk, kind);
         return true;
       }
     }
+  }
+
+  // MPI-4.1 §6.13: checks the arguments and chooses the algorithm once; the
+  // request is inactive until MPI_Start.
+  void init_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
+    if (const Arg& info = arg(s, P::info); info.present) {
+      const std::int64_t v = eval_int(env, *info.expr);
+      if (v != *mpi_constant("MPI_INFO_NULL"))
+        throw MpiError(mpi::ErrorClass::arg, "info", "info = " + std::to_string(v) + " is not MPI_INFO_NULL",
+                       "MPI-4.1 §10: info is an info object or MPI_INFO_NULL; a scenario has only MPI_INFO_NULL");
+    }
+    coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::persistent);
+    const coll::Algorithm& alg = algorithm_for(s, a);
+    bind_request(env, s, nullptr);
+    auto p = std::make_unique<Persistent>();
+    p->args = std::move(a);
+    p->algorithm = &alg;
+    bind(env.persistent(), arg(s, P::request).name, std::move(p));
+  }
+
+  // MPI_Start on the request named `id`: its call runs again, as a new
+  // collective call on its communicator.
+  void start_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, NameId id, const char* param) {
+    (void)s;
+    std::unique_ptr<Persistent>* p = find_in(env.persistent(), id);
+    if (!p || !*p)
+      throw MpiError(mpi::ErrorClass::request, param,
+                     "request '" + names_.str(id) + "' is not a persistent request" +
+                         (p ? " any more: it was freed" : ""),
+                     "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Bcast_init, ...)");
+    Request*& slot = request_slot(env, id, param);
+    if (slot)
+      throw MpiError(mpi::ErrorClass::request, param,
+                     "persistent request '" + names_.str(id) + "' is already active: it was started and not completed",
+                     "MPI-4.1 §3.9: MPI_Start takes an inactive request; complete it (MPI_Wait, MPI_Test) first");
+    coll::CollArgs a = (*p)->args;
+    a.instance = next_instance(env, *a.comm);
+    slot = coordinator_.start(rk, std::move(a), *(*p)->algorithm);
+    started_algorithm_ = (*p)->algorithm->name.data();
+  }
+
+  // The statuses of a completion call (array_of_statuses), as the arrays
+  // <name>.MPI_SOURCE and <name>.MPI_TAG.
+  void bind_statuses(RankEnv& env, const Step& s, const std::vector<Status>& sts) {
+    const Arg& so = arg(s, P::array_of_statuses);
+    if (!so.present || so.ignore) return;
+    const std::string& base = names_.str(so.name);
+    std::vector<std::int64_t> src, tag;
+    for (const Status& st : sts) src.push_back(st.source), tag.push_back(st.tag);
+    bind(env.values(), names_.intern(base + ".MPI_SOURCE"), Value::of(std::move(src)));
+    bind(env.values(), names_.intern(base + ".MPI_TAG"), Value::of(std::move(tag)));
+  }
+  // MPI_Waitsome and MPI_Testsome's results.
+  void bind_some(RankEnv& env, const Step& s, int n, const std::vector<int>& indices, const std::vector<Status>& sts) {
+    bind_int(env, s, P::outcount, n);
+    std::vector<std::int64_t> idx(indices.begin(), indices.end());
+    bind(env.values(), arg(s, P::array_of_indices).name, Value::of(std::move(idx)));
+    bind_statuses(env, s, sts);
   }
 
   std::string type_name(const Step& s) { return names_.str(arg(s, P::newtype).name); }
@@ -1445,26 +1571,32 @@ class Executor {
       case CallId::comm_create_group:
       case CallId::intercomm_create:
       case CallId::intercomm_merge: return construct(env, s, rk);
+      case CallId::waitsome: return waitsome(env, s, rk);
       default: {
         coll::Collective kind;
-        bool nonblocking = false;
-        if (!collective_of(s.spec->id, &kind, &nonblocking) || nonblocking)
+        coll::Form form = coll::Form::blocking;
+        if (!collective_of(s.spec->id, &kind, &form) || form != coll::Form::blocking)
           throw std::logic_error("call_async: a call that never blocks");
         return collective(env, s, rk, kind);
       }
     }
   }
 
-  std::vector<Request*> gather_requests(RankEnv& env, const Step& s) {
-    const Arg& a = arg(s, P::array_of_requests);
-    if (const Arg& c = arg(s, P::count); c.present) {
-      std::int64_t n = eval_int(env, *c.expr);
-      if (n != static_cast<std::int64_t>(a.names.size()))
-        throw MpiError(mpi::ErrorClass::count, "count",
-                       "count = " + std::to_string(n) + " but array_of_requests names " +
-                           std::to_string(a.names.size()) + " requests",
-                       "MPI-4.1 §3.7.5: count is the length of array_of_requests");
+  // The optional count parameter of a call on an array of requests: its length.
+  void check_request_count(RankEnv& env, const Step& s, P count_param, std::size_t n) {
+    if (const Arg& c = arg(s, count_param); c.present) {
+      std::int64_t v = eval_int(env, *c.expr);
+      if (v != static_cast<std::int64_t>(n))
+        throw MpiError(mpi::ErrorClass::count, param_name(count_param),
+                       std::string(param_name(count_param)) + " = " + std::to_string(v) +
+                           " but array_of_requests names " + std::to_string(n) + " requests",
+                       std::string("MPI-4.1 §3.7.5: ") + param_name(count_param) +
+                           " is the length of array_of_requests");
     }
+  }
+  std::vector<Request*> gather_requests(RankEnv& env, const Step& s, P count_param = P::count) {
+    const Arg& a = arg(s, P::array_of_requests);
+    check_request_count(env, s, count_param, a.names.size());
     std::vector<Request*> reqs;
     for (NameId id : a.names) reqs.push_back(request_slot(env, id, "array_of_requests"));
     return reqs;
@@ -1482,14 +1614,17 @@ class Executor {
     const Arg& a = arg(s, P::array_of_requests);
     for (NameId id : a.names) *find_in(env.requests(), id) = nullptr;
     co_await rk.wait_all(reqs, sts);
-    const Arg& so = arg(s, P::array_of_statuses);
-    if (so.present && !so.ignore) {
-      const std::string& base = names_.str(so.name);
-      std::vector<std::int64_t> src, tag;
-      for (const Status& st : sts) src.push_back(st.source), tag.push_back(st.tag);
-      bind(env.values(), names_.intern(base + ".MPI_SOURCE"), Value::of(std::move(src)));
-      bind(env.values(), names_.intern(base + ".MPI_TAG"), Value::of(std::move(tag)));
-    }
+    bind_statuses(env, s, sts);
+    co_return Status{};
+  }
+
+  Task<Status> waitsome(RankEnv& env, const Step& s, mpi::Rank& rk) {
+    std::vector<Request*> reqs = gather_requests(env, s, P::incount);
+    std::vector<int> indices;
+    std::vector<Status> sts;
+    const int n = co_await rk.wait_some(reqs, &indices, &sts);
+    write_back(env, s, reqs);
+    bind_some(env, s, n, indices, sts);
     co_return Status{};
   }
 
@@ -1911,10 +2046,10 @@ class Executor {
 
   // A collective call's arguments, checked against the standard here, at the
   // boundary; the coordinator checks them against the other members'.
-  coll::CollArgs collective_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind, bool nonblocking) {
+  coll::CollArgs collective_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind, coll::Form form) {
     coll::CollArgs a;
     a.kind = kind;
-    a.nonblocking = nonblocking;
+    a.form = form;
     a.comm = &comm_arg(env, s);
     a.p = a.comm->size();
     a.me = a.comm->rank_of(env.rank, env.rank);
@@ -1970,7 +2105,7 @@ class Executor {
   }
 
   Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
-    coll::CollArgs a = collective_args(env, s, rk, kind, false);
+    coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::blocking);
     const coll::Algorithm& alg = algorithm_for(s, a);
     return Blocking::on_collective(coordinator_.enter(rk, std::move(a), alg));
   }
@@ -1978,7 +2113,7 @@ class Executor {
   // MPI-4.1 §6.12: a nonblocking collective starts its algorithm as an activity of
   // the rank and returns its request at once.
   void start_collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
-    coll::CollArgs a = collective_args(env, s, rk, kind, true);
+    coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::nonblocking);
     const coll::Algorithm& alg = algorithm_for(s, a);
     Request* r = coordinator_.start(rk, std::move(a), alg);
     started_algorithm_ = alg.name.data();

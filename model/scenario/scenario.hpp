@@ -88,6 +88,7 @@ enum class P : std::uint8_t {
   array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, num_integers, num_addresses, num_datatypes,
   combiner, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes,
   buffer, recvcounts, sdispls, rdispls, sendtypes, recvtypes,
+  array_of_indices, info,
   count_
 };
 
@@ -115,6 +116,10 @@ enum class CallId {
   type_darray, type_get_envelope, type_get_contents,
   ibarrier, ibcast, igather, igatherv, iscatter, iscatterv, iallgather, iallgatherv, ialltoall, ialltoallv, ialltoallw,
   ireduce, iallreduce, ireduce_scatter_block, ireduce_scatter, iscan, iexscan,
+  waitsome, testall, testany, testsome, request_free, start, startall,
+  barrier_init, bcast_init, gather_init, gatherv_init, scatter_init, scatterv_init, allgather_init, allgatherv_init,
+  alltoall_init, alltoallv_init, alltoallw_init, reduce_init, allreduce_init, reduce_scatter_block_init,
+  reduce_scatter_init, scan_init, exscan_init,
 };
 
 // The value of an MPI constant a scenario may name that is not a builtin
@@ -129,8 +134,9 @@ struct CallSpec {
 };
 
 const std::vector<CallSpec>& call_specs();
-// The blocking collective whose nonblocking form `id` is (MPI_Ibcast: MPI_Bcast), if it is one.
-std::optional<CallId> blocking_form(CallId id);
+// The blocking collective whose nonblocking form (MPI_Ibcast) or persistent form
+// (MPI_Bcast_init) `id` is, if it is one; `persistent` tells which.
+std::optional<CallId> blocking_form(CallId id, bool* persistent = nullptr);
 const char* param_name(P p);
 const CallSpec* find_call(std::string_view name);
 

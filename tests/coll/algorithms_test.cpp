@@ -224,7 +224,7 @@ std::string run_case(const Case& k) {
     salt_base = 17;
     coll::CollArgs second = args_for(k, rank, world.comm_world(), r);
     salt_base = 0;
-    first.nonblocking = second.nonblocking = true;
+    first.form = second.form = coll::Form::nonblocking;
     second.instance = 1;
     engine.spawn(two_in_flight(coord, rank, std::move(first), std::move(second), *k.alg));
   }
@@ -295,7 +295,7 @@ TEST_CASE("every registered algorithm runs as a nonblocking collective, two call
       if (alg.restrictions.power_of_two_only && (p & (p - 1)) != 0) continue;
       const mpi::OpRef& op = alg.restrictions.commutative_only ? sum : noncommutative;
       Case k{&alg, p, false, coll::reduces(alg.collective) ? op : sum, strided, true};
-      INFO(coll::nonblocking_name(alg.collective), " ", alg.name, " p=", p);
+      INFO(coll::call_name(alg.collective, coll::Form::nonblocking), " ", alg.name, " p=", p);
       CHECK(run_case(k) == "");
       ++runs;
     }
