@@ -17,14 +17,22 @@ std::uint32_t Trace::channel(const std::string& name) {
   return static_cast<std::uint32_t>(channel_names_.size() - 1);
 }
 
-void Trace::record_call(CallRecord r) {
+std::int64_t Trace::record_call(CallRecord r) {
   auto it = call_stats_.find(r.name);
   if (it == call_stats_.end()) it = call_stats_.emplace(r.name, CallStats{}).first;
   std::int64_t d = (r.end - r.start).ps;
   it->second.count += 1;
   it->second.total_ps += d;
   it->second.max_ps = std::max(it->second.max_ps, d);
-  if (level_ != TraceLevel::summary) calls_.push_back(std::move(r));
+  if (level_ == TraceLevel::summary) return -1;
+  calls_.push_back(std::move(r));
+  return static_cast<std::int64_t>(calls_.size()) - 1;
+}
+
+void Trace::complete_call(std::int64_t index, SimTime t) {
+  if (index < 0 || index >= static_cast<std::int64_t>(calls_.size())) return;
+  CallRecord& c = calls_[static_cast<std::size_t>(index)];
+  c.completed_ps = std::max(c.completed_ps, t.ps);
 }
 
 void Trace::count_call(const char* name, SimTime start, SimTime end) {
@@ -95,6 +103,7 @@ void Trace::write_records(JsonWriter& w) const {
     if (c.step >= 0) w.field("step", c.step);
     w.field("call", c.name).field("start_ps", c.start.ps).field("end_ps", c.end.ps);
     if (!c.detail.empty()) w.field("algorithm", c.detail);
+    if (c.completed_ps >= 0) w.field("completed_ps", c.completed_ps);
     if (!c.args_json.empty()) w.key("args").raw(c.args_json);
     w.end_object();
   }

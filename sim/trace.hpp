@@ -22,6 +22,9 @@ struct CallRecord {
   SimTime start, end;
   std::string args_json;       // a JSON object, already serialized
   std::string detail;          // e.g. the algorithm a collective used
+  // A call that starts an operation and returns (a nonblocking or persistent
+  // collective): when that operation completed; -1 otherwise, or while it runs.
+  std::int64_t completed_ps = -1;
 };
 
 struct MessageRecord {
@@ -69,7 +72,11 @@ class Trace {
   void set_process_count(std::uint32_t n);
 
   std::uint32_t channel(const std::string& name);
-  void record_call(CallRecord r);
+  // Returns the record's index, for complete_call (-1 when the level keeps no calls).
+  std::int64_t record_call(CallRecord r);
+  // The operation the call `index` started completed at t (the latest of
+  // several, for a call that started several).
+  void complete_call(std::int64_t index, SimTime t);
   // The cheap form for the summary level: counts the call under `name` (a string
   // that outlives the trace) without building a record.
   void count_call(const char* name, SimTime start, SimTime end);

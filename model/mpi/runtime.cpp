@@ -625,7 +625,16 @@ void World::end_activity() {
   Activity& a = *running_;
   a.done = true;
   a.request->status = Status{};
+  trace_.complete_call(a.trace_call, engine_.now());
   complete(a.request, engine_.now());
+}
+
+void World::set_trace_call(const Request* r, std::int64_t index) {
+  if (r == nullptr || r->kind != Request::Kind::activity) return;
+  if (Activity* a = find_activity(r->owner, static_cast<std::uint16_t>(r->peer))) {
+    a->trace_call = index;
+    if (a->done) trace_.complete_call(index, r->done_at);  // it ended inside the call
+  }
 }
 
 void World::run_activity(Activity& a, std::coroutine_handle<> h) {

@@ -147,6 +147,7 @@ struct Activity {
   std::coroutine_handle<> waiter = nullptr, resume = nullptr;
   std::span<Request*> waiting_on;
   const char* call = "";       // the call that started it, for diagnostics (a string literal)
+  std::int64_t trace_call = -1;  // the trace's record of that call (sim::Trace::complete_call)
   Request* request = nullptr;  // completed when the body ends
   Activity* next = nullptr;    // the rank's other activities
   Task<void> body;             // ends with World::end_activity
@@ -426,6 +427,9 @@ class World {
   Request* start_activity(std::uint32_t r, Task<void> body, const Communicator& comm, const char* call);
   // Called by the activity that runs now, as its last act: its request completes.
   void end_activity();
+  // The trace record of the call that started the activity of `r` (a request
+  // start_activity gave): its completion is noted there.
+  void set_trace_call(const Request* r, std::int64_t index);
   // The activities that have not ended (after a run: what never completed), in
   // rank order, each with what it waits for.
   struct PendingActivity {

@@ -736,9 +736,15 @@ class Executor {
         case Step::call:
           env.call_start = world_.engine().now();
           if (cfg_.explain) explain_before_[env.rank] = buffer_texts(env);
+          started_.clear();
           if (!call_sync(env, s)) return call_async(env, s);
-          record_call(env, s, s.spec->name, env.call_start, std::exchange(started_algorithm_, ""),
-                      args_json(env, s));
+          {
+            const std::int64_t record = record_call(env, s, s.spec->name, env.call_start,
+                                                    std::exchange(started_algorithm_, ""), args_json(env, s));
+            // The operations the call started: their completion goes to its record.
+            for (const Request* r : started_) world_.set_trace_call(r, record);
+            started_.clear();
+          }
           break;
       }
     }
@@ -806,15 +812,15 @@ class Executor {
     result_.explain.push_back(std::move(e));
   }
 
-  void record_call(RankEnv& env, const Step& s, const char* name, SimTime start, const char* algorithm,
-                   std::string args) {
+  std::int64_t record_call(RankEnv& env, const Step& s, const char* name, SimTime start, const char* algorithm,
+                           std::string args) {
     if (cfg_.explain && s.kind == Step::call) record_explain(env, s, algorithm, start, args);
     if (result_.trace.level() == sim::TraceLevel::summary) {
       result_.trace.count_call(name, start, world_.engine().now());
-      return;
+      return -1;
     }
-    result_.trace.record_call(sim::CallRecord{env.rank, index_of(s), name, start, world_.engine().now(),
-                                              std::move(args), algorithm});
+    return result_.trace.record_call(sim::CallRecord{env.rank, index_of(s), name, start, world_.engine().now(),
+                                                     std::move(args), algorithm});
   }
 
   std::string args_json(RankEnv& env, const Step& s) {
@@ -1405,6 +1411,7 @@ class Executor {
     a.instance = next_instance(env, *a.comm);
     slot = coordinator_.start(rk, std::move(a), *(*p)->algorithm);
     started_algorithm_ = (*p)->algorithm->name.data();
+    started_.push_back(slot);
   }
 
   // The statuses of a completion call (array_of_statuses), as the arrays
@@ -2117,6 +2124,7 @@ class Executor {
     const coll::Algorithm& alg = algorithm_for(s, a);
     Request* r = coordinator_.start(rk, std::move(a), alg);
     started_algorithm_ = alg.name.data();
+    started_.push_back(r);
     bind_request(env, s, r);
   }
 
@@ -2219,6 +2227,7 @@ class Executor {
   const coll::Algorithm* last_used_ = nullptr;   // the algorithm last recorded in algorithms_used
   const CallSpec* last_used_call_ = nullptr;     // and its call
   const char* started_algorithm_ = "";           // the algorithm of the nonblocking collective just started
+  std::vector<const Request*> started_;          // the operations the running call started
 
   const Scenario& sc_;
   Names& names_;

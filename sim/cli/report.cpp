@@ -131,6 +131,18 @@ std::string chrome_trace_json(const scenario::Scenario& sc, const scenario::RunR
     if (c.step >= 0) w.field("step", c.step);
     w.end_object();
     w.end_object();
+    if (c.completed_ps >= 0) {
+      // The operation the call started, from the call to its completion: an async slice.
+      const std::string name = c.name + " in flight";
+      w.begin_object();
+      w.field("name", name).field("cat", "operation").field("ph", "b").field("id", &c - r.trace.calls().data());
+      w.field("pid", 0).field("tid", c.process).field("ts", us(c.start.ps));
+      w.end_object();
+      w.begin_object();
+      w.field("name", name).field("cat", "operation").field("ph", "e").field("id", &c - r.trace.calls().data());
+      w.field("pid", 0).field("tid", c.process).field("ts", us(c.completed_ps));
+      w.end_object();
+    }
   }
   const auto& channels = r.trace.channel_names();
   for (const auto& m : r.trace.messages()) {

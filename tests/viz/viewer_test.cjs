@@ -92,6 +92,15 @@ const path = require("path");
   withLinks.summary.links = [{ link: "node0->switch", bytes: 4096, busy_ps: 3276800 }, { link: "switch->node1", bytes: 1024, busy_ps: 819200 }];
   await page.evaluate(t => load(t), withLinks);
   check(await page.locator("#links tr").count() === 2, "the link view lists every link");
+  // A nonblocking collective: its call bar, and a bar from the call to the operation's completion.
+  const nonblocking = JSON.parse(JSON.stringify(trace));
+  nonblocking.calls = [{ rank: 0, call: "MPI_Ibcast", start_ps: 0, end_ps: 0, completed_ps: 5000000, algorithm: "binomial" },
+                       { rank: 0, call: "MPI_Wait", start_ps: 1000000, end_ps: 5000000 }];
+  await page.evaluate(t => load(t), nonblocking);
+  check(await page.locator(".operation").count() === 1, "a nonblocking call's operation is drawn from its start to its completion");
+  const op = await page.locator(".operation").first().boundingBox();
+  const wait = await page.locator(".call").nth(1).boundingBox();
+  check(op && wait && Math.abs(op.x + op.width - (wait.x + wait.width)) < 2, "the operation's bar ends where its wait ends");
   check(external.length === 0, "no network requests: " + external.join(", "));
   check(errors.length === 0, "no script errors: " + errors.join("; "));
   await page.screenshot({ path: shot, fullPage: true });
