@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "model/coll/arguments.hpp"
 #include "model/coll/comm/constructors.hpp"
 #include "model/coll/coordinator.hpp"
 #include "model/coll/registry.hpp"
@@ -557,16 +558,6 @@ class Executor {
     const char* name = param_name(p);
     throw MpiError(mpi::ErrorClass::arg, name, std::string(name) + " = " + std::to_string(v) + " does not fit an int",
                    "MPI-4.1 §2.5.6: C int arguments");
-  }
-  std::vector<std::int64_t> array_arg(RankEnv& env, const Arg& a, const char* name, std::size_t len) {
-    Value v = eval(env, *a.expr);
-    if (!v.is_array) throw StepError(std::string(name) + " must be an array");
-    if (v.array.size() != len)
-      throw MpiError(mpi::ErrorClass::arg, name,
-                     std::string(name) + " has " + std::to_string(v.array.size()) + " entries; the group has " +
-                         std::to_string(len) + " processes",
-                     "MPI-4.1 §6.6: sendcounts and displs have one entry per process of the group");
-    return std::move(v.array);
   }
   mpi::TypeRef type_arg(RankEnv& env, const Step& s, P p) {
     const Arg& a = arg(s, p);
@@ -1693,382 +1684,67 @@ class Executor {
     co_return sts[0];
   }
 
-  // ---- collectives: arguments validated here, at the boundary; then the coordinator runs the algorithm.
-  mpi::TypeRef committed_type(RankEnv& env, const Step& s, P p) {
-    mpi::TypeRef t = type_arg(env, s, p);
-    if (!t->committed())
-      throw MpiError(mpi::ErrorClass::type, param_name(p), "datatype " + t->name() + " is not committed",
-                     "MPI-4.1 §5.1.9: a datatype must be committed before it is used in communication");
-    return t;
-  }
-  std::int64_t count_arg(RankEnv& env, const Step& s, P p) {
-    std::int64_t n = int_arg(env, s, p);
-    if (n < 0)
-      throw MpiError(mpi::ErrorClass::count, param_name(p), std::string(param_name(p)) + " = " + std::to_string(n) + " is negative",
-                     "MPI-4.1 §3.2.2: counts are non-negative");
-    return n;
-  }
-  std::vector<std::int64_t> counts_arg(RankEnv& env, const Step& s, P p, int n, bool counts) {
-    std::vector<std::int64_t> v = array_arg(env, arg(s, p), param_name(p), static_cast<std::size_t>(n));
-    if (counts)
-      for (std::size_t i = 0; i < v.size(); ++i)
-        if (v[i] < 0)
-          throw MpiError(mpi::ErrorClass::count, param_name(p),
-                         std::string(param_name(p)) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) + " is negative",
-                         "MPI-4.1 §3.2.2: counts are non-negative");
-    return v;
-  }
-  std::vector<mpi::TypeRef> types_arg(RankEnv& env, const Step& s, P p, int n) {
-    const Arg& a = arg(s, p);
-    if (static_cast<int>(a.names.size()) != n)
-      throw MpiError(mpi::ErrorClass::arg, param_name(p),
-                     std::string(param_name(p)) + " has " + std::to_string(a.names.size()) + " entries; the group has " +
-                         std::to_string(n) + " processes",
-                     "MPI-4.1 §6.8: sendtypes and recvtypes have one entry per process of the group");
-    std::vector<mpi::TypeRef> out;
-    for (NameId id : a.names) {
-      mpi::TypeRef t = named_type(env, id, param_name(p));
-      if (!t->committed())
-        throw MpiError(mpi::ErrorClass::type, param_name(p), "datatype " + t->name() + " is not committed",
-                       "MPI-4.1 §5.1.9: a datatype must be committed before it is used in communication");
-      out.push_back(std::move(t));
+  // ---- collectives: the library reads and checks the arguments (coll::read_arguments),
+  // asking this step for each where it is significant; the coordinator runs the algorithm.
+  class StepArgs final : public coll::ArgSource {
+   public:
+    StepArgs(Executor& ex, RankEnv& env, const Step& s) : ex_(ex), env_(env), s_(s) {}
+    bool given(coll::Param p) const override {
+      const std::int8_t i = s_.slot[static_cast<std::size_t>(id(p))];
+      return i >= 0 && s_.args[static_cast<std::size_t>(i)].present;
     }
-    return out;
-  }
-  // A buffer argument; MPI_IN_PLACE only where `in_place_rule` is empty... or allowed.
-  Address coll_buffer(RankEnv& env, const Step& s, P p, bool in_place_allowed, const char* rule) {
-    Address at = address(env, arg(s, p), p);
-    if (at == coll::kInPlace && !in_place_allowed)
-      throw MpiError(mpi::ErrorClass::buffer, param_name(p),
-                     std::string("MPI_IN_PLACE as ") + param_name(p) + " is not allowed here", rule);
-    return at;
-  }
-  void check_block(mpi::Rank& rk, Address at, std::int64_t count, const mpi::TypeRef& t, const char* argument) {
-    if (at == coll::kInPlace) return;
-    mpi::check_access(mpi::TypedBuffer{&rk.memory(), at, count, t.get()}, count * t->size(), argument);
-  }
+    std::int64_t integer(coll::Param p) override { return ex_.int_arg(env_, s_, id(p)); }
+    Address buffer(coll::Param p) override { return ex_.address(env_, ex_.arg(s_, id(p)), id(p)); }
+    mpi::TypeRef datatype(coll::Param p) override { return ex_.type_arg(env_, s_, id(p)); }
+    std::vector<std::int64_t> integers(coll::Param p) override {
+      Value v = ex_.eval(env_, *ex_.arg(s_, id(p)).expr);
+      if (!v.is_array) throw StepError(std::string(param_name(id(p))) + " must be an array");
+      return std::move(v.array);
+    }
+    std::vector<mpi::TypeRef> datatypes(coll::Param p) override {
+      std::vector<mpi::TypeRef> out;
+      for (NameId n : ex_.arg(s_, id(p)).names) out.push_back(ex_.named_type(env_, n, param_name(id(p))));
+      return out;
+    }
+    mpi::OpRef op() override { return ex_.op_arg(env_, s_); }
 
-  // The root's side of a gather(v) (send = false: recvbuf, recvcount or recvcounts
-  // and displs, recvtype) or a scatter(v) (send = true: the send arguments), with
-  // one block per process of n, each checked against the root's memory.
-  void root_side(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a, bool send, int n, const char* why,
-                 const char* buffer_rule) {
-    const P buf = send ? P::sendbuf : P::recvbuf, type = send ? P::sendtype : P::recvtype;
-    const P count = send ? P::sendcount : P::recvcount, counts = send ? P::sendcounts : P::recvcounts;
-    need(s, buf, why);
-    need(s, type, why);
-    (send ? a.sendbuf : a.recvbuf) = coll_buffer(env, s, buf, false, buffer_rule);
-    (send ? a.sendtype : a.recvtype) = committed_type(env, s, type);
-    if (a.kind == coll::Collective::gather || a.kind == coll::Collective::scatter) {
-      need(s, count, why);
-      (send ? a.sendcount : a.recvcount) = count_arg(env, s, count);
-    } else {
-      need(s, counts, why);
-      need(s, P::displs, why);
-      (send ? a.per_process().sendcounts : a.per_process().recvcounts) = counts_arg(env, s, counts, n, true);
-      (send ? a.per_process().sdispls : a.per_process().rdispls) = counts_arg(env, s, P::displs, n, false);
+   private:
+    static P id(coll::Param p) {
+      switch (p) {
+        case coll::Param::buffer: return P::buffer;
+        case coll::Param::count: return P::count;
+        case coll::Param::datatype: return P::datatype;
+        case coll::Param::root: return P::root;
+        case coll::Param::op: return P::op;
+        case coll::Param::sendbuf: return P::sendbuf;
+        case coll::Param::sendcount: return P::sendcount;
+        case coll::Param::sendtype: return P::sendtype;
+        case coll::Param::sendcounts: return P::sendcounts;
+        case coll::Param::sdispls: return P::sdispls;
+        case coll::Param::sendtypes: return P::sendtypes;
+        case coll::Param::recvbuf: return P::recvbuf;
+        case coll::Param::recvcount: return P::recvcount;
+        case coll::Param::recvtype: return P::recvtype;
+        case coll::Param::recvcounts: return P::recvcounts;
+        case coll::Param::displs: return P::displs;
+        case coll::Param::rdispls: return P::rdispls;
+        case coll::Param::recvtypes: return P::recvtypes;
+      }
+      throw std::logic_error("a collective parameter without a scenario name");
     }
-    check_blocks(rk, a, send, n);
-  }
-
-  // The receive side of an allgather(v) or alltoall: recvbuf, recvtype, recvcount
-  // or recvcounts and displs, one block per process of n, each checked.
-  void all_recv_side(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a, int n, const char* buffer_rule) {
-    a.recvbuf = coll_buffer(env, s, P::recvbuf, false, buffer_rule);
-    a.recvtype = committed_type(env, s, P::recvtype);
-    if (a.kind == coll::Collective::allgatherv) {
-      a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, n, true);
-      a.per_process().rdispls = counts_arg(env, s, P::displs, n, false);
-    } else {
-      a.recvcount = count_arg(env, s, P::recvcount);
-    }
-    check_blocks(rk, a, false, n);
-  }
-
-  // Every per-process block of one side of a (processes 0..n-1) lies in the caller's memory.
-  void check_blocks(mpi::Rank& rk, const coll::CollArgs& a, bool send, int n) {
-    for (int i = 0; i < n; ++i) {
-      if (send) check_block(rk, a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i), "sendbuf");
-      else check_block(rk, a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i), "recvbuf");
-    }
-  }
-
-  // The arguments of a collective on an intercommunicator (MPI-4.1 §6.2.2): the
-  // root's group passes MPI_ROOT at the root and MPI_PROC_NULL elsewhere (those
-  // processes' other arguments are not significant), the other group the root's
-  // rank; per-process arrays address the remote group (reduce-scatter's recvcounts:
-  // the local one); MPI_IN_PLACE is not available.
-  void inter_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a, std::string_view cname) {
-    using coll::Collective;
-    const int p = a.p, q = a.remote_p;
-    const char* no_in_place = "MPI-4.1 §6.2.2: the in-place option is not available on intercommunicators";
-    if (a.kind == Collective::scan || a.kind == Collective::exscan)
-      throw MpiError(mpi::ErrorClass::comm, "comm",
-                     std::string(cname) + " is defined for intracommunicators only, and " + a.comm->name() + " is an intercommunicator",
-                     "MPI-4.1 §6.11: the scans take an intracommunicator");
-    const bool rooted = coll::rooted(a.kind);
-    if (rooted) {
-      a.root = rank_arg(env, s, P::root);
-      if (a.root != mpi::ROOT && a.root != mpi::PROC_NULL && (a.root < 0 || a.root >= q))
-        throw MpiError(mpi::ErrorClass::root, "root",
-                       "root = " + std::to_string(a.root) + " is neither MPI_ROOT, MPI_PROC_NULL nor a rank of the remote group of " +
-                           a.comm->name() + " (size " + std::to_string(q) + ")",
-                       "MPI-4.1 §6.2.2: on an intercommunicator the root passes MPI_ROOT, the rest of its group "
-                       "MPI_PROC_NULL, the other group the root's rank in the root's group");
-      if (a.root == mpi::PROC_NULL) return;  // nothing else is significant
-    }
-    const bool root = rooted && a.root == mpi::ROOT;
-    const char* why = "at the root (MPI_ROOT)";
-    const char* sender = "in the group that sends to the root";
-    // The caller's own single block: its send side, or its receive side.
-    auto own = [&](bool send, const char* when) {
-      const P buf = send ? P::sendbuf : P::recvbuf, count = send ? P::sendcount : P::recvcount;
-      const P type = send ? P::sendtype : P::recvtype;
-      need(s, buf, when);
-      need(s, count, when);
-      need(s, type, when);
-      Address& at = send ? a.sendbuf : a.recvbuf;
-      std::int64_t& n = send ? a.sendcount : a.recvcount;
-      mpi::TypeRef& t = send ? a.sendtype : a.recvtype;
-      at = coll_buffer(env, s, buf, false, no_in_place);
-      n = count_arg(env, s, count);
-      t = committed_type(env, s, type);
-      check_block(rk, at, n, t, send ? "sendbuf" : "recvbuf");
-    };
-    auto reduction = [&](bool send_here, bool recv_here, std::int64_t send_count) {
-      a.op = op_arg(env, s);
-      a.sendtype = a.recvtype = committed_type(env, s, P::datatype);
-      a.sendcount = send_count;
-      if (send_here) {
-        need(s, P::sendbuf, sender);
-        a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
-        check_block(rk, a.sendbuf, send_count, a.sendtype, "sendbuf");
-      }
-      if (recv_here) {
-        need(s, P::recvbuf, why);
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
-      }
-    };
-    switch (a.kind) {
-      case Collective::barrier: break;
-      case Collective::bcast:
-        a.recvbuf = coll_buffer(env, s, P::buffer, false, no_in_place);
-        a.recvcount = count_arg(env, s, P::count);
-        a.recvtype = committed_type(env, s, P::datatype);
-        check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "buffer");
-        break;
-      case Collective::gather:
-      case Collective::gatherv:
-        if (!root) {
-          own(true, sender);
-          break;
-        }
-        root_side(env, s, rk, a, false, q, why, no_in_place);
-        break;
-      case Collective::scatter:
-      case Collective::scatterv:
-        if (!root) {
-          own(false, "in the group the root sends to");
-          break;
-        }
-        root_side(env, s, rk, a, true, q, why, no_in_place);
-        break;
-      case Collective::allgather:
-      case Collective::allgatherv:
-      case Collective::alltoall:
-        own(true, "");
-        all_recv_side(env, s, rk, a, q, no_in_place);
-        if (a.kind == Collective::alltoall) check_blocks(rk, a, true, q);
-        break;
-      case Collective::alltoallv:
-      case Collective::alltoallw: {
-        const bool w = a.kind == Collective::alltoallw;
-        a.sendbuf = coll_buffer(env, s, P::sendbuf, false, no_in_place);
-        need(s, P::sendcounts, "");
-        need(s, P::sdispls, "");
-        need(s, w ? P::sendtypes : P::sendtype, "");
-        a.per_process().sendcounts = counts_arg(env, s, P::sendcounts, q, true);
-        a.per_process().sdispls = counts_arg(env, s, P::sdispls, q, false);
-        if (w) a.per_process().sendtypes = types_arg(env, s, P::sendtypes, q);
-        else a.sendtype = committed_type(env, s, P::sendtype);
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, no_in_place);
-        a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, q, true);
-        a.per_process().rdispls = counts_arg(env, s, P::rdispls, q, false);
-        if (w) a.per_process().recvtypes = types_arg(env, s, P::recvtypes, q);
-        else a.recvtype = committed_type(env, s, P::recvtype);
-        check_blocks(rk, a, true, q);
-        check_blocks(rk, a, false, q);
-        break;
-      }
-      case Collective::reduce: {
-        const std::int64_t n = count_arg(env, s, P::count);
-        reduction(!root, root, n);
-        a.recvcount = n;
-        if (root) check_block(rk, a.recvbuf, n, a.recvtype, "recvbuf");
-        break;
-      }
-      case Collective::allreduce: {
-        const std::int64_t n = count_arg(env, s, P::count);
-        reduction(true, true, n);
-        a.recvcount = n;
-        check_block(rk, a.recvbuf, n, a.recvtype, "recvbuf");
-        break;
-      }
-      case Collective::reduce_scatter_block:
-      case Collective::reduce_scatter: {
-        if (a.kind == Collective::reduce_scatter) a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, p, true);
-        else a.recvcount = count_arg(env, s, P::recvcount);
-        std::int64_t total = 0;
-        for (int i = 0; i < p; ++i) total += a.recv_count(i);
-        reduction(true, true, total);
-        check_block(rk, a.recvbuf, a.recv_count(a.me), a.recvtype, "recvbuf");
-        break;
-      }
-      case Collective::scan:
-      case Collective::exscan: break;
-    }
-  }
-
-  // The arguments of a collective on an intracommunicator: the root a rank of the
-  // group, MPI_IN_PLACE where the standard allows it, every block checked.
-  void intra_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::CollArgs& a) {
-    using coll::Collective;
-    const int p = a.p, me = a.me;
-    const bool rooted = coll::rooted(a.kind);
-    if (rooted) {
-      a.root = rank_arg(env, s, P::root);
-      if (a.root < 0 || a.root >= p)
-        throw MpiError(mpi::ErrorClass::root, "root",
-                       "root = " + std::to_string(a.root) + " is not a rank of " + a.comm->name() + " (size " +
-                           std::to_string(p) + ")",
-                       "MPI-4.1 §6.1: root must be a valid rank of the group, the same on every process");
-    }
-    const bool at_root = rooted && me == a.root;
-    const char* why = "at the root";
-    auto send_side = [&](bool in_place_ok, const char* rule) {
-      need(s, P::sendbuf, "");
-      a.sendbuf = coll_buffer(env, s, P::sendbuf, in_place_ok, rule);
-      if (a.in_place()) return;
-      need(s, P::sendcount, "unless sendbuf is MPI_IN_PLACE");
-      need(s, P::sendtype, "unless sendbuf is MPI_IN_PLACE");
-      a.sendcount = count_arg(env, s, P::sendcount);
-      a.sendtype = committed_type(env, s, P::sendtype);
-      check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
-    };
-    auto reduction = [&](bool in_place_ok, const char* in_place_rule, bool recv_here) {
-      a.op = op_arg(env, s);
-      a.sendtype = a.recvtype = committed_type(env, s, P::datatype);
-      need(s, P::sendbuf, "");
-      a.sendbuf = coll_buffer(env, s, P::sendbuf, in_place_ok, in_place_rule);
-      if (recv_here) {
-        need(s, P::recvbuf, why);
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.9: MPI_IN_PLACE is given as sendbuf, not recvbuf");
-      }
-    };
-    switch (a.kind) {
-      case Collective::barrier: break;
-      case Collective::bcast:
-        a.recvbuf = coll_buffer(env, s, P::buffer, false, "MPI-4.1 §6.4: MPI_Bcast has no in-place option");
-        a.recvcount = count_arg(env, s, P::count);
-        a.recvtype = committed_type(env, s, P::datatype);
-        check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "buffer");
-        break;
-      case Collective::gather:
-      case Collective::gatherv:
-        send_side(at_root, "MPI-4.1 §6.5: MPI_IN_PLACE may be given as sendbuf only at the root");
-        if (at_root) root_side(env, s, rk, a, false, p, why, "MPI-4.1 §6.5: MPI_IN_PLACE is given as sendbuf, at the root");
-        break;
-      case Collective::scatter:
-      case Collective::scatterv:
-        need(s, P::recvbuf, "");
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, at_root, "MPI-4.1 §6.6: MPI_IN_PLACE may be given as recvbuf only at the root");
-        if (a.recvbuf != coll::kInPlace) {
-          need(s, P::recvcount, "unless recvbuf is MPI_IN_PLACE");
-          need(s, P::recvtype, "unless recvbuf is MPI_IN_PLACE");
-          a.recvcount = count_arg(env, s, P::recvcount);
-          a.recvtype = committed_type(env, s, P::recvtype);
-          check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
-        }
-        if (at_root) root_side(env, s, rk, a, true, p, why, "MPI-4.1 §6.6: MPI_IN_PLACE is given as recvbuf, at the root");
-        break;
-      case Collective::allgather:
-      case Collective::allgatherv:
-      case Collective::alltoall:
-        send_side(true, "");
-        all_recv_side(env, s, rk, a, p, "MPI-4.1 §6.7: MPI_IN_PLACE is given as sendbuf");
-        if (a.kind == Collective::alltoall && !a.in_place())
-          check_blocks(rk, a, true, p);
-        break;
-      case Collective::alltoallv:
-      case Collective::alltoallw: {
-        const bool w = a.kind == Collective::alltoallw;
-        a.sendbuf = coll_buffer(env, s, P::sendbuf, true, "");
-        a.recvbuf = coll_buffer(env, s, P::recvbuf, false, "MPI-4.1 §6.8: MPI_IN_PLACE is given as sendbuf");
-        a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, p, true);
-        a.per_process().rdispls = counts_arg(env, s, P::rdispls, p, false);
-        if (w) a.per_process().recvtypes = types_arg(env, s, P::recvtypes, p);
-        else a.recvtype = committed_type(env, s, P::recvtype);
-        check_blocks(rk, a, false, p);
-        if (!a.in_place()) {
-          const char* unless = "unless sendbuf is MPI_IN_PLACE";
-          need(s, P::sendcounts, unless);
-          need(s, P::sdispls, unless);
-          need(s, w ? P::sendtypes : P::sendtype, unless);
-          a.per_process().sendcounts = counts_arg(env, s, P::sendcounts, p, true);
-          a.per_process().sdispls = counts_arg(env, s, P::sdispls, p, false);
-          if (w) a.per_process().sendtypes = types_arg(env, s, P::sendtypes, p);
-          else a.sendtype = committed_type(env, s, P::sendtype);
-          check_blocks(rk, a, true, p);
-        }
-        break;
-      }
-      case Collective::reduce:
-        reduction(at_root, "MPI-4.1 §6.9.1: MPI_IN_PLACE may be given as sendbuf only at the root", at_root);
-        a.sendcount = a.recvcount = count_arg(env, s, P::count);
-        check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
-        if (at_root) check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
-        break;
-      case Collective::allreduce:
-      case Collective::scan:
-      case Collective::exscan:
-        reduction(true, "", true);
-        a.sendcount = a.recvcount = count_arg(env, s, P::count);
-        check_block(rk, a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
-        check_block(rk, a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
-        break;
-      case Collective::reduce_scatter_block:
-      case Collective::reduce_scatter: {
-        reduction(true, "", true);
-        if (a.kind == Collective::reduce_scatter) a.per_process().recvcounts = counts_arg(env, s, P::recvcounts, p, true);
-        else a.recvcount = count_arg(env, s, P::recvcount);
-        std::int64_t total = 0;
-        for (int i = 0; i < p; ++i) total += a.recv_count(i);
-        a.sendcount = total;
-        check_block(rk, a.sendbuf, total, a.sendtype, "sendbuf");
-        check_block(rk, a.recvbuf, a.in_place() ? total : a.recv_count(me), a.recvtype, "recvbuf");
-        break;
-      }
-    }
-  }
+    Executor& ex_;
+    RankEnv& env_;
+    const Step& s_;
+  };
 
   // A collective call's arguments, checked against the standard here, at the
   // boundary; the coordinator checks them against the other members'.
   coll::CollArgs collective_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind, coll::Form form) {
-    coll::CollArgs a;
-    a.kind = kind;
-    a.form = form;
-    a.comm = &comm_arg(env, s);
-    a.p = a.comm->size();
-    a.me = a.comm->rank_of(env.rank, env.rank);
+    StepArgs source(*this, env, s);
+    const mpi::Communicator& comm = comm_arg(env, s);
+    coll::CollArgs a = coll::read_arguments(rk, kind, form, comm, source);
     a.segment_bytes = s.segment;
-    if (a.comm->is_inter()) {
-      a.remote_p = a.comm->peer_count();
-      inter_args(env, s, rk, a, s.spec->name);
-    } else {
-      intra_args(env, s, rk, a);
-    }
-    if (a.op) mpi::check_op_type(*a.op, *a.recvtype, a.sendcount, "op");
-    a.instance = next_instance(env, *a.comm);
+    a.instance = next_instance(env, comm);
     return a;
   }
 

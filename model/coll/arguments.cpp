@@ -1,0 +1,431 @@
+#include "model/coll/arguments.hpp"
+
+#include <array>
+#include <climits>
+#include <string>
+
+namespace mpisim::coll {
+
+namespace {
+
+using mpi::ErrorClass;
+using mpi::MpiError;
+
+constexpr std::array<const char*, 18> kParamNames = {
+    "buffer",    "count",     "datatype",   "root",    "op",      "sendbuf",  "sendcount", "sendtype",   "sendcounts",
+    "sdispls",   "sendtypes", "recvbuf",    "recvcount", "recvtype", "recvcounts", "displs", "rdispls", "recvtypes"};
+
+// The checks of one call, in the order the standard's definitions read the
+// arguments; each argument is asked of the source only where it is significant.
+class Reader {
+ public:
+  Reader(Rank& rank, ArgSource& source, CollArgs& a) : rank_(rank), src_(source), a_(a) {}
+
+  void intra();
+  void inter();
+
+ private:
+  using P = Param;
+
+  void need(P p, const char* why) {
+    if (src_.given(p)) return;
+    const char* name = param_name(p);
+    throw MpiError(ErrorClass::arg, name,
+                   std::string("parameter ") + name + " is missing" + (*why ? std::string(" ") + why : std::string()),
+                   "MPI-4.1 §6.1: an argument that is significant at a process must be given there");
+  }
+  int rank_arg(P p) {
+    const std::int64_t v = src_.integer(p);
+    if (v < INT_MIN || v > INT_MAX) {
+      const char* name = param_name(p);
+      throw MpiError(ErrorClass::arg, name, std::string(name) + " = " + std::to_string(v) + " does not fit an int",
+                     "MPI-4.1 §2.5.6: C int arguments");
+    }
+    return static_cast<int>(v);
+  }
+  std::int64_t count(P p) {
+    const std::int64_t n = src_.integer(p);
+    if (n < 0)
+      throw MpiError(ErrorClass::count, param_name(p),
+                     std::string(param_name(p)) + " = " + std::to_string(n) + " is negative",
+                     "MPI-4.1 §3.2.2: counts are non-negative");
+    return n;
+  }
+  // One entry per process of n (MPI-4.1 §6.6, §6.8); counts are non-negative.
+  std::vector<std::int64_t> per_process(P p, int n, bool counts) {
+    std::vector<std::int64_t> v = src_.integers(p);
+    const char* name = param_name(p);
+    if (v.size() != static_cast<std::size_t>(n))
+      throw MpiError(ErrorClass::arg, name,
+                     std::string(name) + " has " + std::to_string(v.size()) + " entries; the group has " +
+                         std::to_string(n) + " processes",
+                     "MPI-4.1 §6.6: sendcounts and displs have one entry per process of the group");
+    if (counts)
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (v[i] < 0)
+          throw MpiError(ErrorClass::count, name,
+                         std::string(name) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) + " is negative",
+                         "MPI-4.1 §3.2.2: counts are non-negative");
+    return v;
+  }
+  static void require_committed(const TypeRef& t, P p) {
+    if (!t->committed())
+      throw MpiError(ErrorClass::type, param_name(p), "datatype " + t->name() + " is not committed",
+                     "MPI-4.1 §5.1.9: a datatype must be committed before it is used in communication");
+  }
+  TypeRef committed(P p) {
+    TypeRef t = src_.datatype(p);
+    require_committed(t, p);
+    return t;
+  }
+  std::vector<TypeRef> types(P p, int n) {
+    std::vector<TypeRef> v = src_.datatypes(p);
+    if (static_cast<int>(v.size()) != n)
+      throw MpiError(ErrorClass::arg, param_name(p),
+                     std::string(param_name(p)) + " has " + std::to_string(v.size()) + " entries; the group has " +
+                         std::to_string(n) + " processes",
+                     "MPI-4.1 §6.8: sendtypes and recvtypes have one entry per process of the group");
+    for (const TypeRef& t : v) require_committed(t, p);
+    return v;
+  }
+  // A buffer; MPI_IN_PLACE only where allowed (`rule` says where it is).
+  Address buffer(P p, bool in_place_allowed, const char* rule) {
+    const Address at = src_.buffer(p);
+    if (at == kInPlace && !in_place_allowed)
+      throw MpiError(ErrorClass::buffer, param_name(p),
+                     std::string("MPI_IN_PLACE as ") + param_name(p) + " is not allowed here", rule);
+    return at;
+  }
+  void check_block(Address at, std::int64_t n, const TypeRef& t, const char* argument) {
+    if (at == kInPlace) return;
+    mpi::check_access(mpi::TypedBuffer{&rank_.memory(), at, n, t.get()}, n * t->size(), argument);
+  }
+  // Every per-process block of one side (processes 0..n-1) lies in the caller's memory.
+  void check_blocks(bool send, int n) {
+    for (int i = 0; i < n; ++i) {
+      if (send) check_block(a_.sendbuf + a_.send_offset(i), a_.send_count(i), a_.send_type(i), "sendbuf");
+      else check_block(a_.recvbuf + a_.recv_offset(i), a_.recv_count(i), a_.recv_type(i), "recvbuf");
+    }
+  }
+  // The root's side of a gather(v) (send = false: recvbuf, recvcount or
+  // recvcounts and displs, recvtype) or a scatter(v) (send = true: the send
+  // arguments), with one block per process of n, each checked.
+  void root_side(bool send, int n, const char* why, const char* buffer_rule) {
+    const P buf = send ? P::sendbuf : P::recvbuf, type = send ? P::sendtype : P::recvtype;
+    const P cnt = send ? P::sendcount : P::recvcount, counts = send ? P::sendcounts : P::recvcounts;
+    need(buf, why);
+    need(type, why);
+    (send ? a_.sendbuf : a_.recvbuf) = buffer(buf, false, buffer_rule);
+    (send ? a_.sendtype : a_.recvtype) = committed(type);
+    if (a_.kind == Collective::gather || a_.kind == Collective::scatter) {
+      need(cnt, why);
+      (send ? a_.sendcount : a_.recvcount) = count(cnt);
+    } else {
+      need(counts, why);
+      need(P::displs, why);
+      (send ? a_.per_process().sendcounts : a_.per_process().recvcounts) = per_process(counts, n, true);
+      (send ? a_.per_process().sdispls : a_.per_process().rdispls) = per_process(P::displs, n, false);
+    }
+    check_blocks(send, n);
+  }
+  // The receive side of an allgather(v) or alltoall, one block per process of n.
+  void all_recv_side(int n, const char* buffer_rule) {
+    a_.recvbuf = buffer(P::recvbuf, false, buffer_rule);
+    a_.recvtype = committed(P::recvtype);
+    if (a_.kind == Collective::allgatherv) {
+      a_.per_process().recvcounts = per_process(P::recvcounts, n, true);
+      a_.per_process().rdispls = per_process(P::displs, n, false);
+    } else {
+      a_.recvcount = count(P::recvcount);
+    }
+    check_blocks(false, n);
+  }
+
+  Rank& rank_;
+  ArgSource& src_;
+  CollArgs& a_;
+};
+
+// On an intracommunicator: the root a rank of the group, MPI_IN_PLACE where the
+// standard allows it, every block checked.
+void Reader::intra() {
+  CollArgs& a = a_;
+  const int p = a.p, me = a.me;
+  const bool is_rooted = rooted(a.kind);
+  if (is_rooted) {
+    a.root = rank_arg(P::root);
+    if (a.root < 0 || a.root >= p)
+      throw MpiError(ErrorClass::root, "root",
+                     "root = " + std::to_string(a.root) + " is not a rank of " + a.comm->name() + " (size " +
+                         std::to_string(p) + ")",
+                     "MPI-4.1 §6.1: root must be a valid rank of the group, the same on every process");
+  }
+  const bool at_root = is_rooted && me == a.root;
+  const char* why = "at the root";
+  auto send_side = [&](bool in_place_ok, const char* rule) {
+    need(P::sendbuf, "");
+    a.sendbuf = buffer(P::sendbuf, in_place_ok, rule);
+    if (a.in_place()) return;
+    need(P::sendcount, "unless sendbuf is MPI_IN_PLACE");
+    need(P::sendtype, "unless sendbuf is MPI_IN_PLACE");
+    a.sendcount = count(P::sendcount);
+    a.sendtype = committed(P::sendtype);
+    check_block(a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
+  };
+  auto reduction = [&](bool in_place_ok, const char* in_place_rule, bool recv_here) {
+    a.op = src_.op();
+    a.sendtype = a.recvtype = committed(P::datatype);
+    need(P::sendbuf, "");
+    a.sendbuf = buffer(P::sendbuf, in_place_ok, in_place_rule);
+    if (recv_here) {
+      need(P::recvbuf, why);
+      a.recvbuf = buffer(P::recvbuf, false, "MPI-4.1 §6.9: MPI_IN_PLACE is given as sendbuf, not recvbuf");
+    }
+  };
+  switch (a.kind) {
+    case Collective::barrier: break;
+    case Collective::bcast:
+      a.recvbuf = buffer(P::buffer, false, "MPI-4.1 §6.4: MPI_Bcast has no in-place option");
+      a.recvcount = count(P::count);
+      a.recvtype = committed(P::datatype);
+      check_block(a.recvbuf, a.recvcount, a.recvtype, "buffer");
+      break;
+    case Collective::gather:
+    case Collective::gatherv:
+      send_side(at_root, "MPI-4.1 §6.5: MPI_IN_PLACE may be given as sendbuf only at the root");
+      if (at_root) root_side(false, p, why, "MPI-4.1 §6.5: MPI_IN_PLACE is given as sendbuf, at the root");
+      break;
+    case Collective::scatter:
+    case Collective::scatterv:
+      need(P::recvbuf, "");
+      a.recvbuf = buffer(P::recvbuf, at_root, "MPI-4.1 §6.6: MPI_IN_PLACE may be given as recvbuf only at the root");
+      if (a.recvbuf != kInPlace) {
+        need(P::recvcount, "unless recvbuf is MPI_IN_PLACE");
+        need(P::recvtype, "unless recvbuf is MPI_IN_PLACE");
+        a.recvcount = count(P::recvcount);
+        a.recvtype = committed(P::recvtype);
+        check_block(a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
+      }
+      if (at_root) root_side(true, p, why, "MPI-4.1 §6.6: MPI_IN_PLACE is given as recvbuf, at the root");
+      break;
+    case Collective::allgather:
+    case Collective::allgatherv:
+    case Collective::alltoall:
+      send_side(true, "");
+      all_recv_side(p, "MPI-4.1 §6.7: MPI_IN_PLACE is given as sendbuf");
+      if (a.kind == Collective::alltoall && !a.in_place()) check_blocks(true, p);
+      break;
+    case Collective::alltoallv:
+    case Collective::alltoallw: {
+      const bool w = a.kind == Collective::alltoallw;
+      a.sendbuf = buffer(P::sendbuf, true, "");
+      a.recvbuf = buffer(P::recvbuf, false, "MPI-4.1 §6.8: MPI_IN_PLACE is given as sendbuf");
+      a.per_process().recvcounts = per_process(P::recvcounts, p, true);
+      a.per_process().rdispls = per_process(P::rdispls, p, false);
+      if (w) a.per_process().recvtypes = types(P::recvtypes, p);
+      else a.recvtype = committed(P::recvtype);
+      check_blocks(false, p);
+      if (!a.in_place()) {
+        const char* unless = "unless sendbuf is MPI_IN_PLACE";
+        need(P::sendcounts, unless);
+        need(P::sdispls, unless);
+        need(w ? P::sendtypes : P::sendtype, unless);
+        a.per_process().sendcounts = per_process(P::sendcounts, p, true);
+        a.per_process().sdispls = per_process(P::sdispls, p, false);
+        if (w) a.per_process().sendtypes = types(P::sendtypes, p);
+        else a.sendtype = committed(P::sendtype);
+        check_blocks(true, p);
+      }
+      break;
+    }
+    case Collective::reduce:
+      reduction(at_root, "MPI-4.1 §6.9.1: MPI_IN_PLACE may be given as sendbuf only at the root", at_root);
+      a.sendcount = a.recvcount = count(P::count);
+      check_block(a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
+      if (at_root) check_block(a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
+      break;
+    case Collective::allreduce:
+    case Collective::scan:
+    case Collective::exscan:
+      reduction(true, "", true);
+      a.sendcount = a.recvcount = count(P::count);
+      check_block(a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
+      check_block(a.recvbuf, a.recvcount, a.recvtype, "recvbuf");
+      break;
+    case Collective::reduce_scatter_block:
+    case Collective::reduce_scatter: {
+      reduction(true, "", true);
+      if (a.kind == Collective::reduce_scatter) a.per_process().recvcounts = per_process(P::recvcounts, p, true);
+      else a.recvcount = count(P::recvcount);
+      std::int64_t total = 0;
+      for (int i = 0; i < p; ++i) total += a.recv_count(i);
+      a.sendcount = total;
+      check_block(a.sendbuf, total, a.sendtype, "sendbuf");
+      check_block(a.recvbuf, a.in_place() ? total : a.recv_count(me), a.recvtype, "recvbuf");
+      break;
+    }
+  }
+}
+
+// On an intercommunicator (MPI-4.1 §6.2.2): the root's group passes MPI_ROOT at the
+// root and MPI_PROC_NULL elsewhere (those processes' other arguments are not
+// significant), the other group the root's rank; per-process arrays address the
+// remote group (reduce-scatter's recvcounts: the local one); MPI_IN_PLACE is not
+// available.
+void Reader::inter() {
+  CollArgs& a = a_;
+  const int p = a.p, q = a.remote_p;
+  const char* no_in_place = "MPI-4.1 §6.2.2: the in-place option is not available on intercommunicators";
+  if (a.kind == Collective::scan || a.kind == Collective::exscan)
+    throw MpiError(ErrorClass::comm, "comm",
+                   std::string(call_name(a)) + " is defined for intracommunicators only, and " + a.comm->name() +
+                       " is an intercommunicator",
+                   "MPI-4.1 §6.11: the scans take an intracommunicator");
+  const bool is_rooted = rooted(a.kind);
+  if (is_rooted) {
+    a.root = rank_arg(P::root);
+    if (a.root != mpi::ROOT && a.root != mpi::PROC_NULL && (a.root < 0 || a.root >= q))
+      throw MpiError(ErrorClass::root, "root",
+                     "root = " + std::to_string(a.root) +
+                         " is neither MPI_ROOT, MPI_PROC_NULL nor a rank of the remote group of " + a.comm->name() +
+                         " (size " + std::to_string(q) + ")",
+                     "MPI-4.1 §6.2.2: on an intercommunicator the root passes MPI_ROOT, the rest of its group "
+                     "MPI_PROC_NULL, the other group the root's rank in the root's group");
+    if (a.root == mpi::PROC_NULL) return;  // nothing else is significant
+  }
+  const bool root = is_rooted && a.root == mpi::ROOT;
+  const char* why = "at the root (MPI_ROOT)";
+  const char* sender = "in the group that sends to the root";
+  // The caller's own single block: its send side, or its receive side.
+  auto own = [&](bool send, const char* when) {
+    const P buf = send ? P::sendbuf : P::recvbuf, cnt = send ? P::sendcount : P::recvcount;
+    const P type = send ? P::sendtype : P::recvtype;
+    need(buf, when);
+    need(cnt, when);
+    need(type, when);
+    Address& at = send ? a.sendbuf : a.recvbuf;
+    std::int64_t& n = send ? a.sendcount : a.recvcount;
+    TypeRef& t = send ? a.sendtype : a.recvtype;
+    at = buffer(buf, false, no_in_place);
+    n = count(cnt);
+    t = committed(type);
+    check_block(at, n, t, send ? "sendbuf" : "recvbuf");
+  };
+  auto reduction = [&](bool send_here, bool recv_here, std::int64_t send_count) {
+    a.op = src_.op();
+    a.sendtype = a.recvtype = committed(P::datatype);
+    a.sendcount = send_count;
+    if (send_here) {
+      need(P::sendbuf, sender);
+      a.sendbuf = buffer(P::sendbuf, false, no_in_place);
+      check_block(a.sendbuf, send_count, a.sendtype, "sendbuf");
+    }
+    if (recv_here) {
+      need(P::recvbuf, why);
+      a.recvbuf = buffer(P::recvbuf, false, no_in_place);
+    }
+  };
+  switch (a.kind) {
+    case Collective::barrier: break;
+    case Collective::bcast:
+      a.recvbuf = buffer(P::buffer, false, no_in_place);
+      a.recvcount = count(P::count);
+      a.recvtype = committed(P::datatype);
+      check_block(a.recvbuf, a.recvcount, a.recvtype, "buffer");
+      break;
+    case Collective::gather:
+    case Collective::gatherv:
+      if (!root) {
+        own(true, sender);
+        break;
+      }
+      root_side(false, q, why, no_in_place);
+      break;
+    case Collective::scatter:
+    case Collective::scatterv:
+      if (!root) {
+        own(false, "in the group the root sends to");
+        break;
+      }
+      root_side(true, q, why, no_in_place);
+      break;
+    case Collective::allgather:
+    case Collective::allgatherv:
+    case Collective::alltoall:
+      own(true, "");
+      all_recv_side(q, no_in_place);
+      if (a.kind == Collective::alltoall) check_blocks(true, q);
+      break;
+    case Collective::alltoallv:
+    case Collective::alltoallw: {
+      const bool w = a.kind == Collective::alltoallw;
+      a.sendbuf = buffer(P::sendbuf, false, no_in_place);
+      need(P::sendcounts, "");
+      need(P::sdispls, "");
+      need(w ? P::sendtypes : P::sendtype, "");
+      a.per_process().sendcounts = per_process(P::sendcounts, q, true);
+      a.per_process().sdispls = per_process(P::sdispls, q, false);
+      if (w) a.per_process().sendtypes = types(P::sendtypes, q);
+      else a.sendtype = committed(P::sendtype);
+      a.recvbuf = buffer(P::recvbuf, false, no_in_place);
+      a.per_process().recvcounts = per_process(P::recvcounts, q, true);
+      a.per_process().rdispls = per_process(P::rdispls, q, false);
+      if (w) a.per_process().recvtypes = types(P::recvtypes, q);
+      else a.recvtype = committed(P::recvtype);
+      check_blocks(true, q);
+      check_blocks(false, q);
+      break;
+    }
+    case Collective::reduce: {
+      const std::int64_t n = count(P::count);
+      reduction(!root, root, n);
+      a.recvcount = n;
+      if (root) check_block(a.recvbuf, n, a.recvtype, "recvbuf");
+      break;
+    }
+    case Collective::allreduce: {
+      const std::int64_t n = count(P::count);
+      reduction(true, true, n);
+      a.recvcount = n;
+      check_block(a.recvbuf, n, a.recvtype, "recvbuf");
+      break;
+    }
+    case Collective::reduce_scatter_block:
+    case Collective::reduce_scatter: {
+      if (a.kind == Collective::reduce_scatter) a.per_process().recvcounts = per_process(P::recvcounts, p, true);
+      else a.recvcount = count(P::recvcount);
+      std::int64_t total = 0;
+      for (int i = 0; i < p; ++i) total += a.recv_count(i);
+      reduction(true, true, total);
+      check_block(a.recvbuf, a.recv_count(a.me), a.recvtype, "recvbuf");
+      break;
+    }
+    case Collective::scan:
+    case Collective::exscan: break;
+  }
+}
+
+}  // namespace
+
+const char* param_name(Param p) { return kParamNames[static_cast<std::size_t>(p)]; }
+
+CollArgs read_arguments(Rank& rank, Collective kind, Form form, const Communicator& comm, ArgSource& source) {
+  CollArgs a;
+  a.kind = kind;
+  a.form = form;
+  a.comm = &comm;
+  a.p = comm.size();
+  a.me = comm.rank_of(rank.id(), rank.id());
+  Reader reader(rank, source, a);
+  if (comm.is_inter()) {
+    a.remote_p = comm.peer_count();
+    reader.inter();
+  } else {
+    reader.intra();
+  }
+  // MPI-4.1 §6.9.2: the op must be defined on the datatype.
+  if (a.op) mpi::check_op_type(*a.op, *a.recvtype, a.sendcount, "op");
+  return a;
+}
+
+}  // namespace mpisim::coll

@@ -1,0 +1,49 @@
+#pragma once
+// A collective call's arguments, read and checked as the standard says: the
+// library's entry for every collective, in each of its forms, from any front-end.
+//
+// A front-end (the scenario interpreter, `mpisim cost`, a test) hands over an
+// ArgSource: the call's arguments by the standard's parameter names, each
+// evaluated only when the library asks for it. The library asks only for the
+// arguments that are significant at the calling process (a scatter's send
+// arguments at its root only), in the order the checks need them, so that a
+// front-end whose arguments are expressions evaluates nothing the standard
+// ignores, and every check of the standard, with its diagnostic, is here.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "model/coll/collective.hpp"
+
+namespace mpisim::coll {
+
+// The parameters of the collective calls, named as the standard names them.
+enum class Param : std::uint8_t {
+  buffer, count, datatype, root, op, sendbuf, sendcount, sendtype, sendcounts, sdispls, sendtypes, recvbuf,
+  recvcount, recvtype, recvcounts, displs, rdispls, recvtypes
+};
+const char* param_name(Param p);
+
+class ArgSource {
+ public:
+  // Whether the call gives the argument at all (a C call always does; a scenario
+  // step may leave out one that is not significant).
+  virtual bool given(Param p) const = 0;
+  virtual std::int64_t integer(Param p) = 0;                  // count, root (an int)
+  virtual Address buffer(Param p) = 0;                        // an address, or kInPlace
+  virtual TypeRef datatype(Param p) = 0;                      // a valid handle (committed or not)
+  virtual std::vector<std::int64_t> integers(Param p) = 0;    // sendcounts, displs, ...
+  virtual std::vector<TypeRef> datatypes(Param p) = 0;        // sendtypes, recvtypes
+  virtual mpi::OpRef op() = 0;
+
+ protected:
+  ~ArgSource() = default;
+};
+
+// Reads the arguments of `kind` in `form` at `rank` on `comm`, checks each
+// against the standard (throws mpi::MpiError naming the argument and the rule),
+// and gives them as an algorithm reads them. The call's position among the
+// collectives on the communicator (CollArgs::instance) is the caller's to set.
+CollArgs read_arguments(Rank& rank, Collective kind, Form form, const Communicator& comm, ArgSource& source);
+
+}  // namespace mpisim::coll
