@@ -13,6 +13,7 @@
 #include "model/scenario/scenario.hpp"
 #include "sim/cli/progress.hpp"
 #include "sim/input_error.hpp"
+#include "model/coll/one_call.hpp"
 #include "sim/json_writer.hpp"
 
 namespace mpisim::cli {
@@ -36,98 +37,6 @@ std::uint64_t parse_value(const std::string& text, const std::string& option, bo
   }
   if (!ok || v == 0) throw sim::InputError(option, "expected a positive number of ranks; got \"" + text + "\"");
   return v;
-}
-
-// How each collective's arguments follow from the size: --bytes is the call's
-// count in bytes (docs/cost.md says which count for each collective).
-struct CallShape {
-  bool reduction;
-};
-
-std::string list_of(const std::string& item, std::uint64_t p) {
-  std::string s = "[";
-  for (std::uint64_t i = 0; i < p; ++i) s += (i ? ", " : "") + item;
-  return s + "]";
-}
-
-// One call of `c` on every rank of MPI_COMM_WORLD, as a scenario.
-std::string scenario_text(Collective c, std::uint64_t p, std::uint64_t bytes, std::string_view algorithm) {
-  const bool red = coll::reduces(c);
-  // Reductions add doubles: the count is bytes / 8, rounded up.
-  const std::uint64_t count = red ? (bytes + 7) / 8 : bytes;
-  const std::string n = std::to_string(count);
-  const std::string type = red ? "\"MPI_DOUBLE\"" : "\"MPI_BYTE\"";
-  auto buffer = [&](const char* name, const std::string& elements) {
-    return std::string(R"({"buffer": ")") + name + R"(", "type": )" + type + R"(, "count": ")" + elements + "\"},\n";
-  };
-  std::string prog, call;
-  const std::string counts = "\"[" + n + " for j in 0..size]\"", displs = "\"[j * " + n + " for j in 0..size]\"";
-  switch (c) {
-    case Collective::barrier: call = R"("MPI_Barrier")"; break;
-    case Collective::bcast:
-      prog = buffer("b", n);
-      call = R"("MPI_Bcast", "buffer": "b", "count": )" + n + R"(, "datatype": )" + type + R"(, "root": 0)";
-      break;
-    case Collective::gather:
-    case Collective::scatter:
-    case Collective::allgather:
-    case Collective::alltoall: {
-      const bool many = c == Collective::alltoall;
-      prog = buffer("s", c == Collective::scatter || many ? n + " * size" : n) +
-             buffer("r", c == Collective::gather || c == Collective::allgather || many ? n + " * size" : n);
-      call = "\"" + std::string(coll::collective_name(c)) + R"(", "sendbuf": "s", "sendcount": )" + n +
-             R"(, "sendtype": )" + type + R"(, "recvbuf": "r", "recvcount": )" + n + R"(, "recvtype": )" + type;
-      if (coll::rooted(c)) call += R"(, "root": 0)";
-      break;
-    }
-    case Collective::gatherv:
-    case Collective::allgatherv:
-      prog = buffer("s", n) + buffer("r", n + " * size");
-      call = "\"" + std::string(coll::collective_name(c)) + R"(", "sendbuf": "s", "sendcount": )" + n +
-             R"(, "sendtype": )" + type + R"(, "recvbuf": "r", "recvcounts": )" + counts + R"(, "displs": )" + displs +
-             R"(, "recvtype": )" + type;
-      if (coll::rooted(c)) call += R"(, "root": 0)";
-      break;
-    case Collective::scatterv:
-      prog = buffer("s", n + " * size") + buffer("r", n);
-      call = R"("MPI_Scatterv", "sendbuf": "s", "sendcounts": )" + counts + R"(, "displs": )" + displs +
-             R"(, "sendtype": )" + type + R"(, "recvbuf": "r", "recvcount": )" + n + R"(, "recvtype": )" + type +
-             R"(, "root": 0)";
-      break;
-    case Collective::alltoallv:
-      prog = buffer("s", n + " * size") + buffer("r", n + " * size");
-      call = R"("MPI_Alltoallv", "sendbuf": "s", "sendcounts": )" + counts + R"(, "sdispls": )" + displs +
-             R"(, "sendtype": )" + type + R"(, "recvbuf": "r", "recvcounts": )" + counts + R"(, "rdispls": )" +
-             displs + R"(, "recvtype": )" + type;
-      break;
-    case Collective::alltoallw:
-      prog = buffer("s", n + " * size") + buffer("r", n + " * size");
-      call = R"("MPI_Alltoallw", "sendbuf": "s", "sendcounts": )" + counts + R"(, "sdispls": )" + displs +
-             R"(, "sendtypes": )" + list_of(type, p) + R"(, "recvbuf": "r", "recvcounts": )" + counts +
-             R"(, "rdispls": )" + displs + R"(, "recvtypes": )" + list_of(type, p);
-      break;
-    case Collective::reduce:
-    case Collective::allreduce:
-    case Collective::scan:
-    case Collective::exscan:
-      prog = buffer("s", n) + buffer("r", n);
-      call = "\"" + std::string(coll::collective_name(c)) + R"(", "sendbuf": "s", "recvbuf": "r", "count": )" + n +
-             R"(, "datatype": )" + type + R"(, "op": "MPI_SUM")";
-      if (c == Collective::reduce) call += R"(, "root": 0)";
-      break;
-    case Collective::reduce_scatter_block:
-      prog = buffer("s", n + " * size") + buffer("r", n);
-      call = R"("MPI_Reduce_scatter_block", "sendbuf": "s", "recvbuf": "r", "recvcount": )" + n +
-             R"(, "datatype": )" + type + R"(, "op": "MPI_SUM")";
-      break;
-    case Collective::reduce_scatter:
-      prog = buffer("s", n + " * size") + buffer("r", n);
-      call = R"("MPI_Reduce_scatter", "sendbuf": "s", "recvbuf": "r", "recvcounts": )" + counts +
-             R"(, "datatype": )" + type + R"(, "op": "MPI_SUM")";
-      break;
-  }
-  return R"({"mpisim": 1, "name": "cost", "program": [)" "\n" + prog + R"({"call": )" + call +
-         R"(, "comm": "MPI_COMM_WORLD", "algorithm": ")" + std::string(algorithm) + "\"}\n]}";
 }
 
 struct Point {
@@ -291,10 +200,12 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
   }
 
   net::Network net = f.network.empty() ? net::default_network() : net::load_network_file(f.network);
-  scenario::RunConfig cfg;
-  cfg.payload = f.payload == "data" ? mpi::PayloadMode::data : mpi::PayloadMode::sizes;
-  cfg.trace_level = sim::TraceLevel::summary;
-  cfg.max_memory = INT64_MAX;
+  // Each point: one call of the collective on MPI_COMM_WORLD, built on the library directly.
+  coll::OneCall call;
+  call.kind = c;
+  call.payload = f.payload == "data" ? mpi::PayloadMode::data : mpi::PayloadMode::sizes;
+  call.type = mpi::predefined_type(coll::reduces(c) ? "MPI_DOUBLE" : "MPI_BYTE");
+  call.op = mpi::predefined_op("MPI_SUM");
 
   std::vector<Point> points;
   std::size_t index = 0;
@@ -306,7 +217,6 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     for (auto b : sizes) {
       if (index++ % shards != shard) continue;
       Point pt{p, b, {}, 0};
-      cfg.ranks = static_cast<std::int64_t>(p);
       for (const coll::Algorithm* a : algs) {
         ++run;
         if (!ineligible_here(*a, p).empty()) {
@@ -315,14 +225,16 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         }
         progress.show("mpisim cost: run " + std::to_string(run) + " of " + std::to_string(runs) + ": " +
                       std::string(a->name) + ", " + std::to_string(p) + " ranks, " + format_bytes(b));
-        scenario::Scenario sc = scenario::parse_scenario(scenario_text(c, p, b, a->name), "cost");
-        scenario::RunResult r = scenario::run_scenario(sc, net, cfg);
-        if (r.outcome != scenario::Outcome::clean) {
-          std::string why = r.trace.diagnostics().empty() ? "no diagnostic" : r.trace.diagnostics().front().message;
-          if (r.outcome == scenario::Outcome::internal_error) throw std::runtime_error(why);
+        call.ranks = static_cast<std::int64_t>(p);
+        // Reductions add doubles: the count is bytes / 8, rounded up.
+        call.count = static_cast<std::int64_t>(coll::reduces(c) ? (b + 7) / 8 : b);
+        call.algorithm = a;
+        coll::OneCallResult r = coll::run_one_call(call, *net.model);
+        if (!r.clean) {
+          if (r.internal_error) throw std::runtime_error(r.failure);
           throw sim::InputError(f.collective + " " + std::string(a->name) + " on " + std::to_string(p) + " ranks, " +
                                     format_bytes(b),
-                                why);
+                                r.failure);
         }
         pt.time_ps.push_back(r.makespan_ps);
       }
@@ -344,7 +256,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     for (const Point& pt : points) {
       if (first || pt.ranks != shown) {
         out << (first ? "" : "\n") << f.collective << " on " << pt.ranks << " ranks, network " << net.name << " ("
-            << model << "), " << (cfg.payload == mpi::PayloadMode::sizes ? "sizes" : "data") << " mode\n";
+            << model << "), " << (call.payload == mpi::PayloadMode::sizes ? "sizes" : "data") << " mode\n";
         out << pad("bytes", 12);
         for (const auto* a : algs) out << pad(std::string(a->name), width);
         out << "\n";
