@@ -126,12 +126,21 @@ enum class CallId {
 // (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.
 std::optional<std::int64_t> mpi_constant(std::string_view name);
 
+// A call's row: the one description of it that --list-calls, docs/calls.md, the
+// schema's list of calls and `mpisim explain` come from (a test checks every part).
 struct CallSpec {
   CallId id;
   const char* name;
   std::vector<ParamSpec> params;
-  const char* summary;  // one line for --help and docs
+  const char* summary;     // one line for --list-calls
+  const char* section;     // where the standard defines it: "MPI-4.1 §6.4"
+  // What it does, in the standard's terms, with {parameter} where `mpisim
+  // explain` puts the value the run gave.
+  const char* definition;
 };
+// The MPI-1 names a scenario may use for calls MPI-2 renamed (MPI_Type_hvector:
+// MPI_Type_create_hvector, ...), with the names they stand for.
+const std::vector<std::pair<std::string_view, std::string_view>>& call_aliases();
 
 const std::vector<CallSpec>& call_specs();
 // The blocking collective whose nonblocking form (MPI_Ibcast) or persistent form

@@ -16,6 +16,7 @@
 #include "model/scenario/scenario.hpp"
 #include "sim/cli/cost.hpp"
 #include "sim/cli/explain.hpp"
+#include "sim/cli/calls.hpp"
 #include "sim/cli/progress.hpp"
 #include "sim/cli/report.hpp"
 #include "sim/input_error.hpp"
@@ -240,13 +241,6 @@ void add_cost_options(CLI::App* cmd, CostFlags& f) {
       "  mpisim cost MPI_Bcast --ranks 4..4096 --bytes 64KiB --svg bcast.svg --json bcast.jsonl");
 }
 
-void list_calls(std::ostream& out) {
-  for (const auto& c : scenario::call_specs()) {
-    out << c.name << "(";
-    for (std::size_t i = 0; i < c.params.size(); ++i) out << (i ? ", " : "") << c.params[i].name;
-    out << ")  " << c.summary << "\n";
-  }
-}
 
 }  // namespace
 
@@ -256,10 +250,17 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                "every call, message and buffer as a JSON trace.",
                "mpisim"};
   app.require_subcommand(0, 1);
-  bool version = false, list_alg = false, list_call = false, list_model = false, list_topology = false;
+  bool version = false, list_alg = false, list_model = false, list_topology = false;
+  std::string calls_format = "text";
   app.add_flag("--version", version, "print the version and exit");
   app.add_flag("--list-algorithms", list_alg, "list the registered collective algorithms and exit");
-  app.add_flag("--list-calls", list_call, "list the MPI calls scenarios can make, with their parameters, and exit");
+  CLI::Option* list_call =
+      app.add_option("--list-calls", calls_format,
+                     "list the MPI calls scenarios can make, with their parameters and sections, and exit; "
+                     "--list-calls markdown prints docs/calls.md (each call's parameters and definition), "
+                     "--list-calls json the names as a JSON array (the schema's list)")
+          ->expected(0, 1)
+          ->check(CLI::IsMember({"text", "markdown", "json"}));
   app.add_flag("--list-models", list_model, "list the network models a network file can use, and exit");
   app.add_flag("--list-topologies", list_topology, "list the topologies of the topology model, and exit");
   app.footer(
@@ -301,8 +302,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     list_algorithms(out);
     return 0;
   }
-  if (list_call) {
-    list_calls(out);
+  if (list_call->count() > 0) {
+    print_calls(out, calls_format.empty() ? "text" : calls_format);
     return 0;
   }
   if (list_model) {

@@ -1,0 +1,110 @@
+#include "sim/cli/calls.hpp"
+
+#include <cctype>
+
+#include "model/scenario/scenario.hpp"
+
+namespace mpisim::cli {
+namespace {
+
+using scenario::ParamKind;
+
+// What a parameter of each kind takes in a scenario.
+const char* kind_text(ParamKind k) {
+  switch (k) {
+    case ParamKind::integer: return "integer expression";
+    case ParamKind::int_array: return "integer array (expression or JSON array)";
+    case ParamKind::buffer: return "buffer: a name, name+offset, MPI_IN_PLACE or MPI_BOTTOM";
+    case ParamKind::datatype: return "datatype";
+    case ParamKind::comm: return "communicator";
+    case ParamKind::comm_out: return "name for the new communicator";
+    case ParamKind::comm_inout: return "communicator, set to MPI_COMM_NULL";
+    case ParamKind::datatype_out: return "name for the new datatype";
+    case ParamKind::datatype_inout: return "datatype, committed or set to MPI_DATATYPE_NULL";
+    case ParamKind::type_array: return "JSON array of datatypes";
+    case ParamKind::int_inout: return "name of an integer it reads and updates";
+    case ParamKind::op_in: return "operation";
+    case ParamKind::op_out: return "name for the new operation";
+    case ParamKind::op_inout: return "operation, set to MPI_OP_NULL";
+    case ParamKind::function_name: return "user function";
+    case ParamKind::out_int: return "name for the integer result";
+    case ParamKind::request_out: return "name for the request";
+    case ParamKind::request_in: return "request";
+    case ParamKind::request_array: return "JSON array of requests";
+    case ParamKind::status_out: return "name for the status, or MPI_STATUS_IGNORE";
+    case ParamKind::statuses_out: return "name for the statuses, or MPI_STATUSES_IGNORE";
+    case ParamKind::status_in: return "status";
+    case ParamKind::group_in: return "group, or MPI_GROUP_EMPTY";
+    case ParamKind::group_out: return "name for the new group";
+    case ParamKind::group_inout: return "group, set to MPI_GROUP_NULL";
+    case ParamKind::array_out: return "name for the integer array result";
+    case ParamKind::ranges: return "(first, last, stride) triplets";
+  }
+  return "?";
+}
+
+// The anchor a Markdown renderer gives the heading "## MPI_Send": its lower case.
+std::string anchor(const char* name) {
+  std::string a = name;
+  for (char& ch : a) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return a;
+}
+
+std::string signature(const scenario::CallSpec& c) {
+  std::string s = std::string(c.name) + "(";
+  for (std::size_t i = 0; i < c.params.size(); ++i) s += (i ? ", " : "") + std::string(c.params[i].name);
+  return s + ")";
+}
+
+void markdown(std::ostream& out) {
+  const auto& specs = scenario::call_specs();
+  out << "# The MPI calls of a scenario\n\n"
+         "Every call a scenario can make: its parameters (the standard's names), where the standard\n"
+         "defines it and what it does. `mpisim explain` prints the definition of each step with the\n"
+         "values of its run. This page is printed by `mpisim --list-calls markdown` from the call\n"
+         "table (model/scenario/calls.cpp); a test checks that the two agree.\n\n"
+         "The MPI-1 names ";
+  bool first = true;
+  for (const auto& [old_name, new_name] : scenario::call_aliases()) {
+    out << (first ? "" : ", ") << "`" << old_name << "` (`" << new_name << "`)";
+    first = false;
+  }
+  out << " are accepted too.\n\n| call | standard | what it does |\n|---|---|---|\n";
+  for (const auto& c : specs)
+    out << "| [" << c.name << "](#" << anchor(c.name) << ") | " << c.section << " | "
+        << c.summary << " |\n";
+  for (const auto& c : specs) {
+    out << "\n## " << c.name << "\n\n`" << signature(c) << "` — " << c.section << "\n\n" << c.definition << "\n\n";
+    if (c.params.empty()) continue;
+    out << "| parameter | takes | |\n|---|---|---|\n";
+    for (const auto& p : c.params)
+      out << "| " << p.name << " | " << kind_text(p.kind) << " | " << (p.required ? "required" : "optional") << " |\n";
+  }
+}
+
+}  // namespace
+
+bool print_calls(std::ostream& out, const std::string& format) {
+  if (format == "text") {
+    for (const auto& c : scenario::call_specs())
+      out << signature(c) << "  " << c.summary << " (" << c.section << ")\n";
+    for (const auto& [old_name, new_name] : scenario::call_aliases())
+      out << old_name << ": the MPI-1 name of " << new_name << "\n";
+    return true;
+  }
+  if (format == "markdown") {
+    markdown(out);
+    return true;
+  }
+  if (format == "json") {
+    out << "[";
+    bool first = true;
+    for (const auto& c : scenario::call_specs()) out << (first ? "" : ", ") << "\"" << c.name << "\"", first = false;
+    for (const auto& a : scenario::call_aliases()) out << ", \"" << a.first << "\"";
+    out << "]\n";
+    return true;
+  }
+  return false;
+}
+
+}  // namespace mpisim::cli
