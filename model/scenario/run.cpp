@@ -970,9 +970,14 @@ class Executor {
   }
 
   // ---- calls
-  // Calls that never block run here, outside any coroutine frame; returns false
-  // for the calls that may block (call_async).
+  // Calls that never block run here, outside any coroutine frame, one family
+  // after another; returns false for the calls that may block (call_async).
   bool call_sync(RankEnv& env, const Step& s) {
+    return p2p_call(env, s) || group_call(env, s) || type_call(env, s) || start_call(env, s);
+  }
+
+  // The point-to-point calls that never block: ranks, requests, tests.
+  bool p2p_call(RankEnv& env, const Step& s) {
     mpi::Rank& rk = world_.rank(env.rank);
     switch (s.spec->id) {
       case CallId::comm_rank: {
@@ -1024,6 +1029,64 @@ class Executor {
         bind_int(env, s, P::count, c);
         return true;
       }
+      case CallId::testall: {
+        std::vector<Request*> reqs = gather_requests(env, s, P::count);
+        std::vector<Status> sts(reqs.size());
+        const bool done = rk.test_all(reqs, sts);
+        write_back(env, s, reqs);
+        bind_int(env, s, P::flag, done ? 1 : 0);
+        if (done) bind_statuses(env, s, sts);
+        return true;
+      }
+      case CallId::testany: {
+        std::vector<Request*> reqs = gather_requests(env, s, P::count);
+        Status st;
+        int index = mpi::UNDEFINED;
+        const bool done = rk.test_any(reqs, &index, &st);
+        write_back(env, s, reqs);
+        bind_int(env, s, P::index, index);
+        bind_int(env, s, P::flag, done ? 1 : 0);
+        if (done) bind_status(env, s, P::status, st);
+        return true;
+      }
+      case CallId::testsome: {
+        std::vector<Request*> reqs = gather_requests(env, s, P::incount);
+        std::vector<int> indices;
+        std::vector<Status> sts;
+        const int n = rk.test_some(reqs, &indices, &sts);
+        write_back(env, s, reqs);
+        bind_some(env, s, n, indices, sts);
+        return true;
+      }
+      case CallId::request_free: {
+        const NameId id = arg(s, P::request).name;
+        if (std::unique_ptr<Persistent>* p = find_in(env.persistent(), id); p && *p) {
+          if (request_slot(env, id, "request") != nullptr)
+            throw MpiError(mpi::ErrorClass::request, "request",
+                           "persistent request '" + names_.str(id) + "' is active (started by MPI_Start and not "
+                           "completed)",
+                           "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
+          p->reset();
+          return true;
+        }
+        rk.free_request(request_slot(env, id, "request"));
+        return true;
+      }
+      case CallId::start: start_persistent(env, s, rk, arg(s, P::request).name, "request"); return true;
+      case CallId::startall: {
+        const Arg& a = arg(s, P::array_of_requests);
+        check_request_count(env, s, P::count, a.names.size());
+        // MPI-4.1 §3.9: as MPI_Start on each, in order.
+        for (NameId id : a.names) start_persistent(env, s, rk, id, "array_of_requests");
+        return true;
+      }
+      default: return false;
+    }
+  }
+
+  // Groups and the local communicator calls.
+  bool group_call(RankEnv& env, const Step& s) {
+    switch (s.spec->id) {
       case CallId::comm_group: {
         const auto& c = comm_arg(env, s);
         bind_group(env, s, P::group, c.is_self() ? mpi::Group::of({env.rank}) : &c == &world_.comm_world() ? world_group() : c.group(env.rank));
@@ -1095,6 +1158,23 @@ class Executor {
         return true;
       }
       case CallId::comm_test_inter: bind_int(env, s, P::flag, comm_arg(env, s).is_inter() ? 1 : 0); return true;
+      case CallId::group_free: {
+        NameId id = arg(s, P::group).name;
+        mpi::GroupRef* g = find_in(env.groups(), id);
+        if (!g || !*g)
+          throw MpiError(mpi::ErrorClass::group, "group",
+                         "group '" + names_.str(id) + (g ? "' is already MPI_GROUP_NULL" : "' was never created on this rank"),
+                         "MPI-4.1 §7.3.3: MPI_Group_free takes a valid group handle");
+        g->reset();  // MPI_GROUP_NULL; operations that use the group still complete (values are shared)
+        return true;
+      }
+      default: return false;
+    }
+  }
+
+  // Datatypes, pack and unpack, operations.
+  bool type_call(RankEnv& env, const Step& s) {
+    switch (s.spec->id) {
       case CallId::type_contiguous:
         bind_type(env, s, P::newtype,
                   mpi::type_contiguous(int_arg(env, s, P::count), type_arg(env, s, P::oldtype), type_name(s)));
@@ -1293,76 +1373,19 @@ class Executor {
         }
         return true;
       }
-      case CallId::group_free: {
-        NameId id = arg(s, P::group).name;
-        mpi::GroupRef* g = find_in(env.groups(), id);
-        if (!g || !*g)
-          throw MpiError(mpi::ErrorClass::group, "group",
-                         "group '" + names_.str(id) + (g ? "' is already MPI_GROUP_NULL" : "' was never created on this rank"),
-                         "MPI-4.1 §7.3.3: MPI_Group_free takes a valid group handle");
-        g->reset();  // MPI_GROUP_NULL; operations that use the group still complete (values are shared)
-        return true;
-      }
-      case CallId::testall: {
-        std::vector<Request*> reqs = gather_requests(env, s, P::count);
-        std::vector<Status> sts(reqs.size());
-        const bool done = rk.test_all(reqs, sts);
-        write_back(env, s, reqs);
-        bind_int(env, s, P::flag, done ? 1 : 0);
-        if (done) bind_statuses(env, s, sts);
-        return true;
-      }
-      case CallId::testany: {
-        std::vector<Request*> reqs = gather_requests(env, s, P::count);
-        Status st;
-        int index = mpi::UNDEFINED;
-        const bool done = rk.test_any(reqs, &index, &st);
-        write_back(env, s, reqs);
-        bind_int(env, s, P::index, index);
-        bind_int(env, s, P::flag, done ? 1 : 0);
-        if (done) bind_status(env, s, P::status, st);
-        return true;
-      }
-      case CallId::testsome: {
-        std::vector<Request*> reqs = gather_requests(env, s, P::incount);
-        std::vector<int> indices;
-        std::vector<Status> sts;
-        const int n = rk.test_some(reqs, &indices, &sts);
-        write_back(env, s, reqs);
-        bind_some(env, s, n, indices, sts);
-        return true;
-      }
-      case CallId::request_free: {
-        const NameId id = arg(s, P::request).name;
-        if (std::unique_ptr<Persistent>* p = find_in(env.persistent(), id); p && *p) {
-          if (request_slot(env, id, "request") != nullptr)
-            throw MpiError(mpi::ErrorClass::request, "request",
-                           "persistent request '" + names_.str(id) + "' is active (started by MPI_Start and not "
-                           "completed)",
-                           "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
-          p->reset();
-          return true;
-        }
-        rk.free_request(request_slot(env, id, "request"));
-        return true;
-      }
-      case CallId::start: start_persistent(env, s, rk, arg(s, P::request).name, "request"); return true;
-      case CallId::startall: {
-        const Arg& a = arg(s, P::array_of_requests);
-        check_request_count(env, s, P::count, a.names.size());
-        // MPI-4.1 §3.9: as MPI_Start on each, in order.
-        for (NameId id : a.names) start_persistent(env, s, rk, id, "array_of_requests");
-        return true;
-      }
-      default: {
-        coll::Collective kind;
-        coll::Form form = coll::Form::blocking;
-        if (!collective_of(s.spec->id, &kind, &form) || form == coll::Form::blocking) return false;
-        if (form == coll::Form::nonblocking) start_collective(env, s, rk, kind);
-        else init_persistent(env, s, rk, kind);
-        return true;
-      }
+      default: return false;
     }
+  }
+
+  // The nonblocking collectives and the persistent ones' _init: they start, never block.
+  bool start_call(RankEnv& env, const Step& s) {
+    coll::Collective kind;
+    coll::Form form = coll::Form::blocking;
+    if (!collective_of(s.spec->id, &kind, &form) || form == coll::Form::blocking) return false;
+    mpi::Rank& rk = world_.rank(env.rank);
+    if (form == coll::Form::nonblocking) start_collective(env, s, rk, kind);
+    else init_persistent(env, s, rk, kind);
+    return true;
   }
 
   // MPI-4.1 §6.13: checks the arguments and chooses the algorithm once; the
