@@ -1,0 +1,218 @@
+// Collective calls: their arguments for the library, the algorithm, the blocking, nonblocking and persistent forms.
+#include "model/scenario/executor.hpp"
+
+namespace mpisim::scenario::exec {
+
+// The collective a call starts and in which form; false for the calls that are
+// not collectives (the constructors aside). From the call table's names, once,
+// into a table by call.
+bool collective_of(CallId id, coll::Collective* kind, coll::Form* form) {
+  struct Entry {
+    bool is_collective = false;
+    coll::Form form = coll::Form::blocking;
+    coll::Collective kind = coll::Collective::barrier;
+  };
+  static const std::vector<Entry> table = [] {
+    std::vector<Entry> t;
+    for (const CallSpec& c : call_specs()) {
+      const auto i = static_cast<std::size_t>(c.id);
+      if (t.size() <= i) t.resize(i + 1);
+      bool persistent = false;
+      const std::optional<CallId> blocking = blocking_form(c.id, &persistent);
+      const CallSpec* named = blocking ? nullptr : &c;
+      if (blocking)
+        for (const CallSpec& b : call_specs())
+          if (b.id == *blocking) named = &b;
+      t[i].is_collective = named && coll::collective_by_name(named->name, &t[i].kind);
+      t[i].form = !blocking ? coll::Form::blocking : persistent ? coll::Form::persistent : coll::Form::nonblocking;
+    }
+    return t;
+  }();
+  const auto i = static_cast<std::size_t>(id);
+  if (i >= table.size() || !table[i].is_collective) return false;
+  *kind = table[i].kind;
+  *form = table[i].form;
+  return true;
+}
+
+class Executor::StepArgs final : public coll::ArgSource {
+ public:
+  StepArgs(Executor& ex, RankEnv& env, const Step& s) : ex_(ex), env_(env), s_(s) {}
+  bool given(coll::Param p) const override {
+    const std::int8_t i = s_.slot[static_cast<std::size_t>(id(p))];
+    return i >= 0 && s_.args[static_cast<std::size_t>(i)].present;
+  }
+  std::int64_t integer(coll::Param p) override { return ex_.int_arg(env_, s_, id(p)); }
+  Address buffer(coll::Param p) override { return ex_.address(env_, ex_.arg(s_, id(p)), id(p)); }
+  mpi::TypeRef datatype(coll::Param p) override { return ex_.type_arg(env_, s_, id(p)); }
+  std::vector<std::int64_t> integers(coll::Param p) override {
+    Value v = ex_.eval(env_, *ex_.arg(s_, id(p)).expr);
+    if (!v.is_array) throw StepError(std::string(param_name(id(p))) + " must be an array");
+    return std::move(v.array);
+  }
+  std::vector<mpi::TypeRef> datatypes(coll::Param p) override {
+    std::vector<mpi::TypeRef> out;
+    for (NameId n : ex_.arg(s_, id(p)).names) out.push_back(ex_.named_type(env_, n, param_name(id(p))));
+    return out;
+  }
+  mpi::OpRef op() override { return ex_.op_arg(env_, s_); }
+
+ private:
+  static P id(coll::Param p) {
+    switch (p) {
+      case coll::Param::buffer: return P::buffer;
+      case coll::Param::count: return P::count;
+      case coll::Param::datatype: return P::datatype;
+      case coll::Param::root: return P::root;
+      case coll::Param::op: return P::op;
+      case coll::Param::sendbuf: return P::sendbuf;
+      case coll::Param::sendcount: return P::sendcount;
+      case coll::Param::sendtype: return P::sendtype;
+      case coll::Param::sendcounts: return P::sendcounts;
+      case coll::Param::sdispls: return P::sdispls;
+      case coll::Param::sendtypes: return P::sendtypes;
+      case coll::Param::recvbuf: return P::recvbuf;
+      case coll::Param::recvcount: return P::recvcount;
+      case coll::Param::recvtype: return P::recvtype;
+      case coll::Param::recvcounts: return P::recvcounts;
+      case coll::Param::displs: return P::displs;
+      case coll::Param::rdispls: return P::rdispls;
+      case coll::Param::recvtypes: return P::recvtypes;
+    }
+    throw std::logic_error("a collective parameter without a scenario name");
+  }
+  Executor& ex_;
+  RankEnv& env_;
+  const Step& s_;
+};
+
+// The nonblocking collectives and the persistent ones' _init: they start, never block.
+bool Executor::start_call(RankEnv& env, const Step& s) {
+  coll::Collective kind;
+  coll::Form form = coll::Form::blocking;
+  if (!collective_of(s.spec->id, &kind, &form) || form == coll::Form::blocking) return false;
+  mpi::Rank& rk = world_.rank(env.rank);
+  if (form == coll::Form::nonblocking) start_collective(env, s, rk, kind);
+  else init_persistent(env, s, rk, kind);
+  return true;
+}
+
+// MPI-4.1 §6.13: checks the arguments and chooses the algorithm once; the
+// request is inactive until MPI_Start.
+void Executor::init_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
+  if (const Arg& info = arg(s, P::info); info.present) {
+    const std::int64_t v = eval_int(env, *info.expr);
+    if (v != *mpi_constant("MPI_INFO_NULL"))
+      throw MpiError(mpi::ErrorClass::arg, "info", "info = " + std::to_string(v) + " is not MPI_INFO_NULL",
+                     "MPI-4.1 §10: info is an info object or MPI_INFO_NULL; a scenario has only MPI_INFO_NULL");
+  }
+  coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::persistent);
+  const coll::Algorithm& alg = algorithm_for(s, a);
+  bind_request(env, s, nullptr);
+  auto p = std::make_unique<Persistent>();
+  p->args = std::move(a);
+  p->algorithm = &alg;
+  bind(env.persistent(), arg(s, P::request).name, std::move(p));
+}
+
+// MPI_Start on the request named `id`: its call runs again, as a new
+// collective call on its communicator.
+void Executor::start_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, NameId id, const char* param) {
+  (void)s;
+  std::unique_ptr<Persistent>* p = find_in(env.persistent(), id);
+  if (!p || !*p)
+    throw MpiError(mpi::ErrorClass::request, param,
+                   "request '" + names_.str(id) + "' is not a persistent request" +
+                       (p ? " any more: it was freed" : ""),
+                   "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Bcast_init, ...)");
+  Request*& slot = request_slot(env, id, param);
+  if (slot)
+    throw MpiError(mpi::ErrorClass::request, param,
+                   "persistent request '" + names_.str(id) + "' is already active: it was started and not completed",
+                   "MPI-4.1 §3.9: MPI_Start takes an inactive request; complete it (MPI_Wait, MPI_Test) first");
+  coll::CollArgs a = (*p)->args;
+  a.instance = next_instance(env, *a.comm);
+  slot = coordinator_.start(rk, std::move(a), *(*p)->algorithm);
+  started_algorithm_ = (*p)->algorithm->name.data();
+  started_.push_back(slot);
+}
+
+// A collective call's arguments, checked against the standard here, at the
+// boundary; the coordinator checks them against the other members'.
+coll::CollArgs Executor::collective_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind, coll::Form form) {
+  StepArgs source(*this, env, s);
+  const mpi::Communicator& comm = comm_arg(env, s);
+  coll::CollArgs a = coll::read_arguments(rk, kind, form, comm, source);
+  a.segment_bytes = s.segment;
+  a.instance = next_instance(env, comm);
+  return a;
+}
+
+// The algorithm that runs the call: the one the step names, else the one the run
+// names for the call (a nonblocking call falls back to its blocking form's),
+// else auto.
+const coll::Algorithm& Executor::algorithm_for(const Step& s, const coll::CollArgs& a) {
+  const std::string_view cname = coll::collective_name(a.kind);
+  // Looked up once per step while the ranks run it one after another.
+  if (named_.step != &s) {
+    std::string_view want = s.algorithm;
+    if (want.empty()) {
+      auto it = cfg_.algorithms.find(s.spec->name);
+      if (it == cfg_.algorithms.end()) it = cfg_.algorithms.find(std::string(cname));
+      if (it != cfg_.algorithms.end()) want = it->second;
+    }
+    const coll::Algorithm* found = nullptr;
+    if (!want.empty() && want != "auto") {
+      found = coll::find_algorithm(a.kind, want);
+      if (!found)
+        throw StepError("no algorithm \"" + std::string(want) + "\" for " + s.spec->name +
+                        " (mpisim --list-algorithms lists them)");
+    }
+    named_ = {&s, found};
+  }
+  const coll::Algorithm* alg = named_.algorithm;
+  if (alg) {
+    std::string no = coll::ineligible(*alg, a);
+    if (!no.empty())
+      throw StepError("the algorithm \"" + std::string(alg->name) + "\" of " + s.spec->name +
+                      " cannot run this call: " + no);
+  } else {
+    alg = &coll::auto_algorithm(a);
+  }
+  if (alg != last_used_ || s.spec != last_used_call_) {  // recorded when it changes, not for every rank
+    result_.algorithms_used[s.spec->name] = alg->name;
+    last_used_ = alg;
+    last_used_call_ = s.spec;
+  }
+  return *alg;
+}
+
+Blocking Executor::collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
+  coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::blocking);
+  const coll::Algorithm& alg = algorithm_for(s, a);
+  return Blocking::on_collective(coordinator_.enter(rk, std::move(a), alg));
+}
+
+// MPI-4.1 §6.12: a nonblocking collective starts its algorithm as an activity of
+// the rank and returns its request at once.
+void Executor::start_collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
+  coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::nonblocking);
+  const coll::Algorithm& alg = algorithm_for(s, a);
+  Request* r = coordinator_.start(rk, std::move(a), alg);
+  started_algorithm_ = alg.name.data();
+  started_.push_back(r);
+  bind_request(env, s, r);
+}
+
+// The position of this call among the collectives on `c` at this rank.
+std::int64_t Executor::next_instance(RankEnv& env, const mpi::Communicator& c) {
+  if (&c == &world_.comm_world()) return env.world_collectives++;
+  auto& counts = env.b().collectives.get();
+  std::uint32_t ctx = c.is_self() ? 0xffffffffu : c.base_context();
+  for (auto& [k, n] : counts)
+    if (k == ctx) return n++;
+  counts.emplace_back(ctx, 1);
+  return 0;
+}
+
+}  // namespace mpisim::scenario::exec

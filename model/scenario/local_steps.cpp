@@ -1,0 +1,263 @@
+// The steps that make no call: buffers, show, expect; and the buffers mpisim explain records.
+#include "model/scenario/executor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace mpisim::scenario::exec {
+
+double floating_at(const std::byte* p, std::int64_t size) {
+  if (size == 4) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  if (size == 8) {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  long double ld;
+  std::memcpy(&ld, p, sizeof ld);
+  return static_cast<double>(ld);
+}
+
+std::int64_t element_as_int(const mpi::Allocation& a, std::int64_t i, bool* integral) {
+  const mpi::BasicType& b = *a.type->basic();
+  const std::byte* p = a.data.get() + i * b.size;
+  *integral = true;
+  switch (b.kind) {
+    case mpi::ElementKind::complex: {
+      double re = floating_at(p, b.size / 2), im = floating_at(p + b.size / 2, b.size / 2);
+      *integral = im == 0 && re == std::floor(re) && std::fabs(re) < 9e18;
+      return *integral ? static_cast<std::int64_t>(re) : 0;
+    }
+    case mpi::ElementKind::floating: {
+      double d = floating_at(p, b.size);
+      *integral = d == std::floor(d) && std::fabs(d) < 9e18;
+      return *integral ? static_cast<std::int64_t>(d) : 0;
+    }
+    case mpi::ElementKind::unsigned_int:
+    case mpi::ElementKind::byte:
+    case mpi::ElementKind::boolean: {
+      std::uint64_t u = 0;
+      std::memcpy(&u, p, static_cast<std::size_t>(b.size));
+      return static_cast<std::int64_t>(u);
+    }
+    case mpi::ElementKind::signed_int: {
+      if (b.size == 1) { std::int8_t v; std::memcpy(&v, p, 1); return v; }
+      if (b.size == 2) { std::int16_t v; std::memcpy(&v, p, 2); return v; }
+      if (b.size == 4) { std::int32_t v; std::memcpy(&v, p, 4); return v; }
+      std::int64_t v; std::memcpy(&v, p, 8); return v;
+    }
+  }
+  return 0;
+}
+
+void store_element(mpi::Allocation& a, std::int64_t i, std::int64_t v) {
+  const mpi::BasicType& b = *a.type->basic();
+  std::byte* p = a.data.get() + i * b.size;
+  if (b.kind == mpi::ElementKind::complex) {
+    // The real part; the imaginary part is zero.
+    std::memset(p, 0, static_cast<std::size_t>(b.size));
+    const std::int64_t half = b.size / 2;
+    if (half == 4) { float f = static_cast<float>(v); std::memcpy(p, &f, 4); }
+    else if (half == 8) { double d = static_cast<double>(v); std::memcpy(p, &d, 8); }
+    else { long double ld = static_cast<long double>(v); std::memcpy(p, &ld, sizeof ld); }
+    return;
+  }
+  if (b.kind == mpi::ElementKind::floating) {
+    if (b.size == 4) { float f = static_cast<float>(v); std::memcpy(p, &f, 4); }
+    else if (b.size == 8) { double d = static_cast<double>(v); std::memcpy(p, &d, 8); }
+    else { long double ld = static_cast<long double>(v); std::memcpy(p, &ld, sizeof ld); }
+    return;
+  }
+  std::memcpy(p, &v, static_cast<std::size_t>(b.size));  // little-endian: the low bytes
+}
+
+void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64_t i) {
+  const mpi::BasicType& b = *a.type->basic();
+  if (b.kind == mpi::ElementKind::floating) {
+    w.value(floating_at(a.data.get() + i * b.size, b.size));
+    return;
+  }
+  if (b.kind == mpi::ElementKind::complex) {
+    const std::byte* p = a.data.get() + i * b.size;
+    w.begin_array().value(floating_at(p, b.size / 2)).value(floating_at(p + b.size / 2, b.size / 2)).end_array();
+    return;
+  }
+  bool integral = true;
+  w.value(element_as_int(a, i, &integral));
+}
+
+// Each buffer of the rank, compactly (mpisim explain).
+std::vector<std::string> Executor::buffer_texts(RankEnv& env) {
+  std::vector<std::string> out;
+  for (const auto& a : world_.rank(env.rank).memory().allocations()) {
+    if (!a.data) {
+      out.push_back("(no data)");
+      continue;
+    }
+    std::string body;
+    sim::JsonWriter w(body, 0);
+    w.begin_object();
+    w.key("values").begin_array();
+    std::int64_t n = std::min<std::int64_t>(a.count, 64);
+    for (std::int64_t i = 0; i < n; ++i) write_element_json(w, a, i);
+    w.end_array();
+    w.field("count", a.count);
+    w.end_object();
+    body.pop_back();
+    out.push_back(std::move(body));
+  }
+  return out;
+}
+
+void Executor::record_explain(RankEnv& env, const Step& s, const char* algorithm, SimTime start, const std::string& args) {
+  ExplainEntry e;
+  e.path = s.path;
+  e.call = s.spec->name;
+  e.rank = env.rank;
+  e.args_json = args;
+  e.algorithm = algorithm;
+  e.start_ps = start.ps;
+  e.end_ps = world_.engine().now().ps;
+  std::vector<std::string> after = buffer_texts(env);
+  const auto& allocs = world_.rank(env.rank).memory().allocations();
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    const auto& found = explain_before_[env.rank];
+    std::string before = i < found.size() ? found[i] : "(not yet declared)";
+    if (before != after[i]) e.changes.push_back({*allocs[i].name, std::move(before), after[i]});
+  }
+  result_.explain.push_back(std::move(e));
+}
+
+void Executor::declare_buffer(RankEnv& env, const Step& s) {
+  std::int64_t count = eval_int(env, *s.count);
+  if (count < 0) throw StepError("buffer '" + names_.str(s.name) + "' has a negative count " + std::to_string(count));
+  mpi::Memory& mem = world_.rank(env.rank).memory();
+  if (allocation(env, s.name)) throw StepError("buffer '" + names_.str(s.name) + "' is declared twice on this rank");
+  Address at = mem.allocate(&names_.str(s.name), s.type, count, cfg_.payload);
+  mpi::Allocation* a = mem.find(at, 0);
+  if (!a || !a->data) return;
+  if (!s.init) return;
+  if (s.init->free_names().empty()) {
+    std::int64_t v = eval_int(env, *s.init);
+    for (std::int64_t i = 0; i < count; ++i) store_element(*a, i, v);
+    return;
+  }
+  NameId i_id = names_.intern("i");
+  auto base = lookup_for(env);
+  std::int64_t i = 0;
+  auto with_i = [&](std::string_view n, std::uint32_t id) -> std::optional<Value> {
+    if (id == i_id) return Value::of(i);
+    return base(n, id);
+  };
+  for (; i < count; ++i) {
+    try {
+      store_element(*a, i, s.init->eval_int(with_i));
+    } catch (const ExprError& x) {
+      throw StepError("in the init expression \"" + s.init->text() + "\": " + x.what());
+    }
+  }
+}
+
+void Executor::show(RankEnv& env, const Step& s) {
+  for (NameId id : s.shown) {
+    std::string body;
+    sim::JsonWriter w(body, 0);
+    w.begin_object();
+    if (const mpi::Allocation* a = allocation(env, id)) {
+      w.field("type", a->type->name()).field("count", a->count);
+      w.key("values");
+      if (!a->data) {
+        w.null();
+      } else {
+        w.begin_array();
+        std::int64_t n = std::min<std::int64_t>(a->count, kMaxShown);
+        for (std::int64_t i = 0; i < n; ++i) write_element_json(w, *a, i);
+        w.end_array();
+        if (a->origin) {
+          // The rank each element came from: the origin of its first byte.
+          w.key("origins").begin_array();
+          for (std::int64_t i = 0; i < n; ++i) w.value(a->origin[i * a->type->size()]);
+          w.end_array();
+        }
+        if (n < a->count) w.field("truncated", true);
+      }
+    } else if (mpi::GroupRef* g = find_in(env.groups(), id)) {
+      if (!*g) w.field("handle", "MPI_GROUP_NULL");
+      if (*g) {
+        w.field("size", (*g)->size());
+        w.key("members").begin_array();
+        std::int64_t n = std::min<std::int64_t>((*g)->size(), kMaxShown);
+        for (std::int64_t i = 0; i < n; ++i) w.value((*g)->world(i));
+        w.end_array();
+      }
+    } else if (Value* v = find_in(env.values(), id)) {
+      if (v->is_array) {
+        w.key("values").begin_array();
+        for (auto x : v->array) w.value(x);
+        w.end_array();
+      } else {
+        w.field("value", v->scalar);
+      }
+    } else {
+      throw StepError("show: '" + names_.str(id) + "' is neither a buffer nor a value on rank " +
+                      std::to_string(env.rank));
+    }
+    w.end_object();
+    body.pop_back();
+    result_.trace.record_snapshot(
+        sim::Snapshot{env.rank, index_of(s), world_.engine().now(), names_.str(id), std::move(body)});
+  }
+}
+
+void Executor::expect(RankEnv& env, const Step& s) {
+  auto failed = [&](const std::string& what) {
+    sim::Diagnostic d;
+    d.severity = "error";
+    d.code = "EXPECT_FAILED";
+    d.process = env.rank;
+    d.step = index_of(s);
+    d.message = (s.message.empty() ? "" : s.message + ": ") + what + " (" + s.path + ")";
+    d.time = world_.engine().now();
+    result_.trace.record_diagnostic(std::move(d));
+  };
+  if (s.expect_true) {
+    if (eval_int(env, *s.expect_true) == 0) failed("expected \"" + s.expect_true->text() + "\" to hold");
+    return;
+  }
+  auto lk = lookup_for(env);
+  for (const auto& [id, e] : s.expect_values) {
+    std::optional<Value> actual;
+    try {
+      actual = lk(names_.str(id), id);
+    } catch (const ExprError& x) {
+      throw StepError(x.what());
+    }
+    if (!actual) throw StepError("expect: '" + names_.str(id) + "' is neither a buffer nor a value on this rank");
+    Value want = eval(env, e);
+    if (*actual == want) continue;
+    std::string what = names_.str(id) + " is " + abbreviate(*actual) + ", expected " + abbreviate(want);
+    if (actual->is_array && want.is_array && actual->array.size() == want.array.size()) {
+      for (std::size_t i = 0; i < want.array.size(); ++i)
+        if (actual->array[i] != want.array[i]) {
+          what = names_.str(id) + "[" + std::to_string(i) + "] is " + std::to_string(actual->array[i]) +
+                 ", expected " + std::to_string(want.array[i]);
+          break;
+        }
+    }
+    failed(what);
+  }
+}
+
+std::string Executor::abbreviate(const Value& v) {
+  if (!v.is_array || v.array.size() <= 8) return v.to_string();
+  std::string s = "[";
+  for (int i = 0; i < 6; ++i) s += std::to_string(v.array[static_cast<std::size_t>(i)]) + ", ";
+  return s + "... (" + std::to_string(v.array.size()) + " elements)]";
+}
+
+}  // namespace mpisim::scenario::exec

@@ -1,0 +1,287 @@
+// The point-to-point calls and the completion calls.
+#include "model/scenario/executor.hpp"
+
+namespace mpisim::scenario::exec {
+
+void Executor::bind_request(RankEnv& env, const Step& s, Request* r) {
+  const Arg& a = arg(s, P::request);
+  if (Request** old = find_in(env.requests(), a.name); old && *old)
+    throw MpiError(mpi::ErrorClass::request, "request",
+                   "request '" + names_.str(a.name) + "' is still active; complete it before reusing its name",
+                   "MPI-4.1 §3.7.3: every request must be completed by a wait or test");
+  if (std::unique_ptr<Persistent>* p = find_in(env.persistent(), a.name); p && *p)
+    throw MpiError(mpi::ErrorClass::request, "request",
+                   "request '" + names_.str(a.name) + "' is a persistent request; free it (MPI_Request_free) "
+                   "before reusing its name",
+                   "MPI-4.1 §3.9: a persistent request is freed with MPI_Request_free");
+  bind(env.requests(), a.name, r);
+}
+
+// The point-to-point calls that never block: ranks, requests, tests.
+bool Executor::p2p_call(RankEnv& env, const Step& s) {
+  mpi::Rank& rk = world_.rank(env.rank);
+  switch (s.spec->id) {
+    case CallId::comm_rank: {
+      const auto& c = comm_arg(env, s);
+      bind_int(env, s, P::rank, c.rank_of(env.rank, env.rank));
+      return true;
+    }
+    case CallId::comm_size: bind_int(env, s, P::size, comm_arg(env, s).size()); return true;
+    case CallId::wtime: bind_int(env, s, P::result, world_.engine().now().ps); return true;
+    case CallId::isend: {
+      auto t = type_arg(env, s, P::datatype);
+      std::int64_t n = int_arg(env, s, P::count);
+      auto b = typed(env, s, P::buf, n, t);
+      bind_request(env, s, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s)));
+      return true;
+    }
+    case CallId::irecv: {
+      auto t = type_arg(env, s, P::datatype);
+      std::int64_t n = int_arg(env, s, P::count);
+      auto b = typed(env, s, P::buf, n, t);
+      bind_request(env, s, rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s)));
+      return true;
+    }
+    case CallId::test: {
+      Request*& r = request_slot(env, arg(s, P::request).name, "request");
+      Status st;
+      bool done = rk.test(r, &st);
+      bind_int(env, s, P::flag, done ? 1 : 0);
+      if (done) bind_status(env, s, P::status, st);
+      return true;
+    }
+    case CallId::iprobe: {
+      auto st = rk.iprobe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
+      bind_int(env, s, P::flag, st ? 1 : 0);
+      if (st) bind_status(env, s, P::status, *st);
+      return true;
+    }
+    case CallId::get_count: {
+      const Arg& a = arg(s, P::status);
+      Status* st = find_in(env.statuses(), a.name);
+      if (!st)
+        throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
+                       "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
+      auto t = type_arg(env, s, P::datatype);
+      // MPI-4.1 §3.2.5: MPI_UNDEFINED when the bytes are not a whole number of datatype elements.
+      std::int64_t c = t->size() == 0 ? (st->bytes == 0 ? 0 : mpi::UNDEFINED)
+                       : st->bytes % t->size() != 0 ? mpi::UNDEFINED
+                                                    : st->bytes / t->size();
+      bind_int(env, s, P::count, c);
+      return true;
+    }
+    case CallId::testall: {
+      std::vector<Request*> reqs = gather_requests(env, s, P::count);
+      std::vector<Status> sts(reqs.size());
+      const bool done = rk.test_all(reqs, sts);
+      write_back(env, s, reqs);
+      bind_int(env, s, P::flag, done ? 1 : 0);
+      if (done) bind_statuses(env, s, sts);
+      return true;
+    }
+    case CallId::testany: {
+      std::vector<Request*> reqs = gather_requests(env, s, P::count);
+      Status st;
+      int index = mpi::UNDEFINED;
+      const bool done = rk.test_any(reqs, &index, &st);
+      write_back(env, s, reqs);
+      bind_int(env, s, P::index, index);
+      bind_int(env, s, P::flag, done ? 1 : 0);
+      if (done) bind_status(env, s, P::status, st);
+      return true;
+    }
+    case CallId::testsome: {
+      std::vector<Request*> reqs = gather_requests(env, s, P::incount);
+      std::vector<int> indices;
+      std::vector<Status> sts;
+      const int n = rk.test_some(reqs, &indices, &sts);
+      write_back(env, s, reqs);
+      bind_some(env, s, n, indices, sts);
+      return true;
+    }
+    case CallId::request_free: {
+      const NameId id = arg(s, P::request).name;
+      if (std::unique_ptr<Persistent>* p = find_in(env.persistent(), id); p && *p) {
+        if (request_slot(env, id, "request") != nullptr)
+          throw MpiError(mpi::ErrorClass::request, "request",
+                         "persistent request '" + names_.str(id) + "' is active (started by MPI_Start and not "
+                         "completed)",
+                         "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
+        p->reset();
+        return true;
+      }
+      rk.free_request(request_slot(env, id, "request"));
+      return true;
+    }
+    case CallId::start: start_persistent(env, s, rk, arg(s, P::request).name, "request"); return true;
+    case CallId::startall: {
+      const Arg& a = arg(s, P::array_of_requests);
+      check_request_count(env, s, P::count, a.names.size());
+      // MPI-4.1 §3.9: as MPI_Start on each, in order.
+      for (NameId id : a.names) start_persistent(env, s, rk, id, "array_of_requests");
+      return true;
+    }
+    default: return false;
+  }
+}
+
+// The statuses of a completion call (array_of_statuses), as the arrays
+// <name>.MPI_SOURCE and <name>.MPI_TAG.
+void Executor::bind_statuses(RankEnv& env, const Step& s, const std::vector<Status>& sts) {
+  const Arg& so = arg(s, P::array_of_statuses);
+  if (!so.present || so.ignore) return;
+  const std::string& base = names_.str(so.name);
+  std::vector<std::int64_t> src, tag;
+  for (const Status& st : sts) src.push_back(st.source), tag.push_back(st.tag);
+  bind(env.values(), names_.intern(base + ".MPI_SOURCE"), Value::of(std::move(src)));
+  bind(env.values(), names_.intern(base + ".MPI_TAG"), Value::of(std::move(tag)));
+}
+
+// MPI_Waitsome and MPI_Testsome's results.
+void Executor::bind_some(RankEnv& env, const Step& s, int n, const std::vector<int>& indices, const std::vector<Status>& sts) {
+  bind_int(env, s, P::outcount, n);
+  std::vector<std::int64_t> idx(indices.begin(), indices.end());
+  bind(env.values(), arg(s, P::array_of_indices).name, Value::of(std::move(idx)));
+  bind_statuses(env, s, sts);
+}
+
+// Calls that may block. The simple ones prepare here, outside any coroutine, and
+// hand back the runtime's own small waiting coroutine, so a blocked rank's frames
+// stay small. Each returns the status run_program binds to "status", if given.
+Blocking Executor::call_async(RankEnv& env, const Step& s) {
+  mpi::Rank& rk = world_.rank(env.rank);
+  switch (s.spec->id) {
+    case CallId::send: {
+      auto t = type_arg(env, s, P::datatype);
+      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+      return pending(env, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s)));
+    }
+    case CallId::recv: {
+      auto t = type_arg(env, s, P::datatype);
+      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+      return pending(env, rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s)));
+    }
+    case CallId::wait: {
+      Request*& r = request_slot(env, arg(s, P::request).name, "request");
+      return pending(env, std::exchange(r, nullptr));
+    }
+    case CallId::probe: return rk.probe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
+    case CallId::waitall: return waitall(env, s, rk);
+    case CallId::waitany: return waitany(env, s, rk);
+    case CallId::sendrecv: return sendrecv(env, s, rk);
+    case CallId::sendrecv_replace: return sendrecv_replace(env, s, rk);
+    case CallId::comm_dup:
+    case CallId::comm_split:
+    case CallId::comm_create:
+    case CallId::comm_create_group:
+    case CallId::intercomm_create:
+    case CallId::intercomm_merge: return construct(env, s, rk);
+    case CallId::waitsome: return waitsome(env, s, rk);
+    default: {
+      coll::Collective kind;
+      coll::Form form = coll::Form::blocking;
+      if (!collective_of(s.spec->id, &kind, &form) || form != coll::Form::blocking)
+        throw std::logic_error("call_async: a call that never blocks");
+      return collective(env, s, rk, kind);
+    }
+  }
+}
+
+// The optional count parameter of a call on an array of requests: its length.
+void Executor::check_request_count(RankEnv& env, const Step& s, P count_param, std::size_t n) {
+  if (const Arg& c = arg(s, count_param); c.present) {
+    std::int64_t v = eval_int(env, *c.expr);
+    if (v != static_cast<std::int64_t>(n))
+      throw MpiError(mpi::ErrorClass::count, param_name(count_param),
+                     std::string(param_name(count_param)) + " = " + std::to_string(v) +
+                         " but array_of_requests names " + std::to_string(n) + " requests",
+                     std::string("MPI-4.1 §3.7.5: ") + param_name(count_param) +
+                         " is the length of array_of_requests");
+  }
+}
+
+std::vector<Request*> Executor::gather_requests(RankEnv& env, const Step& s, P count_param) {
+  const Arg& a = arg(s, P::array_of_requests);
+  check_request_count(env, s, count_param, a.names.size());
+  std::vector<Request*> reqs;
+  for (NameId id : a.names) reqs.push_back(request_slot(env, id, "array_of_requests"));
+  return reqs;
+}
+
+void Executor::write_back(RankEnv& env, const Step& s, const std::vector<Request*>& reqs) {
+  const Arg& a = arg(s, P::array_of_requests);
+  for (std::size_t i = 0; i < reqs.size(); ++i) *find_in(env.requests(), a.names[i]) = reqs[i];
+}
+
+Task<Status> Executor::waitall(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  std::vector<Request*> reqs = gather_requests(env, s);
+  std::vector<Status> sts(reqs.size());
+  // The names are cleared first: a failing request must not stay bound.
+  const Arg& a = arg(s, P::array_of_requests);
+  for (NameId id : a.names) *find_in(env.requests(), id) = nullptr;
+  co_await rk.wait_all(reqs, sts);
+  bind_statuses(env, s, sts);
+  co_return Status{};
+}
+
+Task<Status> Executor::waitsome(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  std::vector<Request*> reqs = gather_requests(env, s, P::incount);
+  std::vector<int> indices;
+  std::vector<Status> sts;
+  const int n = co_await rk.wait_some(reqs, &indices, &sts);
+  write_back(env, s, reqs);
+  bind_some(env, s, n, indices, sts);
+  co_return Status{};
+}
+
+Task<Status> Executor::waitany(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  std::vector<Request*> reqs = gather_requests(env, s);
+  Status st;
+  int index = co_await rk.wait_any(reqs, &st);
+  write_back(env, s, reqs);
+  bind_int(env, s, P::index, index);
+  co_return st;
+}
+
+// The receive is posted first; when the send's arguments are wrong, the error
+// ends the run, which releases the receive.
+Blocking Executor::sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  auto st_t = type_arg(env, s, P::sendtype);
+  auto rt_t = type_arg(env, s, P::recvtype);
+  auto sb = typed(env, s, P::sendbuf, int_arg(env, s, P::sendcount), st_t);
+  auto rb = typed(env, s, P::recvbuf, int_arg(env, s, P::recvcount), rt_t);
+  const auto& c = comm_arg(env, s);
+  Request* recv = rk.irecv(rb, rt_t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c);
+  env.pending[0] = recv;
+  env.pending_count = 1;
+  Request* send = rk.isend(sb, st_t, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
+  return pending(env, recv, send);
+}
+
+Task<Status> Executor::sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  auto t = type_arg(env, s, P::datatype);
+  std::int64_t n = int_arg(env, s, P::count);
+  auto b = typed(env, s, P::buf, n, t);
+  const auto& c = comm_arg(env, s);
+  if (n < 0)
+    throw MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
+                   "MPI-4.1 §3.2.2: count is a non-negative integer");
+  mpi::check_access(b, n * t->size(), "buf");
+  // MPI-4.1 §3.10: the data sent is the buffer's content before the receive
+  // replaces it, so it is packed first.
+  std::vector<std::byte> packed;
+  std::vector<std::int32_t> origins;
+  if (world_.payload() == mpi::PayloadMode::data) {
+    packed.resize(static_cast<std::size_t>(n * t->size()));
+    if (world_.tracks_origins()) origins.assign(packed.size(), static_cast<std::int32_t>(env.rank));
+    mpi::pack(b, n * t->size(), packed.data(), origins.empty() ? nullptr : origins.data());
+  }
+  Request* reqs[2] = {rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c), nullptr};
+  reqs[1] = rk.isend_packed(std::move(packed), t, n, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c,
+                            std::move(origins));
+  Status sts[2];
+  co_await rk.wait_all(reqs, sts);
+  co_return sts[0];
+}
+
+}  // namespace mpisim::scenario::exec

@@ -1,0 +1,311 @@
+// Datatypes (constructors, queries, pack and unpack) and operations.
+#include "model/scenario/executor.hpp"
+
+#include "model/mpi/type_constructors.hpp"
+
+namespace mpisim::scenario::exec {
+
+mpi::TypeRef Executor::named_type(RankEnv& env, NameId id, const char* argument) {
+  const std::string& n = names_.str(id);
+  if (auto t = mpi::predefined_type(n)) return t;
+  mpi::TypeRef* t = find_in(env.types(), id);
+  if (!t)
+    throw MpiError(mpi::ErrorClass::type, argument, "datatype '" + n + "' was never created on this rank",
+                   "MPI-4.1 §5.1: a datatype argument must be a valid datatype handle");
+  if (!*t)
+    throw MpiError(mpi::ErrorClass::type, argument, "datatype '" + n + "' is MPI_DATATYPE_NULL: it was freed",
+                   "MPI-4.1 §5.1.9: MPI_Type_free sets the handle to MPI_DATATYPE_NULL");
+  return *t;
+}
+
+// An array argument whose optional count parameter must give its length.
+std::vector<std::int64_t> Executor::array_arg_counted(RankEnv& env, const Step& s, P p, P count_param) {
+  const Arg& a = arg(s, p);
+  Value v = eval(env, *a.expr);
+  if (!v.is_array) throw StepError(std::string(param_name(p)) + " must be an array");
+  if (std::int8_t k = s.slot[static_cast<std::size_t>(count_param)]; k >= 0 && s.args[static_cast<std::size_t>(k)].present) {
+    std::int64_t n = eval_int(env, *s.args[static_cast<std::size_t>(k)].expr);
+    if (n != static_cast<std::int64_t>(v.array.size()))
+      throw MpiError(mpi::ErrorClass::arg, param_name(count_param),
+                     std::string(param_name(count_param)) + " = " + std::to_string(n) + " but " + param_name(p) +
+                         " has " + std::to_string(v.array.size()) + " entries",
+                     "MPI-4.1 §5.1.2: the arrays of a constructor have count entries");
+  }
+  return std::move(v.array);
+}
+
+// Datatypes, pack and unpack, operations.
+bool Executor::type_call(RankEnv& env, const Step& s) {
+  switch (s.spec->id) {
+    case CallId::type_contiguous:
+      bind_type(env, s, P::newtype,
+                mpi::type_contiguous(int_arg(env, s, P::count), type_arg(env, s, P::oldtype), type_name(s)));
+      return true;
+    case CallId::type_vector:
+    case CallId::type_hvector: {
+      auto count = int_arg(env, s, P::count), bl = int_arg(env, s, P::blocklength), st = int_arg(env, s, P::stride);
+      auto old = type_arg(env, s, P::oldtype);
+      bind_type(env, s, P::newtype,
+                s.spec->id == CallId::type_vector ? mpi::type_vector(count, bl, st, old, type_name(s))
+                                                  : mpi::type_hvector(count, bl, st, old, type_name(s)));
+      return true;
+    }
+    case CallId::type_indexed:
+    case CallId::type_hindexed: {
+      auto bls = array_arg_counted(env, s, P::array_of_blocklengths, P::count);
+      auto ds = array_arg_counted(env, s, P::array_of_displacements, P::count);
+      auto old = type_arg(env, s, P::oldtype);
+      bind_type(env, s, P::newtype,
+                s.spec->id == CallId::type_indexed ? mpi::type_indexed(bls, ds, old, type_name(s))
+                                                   : mpi::type_hindexed(bls, ds, old, type_name(s)));
+      return true;
+    }
+    case CallId::type_indexed_block:
+    case CallId::type_hindexed_block: {
+      auto bl = int_arg(env, s, P::blocklength);
+      auto ds = array_arg_counted(env, s, P::array_of_displacements, P::count);
+      auto old = type_arg(env, s, P::oldtype);
+      bind_type(env, s, P::newtype,
+                s.spec->id == CallId::type_indexed_block ? mpi::type_indexed_block(bl, ds, old, type_name(s))
+                                                         : mpi::type_hindexed_block(bl, ds, old, type_name(s)));
+      return true;
+    }
+    case CallId::type_struct: {
+      auto bls = array_arg_counted(env, s, P::array_of_blocklengths, P::count);
+      auto ds = array_arg_counted(env, s, P::array_of_displacements, P::count);
+      std::vector<mpi::TypeRef> types;
+      for (NameId id : arg(s, P::array_of_types).names) {
+        const std::string& n = names_.str(id);
+        types.push_back(n == "MPI_LB" ? mpi::Datatype::make_marker(true)
+                        : n == "MPI_UB" ? mpi::Datatype::make_marker(false)
+                                        : named_type(env, id, "array_of_types"));
+      }
+      bind_type(env, s, P::newtype, mpi::type_struct(bls, ds, types, type_name(s)));
+      return true;
+    }
+    case CallId::type_subarray: {
+      auto sizes = array_arg_counted(env, s, P::array_of_sizes, P::ndims);
+      auto subsizes = array_arg_counted(env, s, P::array_of_subsizes, P::ndims);
+      auto starts = array_arg_counted(env, s, P::array_of_starts, P::ndims);
+      auto order = int_arg(env, s, P::order);
+      if (order != kOrderC && order != kOrderFortran)
+        throw MpiError(mpi::ErrorClass::arg, "order", "order = " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
+                       "MPI-4.1 §5.1.3: order is MPI_ORDER_C or MPI_ORDER_FORTRAN");
+      bind_type(env, s, P::newtype,
+                mpi::type_subarray(sizes, subsizes, starts, order == kOrderC ? mpi::Order::c : mpi::Order::fortran,
+                                   type_arg(env, s, P::oldtype), type_name(s)));
+      return true;
+    }
+    case CallId::type_resized:
+      bind_type(env, s, P::newtype,
+                mpi::type_resized(type_arg(env, s, P::oldtype), int_arg(env, s, P::lb), int_arg(env, s, P::extent),
+                                  type_name(s)));
+      return true;
+    case CallId::type_dup:
+      bind_type(env, s, P::newtype, mpi::type_dup(type_arg(env, s, P::oldtype), type_name(s)));
+      return true;
+    case CallId::type_commit:
+    case CallId::type_free: {
+      NameId id = arg(s, P::datatype).name;
+      const std::string& n = names_.str(id);
+      if (mpi::predefined_type(n)) {
+        if (s.spec->id == CallId::type_free)
+          throw MpiError(mpi::ErrorClass::type, "datatype", "predefined datatype " + n + " cannot be freed",
+                         "MPI-4.1 §5.1.9: freeing a predefined datatype is erroneous");
+        return true;  // committing a predefined type is allowed and does nothing
+      }
+      mpi::TypeRef t = named_type(env, id, "datatype");
+      if (s.spec->id == CallId::type_commit) t->commit();
+      else *find_in(env.types(), id) = nullptr;  // pending operations keep their own reference
+      return true;
+    }
+    case CallId::type_size: bind_int(env, s, P::size, type_arg(env, s, P::datatype)->size()); return true;
+    case CallId::type_get_extent:
+    case CallId::type_get_true_extent: {
+      auto t = type_arg(env, s, P::datatype);
+      bool true_bounds = s.spec->id == CallId::type_get_true_extent;
+      bind_int(env, s, true_bounds ? P::true_lb : P::lb, true_bounds ? t->true_lb() : t->lb());
+      bind_int(env, s, true_bounds ? P::true_extent : P::extent, true_bounds ? t->true_extent() : t->extent());
+      return true;
+    }
+    case CallId::type_extent: bind_int(env, s, P::extent, type_arg(env, s, P::datatype)->extent()); return true;
+    case CallId::type_lb: bind_int(env, s, P::displacement, type_arg(env, s, P::datatype)->lb()); return true;
+    case CallId::type_ub: bind_int(env, s, P::displacement, type_arg(env, s, P::datatype)->ub()); return true;
+    case CallId::get_address: bind_int(env, s, P::address, address(env, arg(s, P::location), P::location)); return true;
+    case CallId::pack_size:
+      comm_arg(env, s);
+      bind_int(env, s, P::size, int_arg(env, s, P::incount) * type_arg(env, s, P::datatype)->size());
+      return true;
+    case CallId::pack:
+    case CallId::unpack: pack_unpack(env, s); return true;
+    case CallId::get_elements: {
+      const Arg& a = arg(s, P::status);
+      Status* st = find_in(env.statuses(), a.name);
+      if (!st)
+        throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
+                       "MPI-4.1 §5.1.11: MPI_Get_elements reads the status a receive returned");
+      bind_int(env, s, P::count, basic_elements(*type_arg(env, s, P::datatype), st->bytes));
+      return true;
+    }
+    case CallId::type_darray: {
+      auto gs = array_arg_counted(env, s, P::array_of_gsizes, P::ndims);
+      auto ds = array_arg_counted(env, s, P::array_of_distribs, P::ndims);
+      auto da = array_arg_counted(env, s, P::array_of_dargs, P::ndims);
+      auto ps = array_arg_counted(env, s, P::array_of_psizes, P::ndims);
+      std::vector<mpi::Distribution> dist;
+      for (std::size_t i = 0; i < ds.size(); ++i) {
+        if (ds[i] == 121) dist.push_back(mpi::Distribution::block);
+        else if (ds[i] == 122) dist.push_back(mpi::Distribution::cyclic);
+        else if (ds[i] == 123) dist.push_back(mpi::Distribution::none);
+        else
+          throw MpiError(mpi::ErrorClass::arg, "array_of_distribs",
+                         "array_of_distribs[" + std::to_string(i) + "] = " + std::to_string(ds[i]) +
+                             " is not MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC or MPI_DISTRIBUTE_NONE",
+                         "MPI-4.1 §5.1.4: the distribution of each dimension");
+      }
+      auto order = int_arg(env, s, P::order);
+      if (order != kOrderC && order != kOrderFortran)
+        throw MpiError(mpi::ErrorClass::arg, "order", "order is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
+                       "MPI-4.1 §5.1.4: order is MPI_ORDER_C or MPI_ORDER_FORTRAN");
+      bind_type(env, s, P::newtype,
+                mpi::type_darray(int_arg(env, s, P::size), int_arg(env, s, P::rank), gs, dist, da, ps,
+                                 order == kOrderC ? mpi::Order::c : mpi::Order::fortran,
+                                 type_arg(env, s, P::oldtype), type_name(s)));
+      return true;
+    }
+    case CallId::type_get_envelope: {
+      auto t = type_arg(env, s, P::datatype);
+      const auto& c = t->contents();
+      bool named = t->predefined();
+      bind_int(env, s, P::num_integers, named ? 0 : static_cast<std::int64_t>(c.integers.size()));
+      bind_int(env, s, P::num_addresses, named ? 0 : static_cast<std::int64_t>(c.addresses.size()));
+      bind_int(env, s, P::num_datatypes, named ? 0 : static_cast<std::int64_t>(c.types.size()));
+      bind_int(env, s, P::combiner, mpi::combiner_value(named ? mpi::Combiner::named : t->combiner()));
+      return true;
+    }
+    case CallId::type_get_contents: {
+      auto t = type_arg(env, s, P::datatype);
+      if (t->predefined())
+        throw MpiError(mpi::ErrorClass::arg, "datatype", t->name() + " is a predefined datatype",
+                       "MPI-4.1 §5.1.13: MPI_Type_get_contents is erroneous for MPI_COMBINER_NAMED");
+      const auto& c = t->contents();
+      bind(env.values(), arg(s, P::array_of_integers).name, Value::of(c.integers));
+      bind(env.values(), arg(s, P::array_of_addresses).name, Value::of(c.addresses));
+      const std::string& prefix = names_.str(arg(s, P::array_of_datatypes).name);
+      for (std::size_t i = 0; i < c.types.size(); ++i)
+        bind(env.types(), names_.intern(prefix + std::to_string(i)), c.types[i]);
+      return true;
+    }
+    case CallId::op_create: {
+      bool commute = int_arg(env, s, P::commute) != 0;
+      NameId id = arg(s, P::op).name;
+      bind(env.ops(), id, mpi::make_user_op(names_.str(id), arg(s, P::user_fn).handle, commute));
+      return true;
+    }
+    case CallId::op_free: {
+      NameId id = arg(s, P::op).name;
+      mpi::OpRef* o = find_in(env.ops(), id);
+      if (!o || !*o)
+        throw MpiError(mpi::ErrorClass::op, "op",
+                       "operation '" + names_.str(id) + (o ? "' is already MPI_OP_NULL" : "' was never created on this rank"),
+                       "MPI-4.1 §6.9.5: MPI_Op_free takes a user-defined operation");
+      o->reset();
+      return true;
+    }
+    case CallId::op_commutative: bind_int(env, s, P::commute, op_arg(env, s)->commutative ? 1 : 0); return true;
+    case CallId::reduce_local: {
+      auto op = op_arg(env, s);
+      auto t = type_arg(env, s, P::datatype);
+      std::int64_t n = int_arg(env, s, P::count);
+      if (n < 0)
+        throw MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
+                       "MPI-4.1 §3.2.2: counts are non-negative");
+      if (!t->committed())
+        throw MpiError(mpi::ErrorClass::type, "datatype", "datatype " + t->name() + " is not committed",
+                       "MPI-4.1 §5.1.9: a datatype must be committed before use");
+      mpi::check_op_type(*op, *t, n, "op");
+      mpi::Rank& r = world_.rank(env.rank);
+      mpi::TypedBuffer in{&r.memory(), address(env, arg(s, P::inbuf), P::inbuf), n, t.get()};
+      mpi::TypedBuffer inout{&r.memory(), address(env, arg(s, P::inoutbuf), P::inoutbuf), n, t.get()};
+      mpi::check_access(in, n * t->size(), "inbuf");
+      mpi::check_access(inout, n * t->size(), "inoutbuf");
+      if (world_.payload() == mpi::PayloadMode::data) {
+        mpi::reduce_local(*op, in, inout);
+        mpi::set_origin(inout, n * t->size(), static_cast<std::int32_t>(env.rank));  // computed here
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+mpi::OpRef Executor::op_arg(RankEnv& env, const Step& s) {
+  const Arg& a = arg(s, P::op);
+  if (auto op = mpi::predefined_op(a.handle)) return op;
+  mpi::OpRef* o = find_in(env.ops(), a.name);
+  if (!o)
+    throw MpiError(mpi::ErrorClass::op, "op", "operation '" + a.handle + "' was never created on this rank",
+                   "MPI-4.1 §6.9: op must be a valid operation handle");
+  if (!*o)
+    throw MpiError(mpi::ErrorClass::op, "op", "operation '" + a.handle + "' is MPI_OP_NULL: it was freed",
+                   "MPI-4.1 §6.9.5: MPI_Op_free sets the handle to MPI_OP_NULL");
+  return *o;
+}
+
+// MPI-4.1 §5.1.11: the number of basic elements in `bytes` of data of type t, or
+// MPI_UNDEFINED when the bytes end inside a basic element.
+std::int64_t Executor::basic_elements(const mpi::Datatype& t, std::int64_t bytes) {
+  if (bytes == 0) return 0;
+  if (t.size() == 0) return mpi::UNDEFINED;
+  std::int64_t whole = bytes / t.size(), rest = bytes % t.size();
+  std::int64_t n = whole * t.basic_count();
+  for (const auto& r : t.signature()) {
+    if (rest == 0) break;
+    std::int64_t b = mpi::basic_type(r.basic).size;
+    std::int64_t take = std::min(r.count, rest / b);
+    n += take;
+    rest -= take * b;
+    if (take < r.count) break;
+  }
+  return rest == 0 ? n : mpi::UNDEFINED;
+}
+
+// MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order.
+void Executor::pack_unpack(RankEnv& env, const Step& s) {
+  comm_arg(env, s);
+  mpi::Rank& rk = world_.rank(env.rank);
+  const bool packing = s.spec->id == CallId::pack;
+  auto t = type_arg(env, s, P::datatype);
+  if (!t->committed())
+    throw MpiError(mpi::ErrorClass::type, "datatype", "datatype " + t->name() + " is not committed",
+                   "MPI-4.1 §5.2.1: the datatype of MPI_Pack and MPI_Unpack must be committed");
+  std::int64_t count = int_arg(env, s, packing ? P::incount : P::outcount);
+  std::int64_t limit = int_arg(env, s, packing ? P::outsize : P::insize);
+  NameId pos_id = arg(s, P::position).name;
+  Value* pos = find_in(env.values(), pos_id);
+  if (!pos || pos->is_array)
+    throw StepError("position: '" + names_.str(pos_id) + "' must be a number bound before the call (let it be 0)");
+  std::int64_t bytes = count * t->size();
+  if (count < 0)
+    throw MpiError(mpi::ErrorClass::count, packing ? "incount" : "outcount", "the count is negative",
+                   "MPI-4.1 §3.2.2: counts are non-negative");
+  if (pos->scalar < 0 || pos->scalar + bytes > limit)
+    throw MpiError(mpi::ErrorClass::truncate, packing ? "outsize" : "insize",
+                   "position " + std::to_string(pos->scalar) + " + " + std::to_string(bytes) +
+                       " bytes is beyond the packed buffer's " + std::to_string(limit) + " bytes",
+                   "MPI-4.1 §5.2.1: the packed data must fit in outsize (MPI_Pack) or insize (MPI_Unpack) bytes");
+  static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
+  mpi::Address packed = address(env, arg(s, packing ? P::outbuf : P::inbuf), packing ? P::outbuf : P::inbuf);
+  mpi::TypedBuffer flat{&rk.memory(), packed + pos->scalar, bytes, byte.get()};
+  mpi::Address data = address(env, arg(s, packing ? P::inbuf : P::outbuf), packing ? P::inbuf : P::outbuf);
+  mpi::TypedBuffer typed_buf{&rk.memory(), data, count, t.get()};
+  mpi::check_access(flat, bytes, packing ? "outbuf" : "inbuf");
+  mpi::check_access(typed_buf, bytes, packing ? "inbuf" : "outbuf");
+  if (world_.payload() == mpi::PayloadMode::data) {
+    if (packing) mpi::copy_typed(typed_buf, flat, bytes);
+    else mpi::copy_typed(flat, typed_buf, bytes);
+  }
+  pos->scalar += bytes;
+}
+
+}  // namespace mpisim::scenario::exec
