@@ -1,0 +1,141 @@
+// Rows of the call table (model/scenario/calls_rows.hpp): The blocking collectives (their nonblocking and persistent forms are made from these rows: calls.cpp).
+#include "model/scenario/calls_rows.hpp"
+
+namespace mpisim::scenario::rows {
+
+std::vector<CallSpec> collective_rows() {
+  return {
+      {CallId::barrier, "MPI_Barrier", {{P::comm, "comm", K::comm, req}}, "block until every process has entered",
+       "MPI-4.1 §6.3",
+       "no process of {comm} leaves until every process has entered."},
+      {CallId::bcast, "MPI_Bcast",
+       {{P::buffer, "buffer", K::buffer, req}, {P::count, "count", K::integer, req}, {P::datatype, "datatype", K::datatype, req},
+        {P::root, "root", K::integer, req}, {P::comm, "comm", K::comm, req}},
+       "the root's buffer is copied to every process",
+       "MPI-4.1 §6.4",
+       "the root (rank {root}) sends its {count} elements of {datatype} in {buffer} to every process of "
+       "{comm}; afterwards every {buffer} holds the root's data."},
+      {CallId::gather, "MPI_Gather",
+       {{P::sendbuf, "sendbuf", K::buffer, opt}, {P::sendcount, "sendcount", K::integer, opt}, {P::sendtype, "sendtype", K::datatype, opt},
+        {P::recvbuf, "recvbuf", K::buffer, opt}, {P::recvcount, "recvcount", K::integer, opt}, {P::recvtype, "recvtype", K::datatype, opt},
+        {P::root, "root", K::integer, req}, {P::comm, "comm", K::comm, req}},
+       "rank i's sendbuf becomes block i of the root's recvbuf",
+       "MPI-4.1 §6.5",
+       "as if every process sent {sendcount} {sendtype} from {sendbuf} to the root (rank {root}), which "
+       "receives the message of rank i at {recvbuf} + i·{recvcount}·extent({recvtype}), in rank order. "
+       "No location of the root's buffer is written twice."},
+      {CallId::gatherv, "MPI_Gatherv",
+       {{P::sendbuf, "sendbuf", K::buffer, opt}, {P::sendcount, "sendcount", K::integer, opt}, {P::sendtype, "sendtype", K::datatype, opt},
+        {P::recvbuf, "recvbuf", K::buffer, opt}, {P::recvcounts, "recvcounts", K::int_array, opt}, {P::displs, "displs", K::int_array, opt},
+        {P::recvtype, "recvtype", K::datatype, opt}, {P::root, "root", K::integer, req}, {P::comm, "comm", K::comm, req}},
+       "rank i's sendbuf lands at displs[i] of the root's recvbuf",
+       "MPI-4.1 §6.5",
+       "as MPI_Gather, but the root receives recvcounts[i] = {recvcounts} elements from rank i at "
+       "{recvbuf} + displs[i]·extent({recvtype}) with displs = {displs}."},
+      {CallId::scatter, "MPI_Scatter",
+       {{P::sendbuf, "sendbuf", K::buffer, opt}, {P::sendcount, "sendcount", K::integer, opt}, {P::sendtype, "sendtype", K::datatype, opt},
+        {P::recvbuf, "recvbuf", K::buffer, opt}, {P::recvcount, "recvcount", K::integer, opt}, {P::recvtype, "recvtype", K::datatype, opt},
+        {P::root, "root", K::integer, req}, {P::comm, "comm", K::comm, req}},
+       "the root sends block i of sendbuf to rank i",
+       "MPI-4.1 §6.6",
+       "as if the root (rank {root}) executed n sends MPI_Send({sendbuf} + "
+       "i·{sendcount}·extent({sendtype}), {sendcount}, {sendtype}, i, ...), one per process i, and every "
+       "process one receive MPI_Recv({recvbuf}, {recvcount}, {recvtype}, {root}, ...). No location of "
+       "the root's buffer is read twice."},
+      {CallId::scatterv, "MPI_Scatterv",
+       {{P::sendbuf, "sendbuf", K::buffer, opt}, {P::sendcounts, "sendcounts", K::int_array, opt}, {P::displs, "displs", K::int_array, opt},
+        {P::sendtype, "sendtype", K::datatype, opt}, {P::recvbuf, "recvbuf", K::buffer, opt}, {P::recvcount, "recvcount", K::integer, opt},
+        {P::recvtype, "recvtype", K::datatype, opt}, {P::root, "root", K::integer, req}, {P::comm, "comm", K::comm, req}},
+       "the root sends sendcounts[i] elements from displs[i] to rank i",
+       "MPI-4.1 §6.6",
+       "as if the root (rank {root}) executed n sends MPI_Send({sendbuf} + displs[i]·extent({sendtype}), "
+       "sendcounts[i], {sendtype}, i, ...) with sendcounts = {sendcounts} and displs = {displs}, and "
+       "every process one receive MPI_Recv({recvbuf}, {recvcount}, {recvtype}, {root}, ...)."},
+      {CallId::allgather, "MPI_Allgather",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcount, "sendcount", K::integer, opt}, {P::sendtype, "sendtype", K::datatype, opt},
+        {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcount, "recvcount", K::integer, req}, {P::recvtype, "recvtype", K::datatype, req},
+        {P::comm, "comm", K::comm, req}},
+       "rank i's sendbuf becomes block i of every recvbuf",
+       "MPI-4.1 §6.7",
+       "as MPI_Gather with every process as the root: block i of every {recvbuf} holds rank i's "
+       "{sendcount} {sendtype} from {sendbuf}."},
+      {CallId::allgatherv, "MPI_Allgatherv",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcount, "sendcount", K::integer, opt}, {P::sendtype, "sendtype", K::datatype, opt},
+        {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcounts, "recvcounts", K::int_array, req}, {P::displs, "displs", K::int_array, req},
+        {P::recvtype, "recvtype", K::datatype, req}, {P::comm, "comm", K::comm, req}},
+       "rank i's sendbuf lands at displs[i] of every recvbuf",
+       "MPI-4.1 §6.7",
+       "as MPI_Gatherv with every process as the root: rank i's data lands at displs[i] = {displs} in "
+       "every {recvbuf}, recvcounts[i] = {recvcounts} elements."},
+      {CallId::alltoall, "MPI_Alltoall",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcount, "sendcount", K::integer, opt}, {P::sendtype, "sendtype", K::datatype, opt},
+        {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcount, "recvcount", K::integer, req}, {P::recvtype, "recvtype", K::datatype, req},
+        {P::comm, "comm", K::comm, req}},
+       "block j of rank i's sendbuf becomes block i of rank j's recvbuf",
+       "MPI-4.1 §6.8",
+       "block j of rank i's {sendbuf} ({sendcount} {sendtype}) goes to block i of rank j's {recvbuf} "
+       "({recvcount} {recvtype}): a transpose of blocks among the processes of {comm}."},
+      {CallId::alltoallv, "MPI_Alltoallv",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcounts, "sendcounts", K::int_array, opt}, {P::sdispls, "sdispls", K::int_array, opt},
+        {P::sendtype, "sendtype", K::datatype, opt}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcounts, "recvcounts", K::int_array, req},
+        {P::rdispls, "rdispls", K::int_array, req}, {P::recvtype, "recvtype", K::datatype, req}, {P::comm, "comm", K::comm, req}},
+       "alltoall with per-process counts and displacements",
+       "MPI-4.1 §6.8",
+       "as MPI_Alltoall with a count and displacement per process: sendcounts = {sendcounts} at sdispls "
+       "= {sdispls}, recvcounts = {recvcounts} at rdispls = {rdispls}, in elements of the types."},
+      {CallId::alltoallw, "MPI_Alltoallw",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcounts, "sendcounts", K::int_array, opt}, {P::sdispls, "sdispls", K::int_array, opt},
+        {P::sendtypes, "sendtypes", K::type_array, opt}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcounts, "recvcounts", K::int_array, req},
+        {P::rdispls, "rdispls", K::int_array, req}, {P::recvtypes, "recvtypes", K::type_array, req}, {P::comm, "comm", K::comm, req}},
+       "alltoall with per-process counts, byte displacements and datatypes",
+       "MPI-4.1 §6.8",
+       "as MPI_Alltoallv with a datatype per process ({sendtypes}, {recvtypes}) and displacements in "
+       "bytes."},
+      {CallId::reduce, "MPI_Reduce",
+       {{P::sendbuf, "sendbuf", K::buffer, opt}, {P::recvbuf, "recvbuf", K::buffer, opt}, {P::count, "count", K::integer, req},
+        {P::datatype, "datatype", K::datatype, req}, {P::op, "op", K::op_in, req}, {P::root, "root", K::integer, req},
+        {P::comm, "comm", K::comm, req}},
+       "the root gets op applied to every process's sendbuf, in rank order",
+       "MPI-4.1 §6.9.1",
+       "the root (rank {root}) gets in {recvbuf}, element by element, the {count} elements of {datatype} "
+       "of every process's {sendbuf} combined with {op}, in rank order (op(op(x0, x1), x2) ... for a "
+       "non-commutative op)."},
+      {CallId::allreduce, "MPI_Allreduce",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::count, "count", K::integer, req},
+        {P::datatype, "datatype", K::datatype, req}, {P::op, "op", K::op_in, req}, {P::comm, "comm", K::comm, req}},
+       "every process gets op applied to every process's sendbuf, in rank order",
+       "MPI-4.1 §6.9.6",
+       "as MPI_Reduce followed by MPI_Bcast of the result: every {recvbuf} gets the {count} elements of "
+       "{datatype} of all processes combined with {op}, in rank order."},
+      {CallId::reduce_scatter_block, "MPI_Reduce_scatter_block",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcount, "recvcount", K::integer, req},
+        {P::datatype, "datatype", K::datatype, req}, {P::op, "op", K::op_in, req}, {P::comm, "comm", K::comm, req}},
+       "reduce p·recvcount elements, then rank i gets block i",
+       "MPI-4.1 §6.10.1",
+       "the processes' {sendbuf} vectors (size·{recvcount} elements of {datatype}) are combined with "
+       "{op}, in rank order; rank i gets block i, {recvcount} elements, in {recvbuf}."},
+      {CallId::reduce_scatter, "MPI_Reduce_scatter",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcounts, "recvcounts", K::int_array, req},
+        {P::datatype, "datatype", K::datatype, req}, {P::op, "op", K::op_in, req}, {P::comm, "comm", K::comm, req}},
+       "reduce the sum of recvcounts elements, then rank i gets its recvcounts[i]",
+       "MPI-4.1 §6.10.2",
+       "the processes' {sendbuf} vectors are combined with {op}, in rank order; rank i gets "
+       "recvcounts[i] elements of the result, recvcounts = {recvcounts}, in {recvbuf}."},
+      {CallId::scan, "MPI_Scan",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::count, "count", K::integer, req},
+        {P::datatype, "datatype", K::datatype, req}, {P::op, "op", K::op_in, req}, {P::comm, "comm", K::comm, req}},
+       "rank i gets op applied to the sendbufs of ranks 0..i",
+       "MPI-4.1 §6.11.1",
+       "rank i gets in {recvbuf} the {count} elements of {datatype} of ranks 0..i's {sendbuf} combined "
+       "with {op}, in rank order (an inclusive prefix reduction)."},
+      {CallId::exscan, "MPI_Exscan",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::count, "count", K::integer, req},
+        {P::datatype, "datatype", K::datatype, req}, {P::op, "op", K::op_in, req}, {P::comm, "comm", K::comm, req}},
+       "rank i gets op applied to the sendbufs of ranks 0..i-1 (rank 0: unchanged)",
+       "MPI-4.1 §6.11.2",
+       "rank i > 0 gets in {recvbuf} the {sendbuf} of ranks 0..i-1 combined with {op}, in rank order (an "
+       "exclusive prefix reduction); rank 0's {recvbuf} is undefined and left unchanged."},
+  };
+}
+
+}  // namespace mpisim::scenario::rows
