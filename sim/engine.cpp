@@ -62,12 +62,6 @@ void Engine::destroy_processes() noexcept {
   }
 }
 
-std::size_t Engine::pending_events() const noexcept {
-  std::size_t n = queue_.size();
-  for (std::size_t i = starts_head_; i < starts_.size(); ++i) n += starts_[i].count;
-  return n;
-}
-
 void Engine::push(const Entry& e) { queue_.push(e); }
 
 bool Engine::pop(Entry& out) {

@@ -146,7 +146,6 @@ class Engine {
   // The first failure (an exception that escaped a process), if any; the run stops there.
   const std::optional<ProcessFailure>& failure() const noexcept { return failure_; }
   std::uint64_t events_processed() const noexcept { return events_; }
-  std::size_t pending_events() const noexcept;
 
   // Destroys every process's coroutine frames (finished or blocked forever).
   void destroy_processes() noexcept;

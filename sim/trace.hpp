@@ -84,7 +84,6 @@ class Trace {
   void record_snapshot(Snapshot s) { snapshots_.push_back(std::move(s)); }
   void record_diagnostic(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
 
-  std::uint64_t next_message_id() { return message_count_; }
   const std::vector<CallRecord>& calls() const { return calls_; }
   const std::vector<MessageRecord>& messages() const { return messages_; }
   const std::vector<Snapshot>& snapshots() const { return snapshots_; }

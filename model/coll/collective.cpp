@@ -165,10 +165,4 @@ int largest_pof2(int p) {
   return k;
 }
 
-int ceil_log2(int p) {
-  int k = 0;
-  while ((1 << k) < p) ++k;
-  return k;
-}
-
 }  // namespace mpisim::coll

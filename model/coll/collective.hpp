@@ -3,8 +3,9 @@
 //
 // An algorithm is a coroutine of simulated point-to-point messages on the
 // communicator's collective context (so its traffic never meets the program's),
-// written against the rank API only. Its arguments arrive validated (model/coll/
-// check.cpp and the caller did that); it may assume them correct.
+// written against the rank API only. Its arguments arrive validated
+// (coll::read_arguments, model/coll/arguments.cpp, and the coordinator's checks
+// across members); it may assume them correct.
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -245,6 +246,5 @@ struct Fold {
 bool low_group(const Rank& rank, const CollArgs& a);
 
 int largest_pof2(int p);  // the largest power of two <= p (p >= 1)
-int ceil_log2(int p);
 
 }  // namespace mpisim::coll

@@ -91,12 +91,6 @@ Allocation* Memory::find(Address addr, std::int64_t len) {
   return const_cast<Allocation*>(static_cast<const Memory*>(this)->find(addr, len));
 }
 
-const Allocation* Memory::by_name(const std::string& name) const {
-  for (const auto& a : allocs_)
-    if (*a.name == name) return &a;
-  return nullptr;
-}
-
 namespace {
 
 // Yields the byte runs of the first `limit` bytes of a typed buffer, in type-map
@@ -240,11 +234,6 @@ std::vector<std::pair<Address, std::int64_t>> byte_runs(const TypedBuffer& b, st
   std::vector<std::pair<Address, std::int64_t>> out;
   for (RunCursor c(b, bytes); !c.done() && out.size() < limit; c.advance(c.left())) out.emplace_back(c.addr(), c.left());
   return out;
-}
-
-std::int32_t origin_at(const Memory& m, Address addr) {
-  const Allocation* a = m.find(addr, 1);
-  return a && a->origin ? a->origin[addr - a->base] : -1;
 }
 
 }  // namespace mpisim::mpi

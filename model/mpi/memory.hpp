@@ -57,7 +57,6 @@ class Memory {
   // The allocation holding [addr, addr + len), or null.
   const Allocation* find(Address addr, std::int64_t len) const;
   Allocation* find(Address addr, std::int64_t len);
-  const Allocation* by_name(const std::string& name) const;
   // A rank's allocations, in the pool of small per-rank blocks (no malloc per rank).
   using Table = std::vector<Allocation, sim::frame_pool::Allocator<Allocation>>;
   // The program's own buffers (scratch space is not among them).
@@ -113,7 +112,5 @@ void set_origin(const TypedBuffer& dst, std::int64_t bytes, std::int32_t rank);
 // The byte runs (address, length) the first `bytes` bytes of b's type map touch, in
 // type-map order, touching runs merged; at most `limit` of them (the rest are cut).
 std::vector<std::pair<Address, std::int64_t>> byte_runs(const TypedBuffer& b, std::int64_t bytes, std::size_t limit);
-// The provenance of the byte at addr, or -1 when not tracked.
-std::int32_t origin_at(const Memory& m, Address addr);
 
 }  // namespace mpisim::mpi

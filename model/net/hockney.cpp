@@ -24,10 +24,6 @@ void Hockney::reset(Rank ranks) {
   reset_cpus(ranks);
 }
 
-SimTime Hockney::message_time(std::uint64_t bytes) const {
-  return round_ps(p_.alpha_ps) + round_ps(static_cast<double>(bytes) * p_.beta_ps_per_byte);
-}
-
 SimTime Hockney::start_send(Rank src, Rank, std::uint64_t bytes, SimTime t, std::uint64_t) {
   SimTime wire = round_ps(static_cast<double>(bytes) * p_.beta_ps_per_byte);
   port_free_[src] = t + wire;

@@ -46,8 +46,6 @@ class Hockney final : public CpuOnlyModel {
   SimTime start_receive(Rank, Rank, std::uint64_t, SimTime t) override { return t; }
 
   const HockneyParams& params() const { return p_; }
-  // The cost of one message of `bytes` on an idle network: α + nβ.
-  SimTime message_time(std::uint64_t bytes) const;
 
  private:
   HockneyParams p_;

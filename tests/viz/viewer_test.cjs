@@ -89,7 +89,8 @@ const path = require("path");
   }
   // The per-link view of topology runs, from a trace that carries link loads.
   const withLinks = JSON.parse(JSON.stringify(trace));
-  withLinks.summary.links = [{ link: "node0->switch", bytes: 4096, busy_ps: 3276800 }, { link: "switch->node1", bytes: 1024, busy_ps: 819200 }];
+  withLinks.links = [{ id: 0, name: "node0->switch", messages: 2, bytes: 4096, busy_ps: 3276800 },
+                     { id: 1, name: "switch->node1", messages: 1, bytes: 1024, busy_ps: 819200 }];
   await page.evaluate(t => load(t), withLinks);
   check(await page.locator("#links tr").count() === 2, "the link view lists every link");
   // A nonblocking collective: its call bar, and a bar from the call to the operation's completion.
