@@ -422,6 +422,7 @@ class Executor {
   // Each buffer of the rank, compactly (mpisim explain).
   std::vector<std::string> buffer_texts(RankEnv& env);
 
+  std::vector<std::pair<std::string, std::string>> explain_results(RankEnv& env, const Step& s);
   void record_explain(RankEnv& env, const Step& s, const char* algorithm, SimTime start, const std::string& args);
 
   std::int64_t record_call(RankEnv& env, const Step& s, const char* name, SimTime start, const char* algorithm,

@@ -130,7 +130,51 @@ void Executor::record_explain(RankEnv& env, const Step& s, const char* algorithm
     std::string before = i < found.size() ? found[i] : "(not yet declared)";
     if (before != after[i]) e.changes.push_back({*allocs[i].name, std::move(before), after[i]});
   }
+  e.results = explain_results(env, s);
   result_.explain.push_back(std::move(e));
+}
+
+// The values a call's output parameters got at this rank, in words.
+std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankEnv& env, const Step& s) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto list = [](const std::vector<std::int64_t>& xs) {
+    std::string t = "{";
+    for (std::size_t i = 0; i < xs.size() && i < 16; ++i) t += (i ? ", " : "") + std::to_string(xs[i]);
+    return t + (xs.size() > 16 ? ", ...}" : "}");
+  };
+  for (std::size_t i = 0; i < s.spec->params.size(); ++i) {
+    const Arg& a = s.args[i];
+    const ParamSpec& p = s.spec->params[i];
+    if (!a.present || a.ignore) continue;
+    const std::string& name = names_.str(a.name);
+    std::string value;
+    switch (p.kind) {
+      case ParamKind::out_int:
+      case ParamKind::array_out:
+      case ParamKind::int_inout:
+        if (const Value* v = find_in(env.values(), a.name)) value = v->is_array ? list(v->array) : std::to_string(v->scalar);
+        break;
+      case ParamKind::group_out:
+        if (const mpi::GroupRef* g = find_in(env.groups(), a.name))
+          value = *g ? "the group of world ranks " + list((*g)->members()) : "MPI_GROUP_NULL";
+        break;
+      case ParamKind::comm_out:
+        if (const mpi::Communicator** c = find_in(env.comms(), a.name))
+          value = *c ? std::to_string((*c)->size()) + " processes" + ((*c)->is_inter() ? " and a remote group of " +
+                                                                          std::to_string((*c)->peer_count())
+                                                                    : std::string())
+                     : "MPI_COMM_NULL";
+        break;
+      case ParamKind::datatype_out:
+        if (const mpi::TypeRef* t = find_in(env.types(), a.name); t && *t)
+          value = "size " + std::to_string((*t)->size()) + ", extent " + std::to_string((*t)->extent()) + ", lb " +
+                  std::to_string((*t)->lb()) + ", true extent " + std::to_string((*t)->true_extent());
+        break;
+      default: continue;
+    }
+    if (!value.empty()) out.emplace_back(p.name, name + " = " + value);
+  }
+  return out;
 }
 
 void Executor::declare_buffer(RankEnv& env, const Step& s) {

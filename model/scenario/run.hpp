@@ -54,6 +54,9 @@ struct ExplainEntry {
     std::string buffer, before, after;
   };
   std::vector<Change> changes;
+  // What the call gave back at this rank: each output parameter and its value in
+  // words ("g1 = {0, 2, 4}", "t: size 8, extent 16, lb 0").
+  std::vector<std::pair<std::string, std::string>> results;
 };
 
 enum class Outcome { clean, erroneous, internal_error };

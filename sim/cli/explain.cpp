@@ -2,6 +2,7 @@
 // run's values, next to what happened (algorithm, time, the buffers it changed).
 #include "sim/cli/explain.hpp"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,18 @@ std::string fill(std::string text, const nlohmann::json& args) {
       text.replace(at, key.size(), value);
   }
   return text;
+}
+
+// Ranks as runs: "0..3, 5, 7..9".
+std::string rank_list(const std::vector<std::int64_t>& ranks) {
+  std::string s;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    s += (s.empty() ? "" : ", ") + std::to_string(ranks[i]) + (j > i ? ".." + std::to_string(ranks[j]) : "");
+    i = j + 1;
+  }
+  return s;
 }
 
 std::string signature(const std::string& call, const nlohmann::json& args) {
@@ -52,9 +65,34 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
     const scenario::ExplainEntry& first = *entries.front();
     nlohmann::json args = nlohmann::json::parse(first.args_json.empty() ? "{}" : first.args_json);
     out << "\n" << path << "  " << signature(first.call, args) << "\n";
-    // The standard's definition, from the call's row, with this run's values.
+    // The standard's definition, from the call's row, with this run's values: the
+    // arguments, and what the output parameters got (at the first rank to run it).
+    for (const auto& [param, value] : first.results) args[param] = value;
     if (const scenario::CallSpec* spec = scenario::find_call(first.call))
       out << "  " << spec->section << ": " << fill(spec->definition, args) << "\n";
+    if (!first.results.empty()) {
+      // What each rank got, the ranks that got the same thing together, in rank order.
+      std::map<std::string, std::vector<std::int64_t>> got;
+      std::vector<std::string> order;
+      std::vector<const scenario::ExplainEntry*> by_rank(entries.begin(), entries.end());
+      std::stable_sort(by_rank.begin(), by_rank.end(), [](auto* a, auto* b) { return a->rank < b->rank; });
+      for (const auto* e : by_rank) {
+        std::string text;
+        for (std::size_t i = 0; i < e->results.size(); ++i) text += (i ? "; " : "") + e->results[i].second;
+        auto& ranks = got[text];
+        if (ranks.empty()) order.push_back(text);
+        ranks.push_back(e->rank);
+      }
+      std::size_t lines = 0;
+      for (const auto& text : order) {
+        if (++lines > 16) {
+          out << "  ... (" << order.size() - 16 << " more results)\n";
+          break;
+        }
+        const auto& ranks = got[text];
+        out << "  " << (ranks.size() == 1 ? "rank " : "ranks ") << rank_list(ranks) << " got " << text << "\n";
+      }
+    }
     std::int64_t end = 0;
     for (const auto* e : entries) end = std::max(end, e->end_ps);
     out << "  ran at " << entries.size() << " rank" << (entries.size() == 1 ? "" : "s");
