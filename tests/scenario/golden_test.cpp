@@ -133,6 +133,22 @@ TEST_CASE("mpisim explain gives the standard's definition with this run's values
   CHECK(text.find("algorithm binomial") != std::string::npos);
 }
 
+TEST_CASE("mpisim explain defines every call, with what its output parameters got") {
+  fs::current_path(MPISIM_SOURCE_DIR);
+  std::ostringstream out, err;
+  const char* argv[] = {"mpisim", "explain", "scenarios/datatypes/typemap.json"};
+  CHECK(mpisim::cli::run_cli(3, argv, out, err) == 0);
+  std::string text = out.str();
+  CHECK(text.find("ranks 0..1 got mytype = size 12, extent 16, lb 0, true extent 16") != std::string::npos);
+  CHECK(text.find("MPI-4.1 §5.1.5: sz = 12 = the number of bytes of data in one element of mytype") != std::string::npos);
+  std::ostringstream out2, err2;
+  const char* argv2[] = {"mpisim", "explain", "scenarios/collectives/nonblocking.json"};
+  CHECK(mpisim::cli::run_cli(3, argv2, out2, err2) == 0);
+  text = out2.str();
+  CHECK(text.find("MPI-4.1 §6.12: start MPI_Allreduce and return rs at once") != std::string::npos);
+  CHECK(text.find("MPI_Allreduce (MPI-4.1 §6.9.6): as MPI_Reduce followed by MPI_Bcast") != std::string::npos);
+}
+
 TEST_CASE("--chrome-trace and --html write what Perfetto and a browser open") {
   fs::current_path(MPISIM_SOURCE_DIR);
   fs::path dir = fs::temp_directory_path() / ("mpisim-outputs-" + std::to_string(::getpid()));
