@@ -462,6 +462,28 @@ Rank::WaitOne Rank::recv(const TypedBuffer& buf, TypeRef type, int source, int t
   return wait(irecv(buf, std::move(type), source, tag, comm, ctx));
 }
 
+Task<Status> Rank::sendrecv_replace(TypedBuffer buf, TypeRef type, int dest, int sendtag, int source,
+                                    int recvtag, const Communicator& comm) {
+  const std::int64_t n = buf.count;
+  if (n < 0)
+    throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative", kRuleCount);
+  check_access(buf, n * type->size(), "buf");
+  // MPI-4.1 §3.10: the data sent is the buffer's content before the receive
+  // replaces it, so it is packed first.
+  std::vector<std::byte> packed;
+  std::vector<std::int32_t> origins;
+  if (world_->mode_ == PayloadMode::data) {
+    packed.resize(static_cast<std::size_t>(n * type->size()));
+    if (world_->tracks_origins()) origins.assign(packed.size(), static_cast<std::int32_t>(id_));
+    pack(buf, n * type->size(), packed.data(), origins.empty() ? nullptr : origins.data());
+  }
+  Request* reqs[2] = {irecv(buf, type, source, recvtag, comm), nullptr};
+  reqs[1] = isend_packed(std::move(packed), type, n, dest, sendtag, comm, std::move(origins));
+  Status sts[2];
+  co_await wait_all(reqs, sts);
+  co_return sts[0];
+}
+
 // ---------------------------------------------------------------------------
 // Probe and compute
 

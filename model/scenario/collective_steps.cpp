@@ -102,9 +102,7 @@ bool Executor::start_call(RankEnv& env, const Step& s) {
 void Executor::init_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
   if (const Arg& info = arg(s, P::info); info.present) {
     const std::int64_t v = eval_int(env, *info.expr);
-    if (v != *mpi_constant("MPI_INFO_NULL"))
-      throw MpiError(mpi::ErrorClass::arg, "info", "info = " + std::to_string(v) + " is not MPI_INFO_NULL",
-                     "MPI-4.1 §10: info is an info object or MPI_INFO_NULL; a scenario has only MPI_INFO_NULL");
+    mpi::check_info(v);
   }
   coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::persistent);
   const coll::Algorithm& alg = algorithm_for(s, a);

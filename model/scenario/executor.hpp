@@ -19,6 +19,7 @@
 #include "model/coll/coordinator.hpp"
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
+#include "model/mpi/local_calls.hpp"
 #include "model/mpi/op.hpp"
 #include "model/mpi/runtime.hpp"
 #include "model/scenario/run.hpp"
@@ -473,9 +474,6 @@ class Executor {
 
   mpi::OpRef op_arg(RankEnv& env, const Step& s);
 
-  // MPI-4.1 §5.1.11: the number of basic elements in `bytes` of data of type t, or
-  // MPI_UNDEFINED when the bytes end inside a basic element.
-  static std::int64_t basic_elements(const mpi::Datatype& t, std::int64_t bytes);
 
   // MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order.
   void pack_unpack(RankEnv& env, const Step& s);
@@ -546,7 +544,7 @@ class Executor {
   std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c);
 
   static constexpr std::int64_t kMaxShown = 65536;
-  static constexpr std::int64_t kOrderC = 56, kOrderFortran = 57;  // MPICH's MPI_ORDER_C / MPI_ORDER_FORTRAN
+  static constexpr std::int64_t kOrderC = mpi::ORDER_C, kOrderFortran = mpi::ORDER_FORTRAN;
   mpi::GroupRef world_group_;
   std::uint64_t steps_ = 0;
   // The builtin names' values for the scalar fast path (rank: set per evaluation).

@@ -62,12 +62,7 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       if (!st)
         throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
                        "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
-      auto t = type_arg(env, s, P::datatype);
-      // MPI-4.1 §3.2.5: MPI_UNDEFINED when the bytes are not a whole number of datatype elements.
-      std::int64_t c = t->size() == 0 ? (st->bytes == 0 ? 0 : mpi::UNDEFINED)
-                       : st->bytes % t->size() != 0 ? mpi::UNDEFINED
-                                                    : st->bytes / t->size();
-      bind_int(env, s, P::count, c);
+      bind_int(env, s, P::count, mpi::get_count(st->bytes, *type_arg(env, s, P::datatype)));
       return true;
     }
     case CallId::testall: {
@@ -260,28 +255,11 @@ Blocking Executor::sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
 
 Task<Status> Executor::sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk) {
   auto t = type_arg(env, s, P::datatype);
-  std::int64_t n = int_arg(env, s, P::count);
+  const std::int64_t n = int_arg(env, s, P::count);
   auto b = typed(env, s, P::buf, n, t);
   const auto& c = comm_arg(env, s);
-  if (n < 0)
-    throw MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
-                   "MPI-4.1 §3.2.2: count is a non-negative integer");
-  mpi::check_access(b, n * t->size(), "buf");
-  // MPI-4.1 §3.10: the data sent is the buffer's content before the receive
-  // replaces it, so it is packed first.
-  std::vector<std::byte> packed;
-  std::vector<std::int32_t> origins;
-  if (world_.payload() == mpi::PayloadMode::data) {
-    packed.resize(static_cast<std::size_t>(n * t->size()));
-    if (world_.tracks_origins()) origins.assign(packed.size(), static_cast<std::int32_t>(env.rank));
-    mpi::pack(b, n * t->size(), packed.data(), origins.empty() ? nullptr : origins.data());
-  }
-  Request* reqs[2] = {rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c), nullptr};
-  reqs[1] = rk.isend_packed(std::move(packed), t, n, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c,
-                            std::move(origins));
-  Status sts[2];
-  co_await rk.wait_all(reqs, sts);
-  co_return sts[0];
+  return rk.sendrecv_replace(b, std::move(t), rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag),
+                             rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c);
 }
 
 }  // namespace mpisim::scenario::exec

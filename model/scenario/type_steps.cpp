@@ -1,6 +1,7 @@
 // Datatypes (constructors, queries, pack and unpack) and operations.
 #include "model/scenario/executor.hpp"
 
+#include "model/mpi/local_calls.hpp"
 #include "model/mpi/type_constructors.hpp"
 
 namespace mpisim::scenario::exec {
@@ -87,13 +88,9 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
       auto sizes = array_arg_counted(env, s, P::array_of_sizes, P::ndims);
       auto subsizes = array_arg_counted(env, s, P::array_of_subsizes, P::ndims);
       auto starts = array_arg_counted(env, s, P::array_of_starts, P::ndims);
-      auto order = int_arg(env, s, P::order);
-      if (order != kOrderC && order != kOrderFortran)
-        throw MpiError(mpi::ErrorClass::arg, "order", "order = " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
-                       "MPI-4.1 §5.1.3: order is MPI_ORDER_C or MPI_ORDER_FORTRAN");
+      const mpi::Order order = mpi::order_argument(int_arg(env, s, P::order), false);
       bind_type(env, s, P::newtype,
-                mpi::type_subarray(sizes, subsizes, starts, order == kOrderC ? mpi::Order::c : mpi::Order::fortran,
-                                   type_arg(env, s, P::oldtype), type_name(s)));
+                mpi::type_subarray(sizes, subsizes, starts, order, type_arg(env, s, P::oldtype), type_name(s)));
       return true;
     }
     case CallId::type_resized:
@@ -108,10 +105,8 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
     case CallId::type_free: {
       NameId id = arg(s, P::datatype).name;
       const std::string& n = names_.str(id);
-      if (mpi::predefined_type(n)) {
-        if (s.spec->id == CallId::type_free)
-          throw MpiError(mpi::ErrorClass::type, "datatype", "predefined datatype " + n + " cannot be freed",
-                         "MPI-4.1 §5.1.9: freeing a predefined datatype is erroneous");
+      if (mpi::TypeRef named = mpi::predefined_type(n)) {
+        if (s.spec->id == CallId::type_free) mpi::check_type_free(*named, n);
         return true;  // committing a predefined type is allowed and does nothing
       }
       mpi::TypeRef t = named_type(env, id, "datatype");
@@ -144,7 +139,7 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
       if (!st)
         throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
                        "MPI-4.1 §5.1.11: MPI_Get_elements reads the status a receive returned");
-      bind_int(env, s, P::count, basic_elements(*type_arg(env, s, P::datatype), st->bytes));
+      bind_int(env, s, P::count, mpi::get_elements(st->bytes, *type_arg(env, s, P::datatype)));
       return true;
     }
     case CallId::type_darray: {
@@ -153,23 +148,10 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
       auto da = array_arg_counted(env, s, P::array_of_dargs, P::ndims);
       auto ps = array_arg_counted(env, s, P::array_of_psizes, P::ndims);
       std::vector<mpi::Distribution> dist;
-      for (std::size_t i = 0; i < ds.size(); ++i) {
-        if (ds[i] == 121) dist.push_back(mpi::Distribution::block);
-        else if (ds[i] == 122) dist.push_back(mpi::Distribution::cyclic);
-        else if (ds[i] == 123) dist.push_back(mpi::Distribution::none);
-        else
-          throw MpiError(mpi::ErrorClass::arg, "array_of_distribs",
-                         "array_of_distribs[" + std::to_string(i) + "] = " + std::to_string(ds[i]) +
-                             " is not MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC or MPI_DISTRIBUTE_NONE",
-                         "MPI-4.1 §5.1.4: the distribution of each dimension");
-      }
-      auto order = int_arg(env, s, P::order);
-      if (order != kOrderC && order != kOrderFortran)
-        throw MpiError(mpi::ErrorClass::arg, "order", "order is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
-                       "MPI-4.1 §5.1.4: order is MPI_ORDER_C or MPI_ORDER_FORTRAN");
+      for (std::size_t i = 0; i < ds.size(); ++i) dist.push_back(mpi::distribution_argument(ds[i], i));
+      const mpi::Order order = mpi::order_argument(int_arg(env, s, P::order), true);
       bind_type(env, s, P::newtype,
-                mpi::type_darray(int_arg(env, s, P::size), int_arg(env, s, P::rank), gs, dist, da, ps,
-                                 order == kOrderC ? mpi::Order::c : mpi::Order::fortran,
+                mpi::type_darray(int_arg(env, s, P::size), int_arg(env, s, P::rank), gs, dist, da, ps, order,
                                  type_arg(env, s, P::oldtype), type_name(s)));
       return true;
     }
@@ -185,9 +167,7 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
     }
     case CallId::type_get_contents: {
       auto t = type_arg(env, s, P::datatype);
-      if (t->predefined())
-        throw MpiError(mpi::ErrorClass::arg, "datatype", t->name() + " is a predefined datatype",
-                       "MPI-4.1 §5.1.13: MPI_Type_get_contents is erroneous for MPI_COMBINER_NAMED");
+      mpi::check_type_contents(*t);
       const auto& c = t->contents();
       bind(env.values(), arg(s, P::array_of_integers).name, Value::of(c.integers));
       bind(env.values(), arg(s, P::array_of_addresses).name, Value::of(c.addresses));
@@ -216,23 +196,10 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
     case CallId::reduce_local: {
       auto op = op_arg(env, s);
       auto t = type_arg(env, s, P::datatype);
-      std::int64_t n = int_arg(env, s, P::count);
-      if (n < 0)
-        throw MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
-                       "MPI-4.1 §3.2.2: counts are non-negative");
-      if (!t->committed())
-        throw MpiError(mpi::ErrorClass::type, "datatype", "datatype " + t->name() + " is not committed",
-                       "MPI-4.1 §5.1.9: a datatype must be committed before use");
-      mpi::check_op_type(*op, *t, n, "op");
-      mpi::Rank& r = world_.rank(env.rank);
-      mpi::TypedBuffer in{&r.memory(), address(env, arg(s, P::inbuf), P::inbuf), n, t.get()};
-      mpi::TypedBuffer inout{&r.memory(), address(env, arg(s, P::inoutbuf), P::inoutbuf), n, t.get()};
-      mpi::check_access(in, n * t->size(), "inbuf");
-      mpi::check_access(inout, n * t->size(), "inoutbuf");
-      if (world_.payload() == mpi::PayloadMode::data) {
-        mpi::reduce_local(*op, in, inout);
-        mpi::set_origin(inout, n * t->size(), static_cast<std::int32_t>(env.rank));  // computed here
-      }
+      const std::int64_t n = int_arg(env, s, P::count);
+      const Address in = address(env, arg(s, P::inbuf), P::inbuf), inout = address(env, arg(s, P::inoutbuf), P::inoutbuf);
+      mpi::reduce_local(world_.rank(env.rank).memory(), world_.payload(), in, inout, n, t, *op,
+                        static_cast<std::int32_t>(env.rank));
       return true;
     }
     default: return false;
@@ -252,60 +219,21 @@ mpi::OpRef Executor::op_arg(RankEnv& env, const Step& s) {
   return *o;
 }
 
-// MPI-4.1 §5.1.11: the number of basic elements in `bytes` of data of type t, or
-// MPI_UNDEFINED when the bytes end inside a basic element.
-std::int64_t Executor::basic_elements(const mpi::Datatype& t, std::int64_t bytes) {
-  if (bytes == 0) return 0;
-  if (t.size() == 0) return mpi::UNDEFINED;
-  std::int64_t whole = bytes / t.size(), rest = bytes % t.size();
-  std::int64_t n = whole * t.basic_count();
-  for (const auto& r : t.signature()) {
-    if (rest == 0) break;
-    std::int64_t b = mpi::basic_type(r.basic).size;
-    std::int64_t take = std::min(r.count, rest / b);
-    n += take;
-    rest -= take * b;
-    if (take < r.count) break;
-  }
-  return rest == 0 ? n : mpi::UNDEFINED;
-}
-
 // MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order.
 void Executor::pack_unpack(RankEnv& env, const Step& s) {
   comm_arg(env, s);
-  mpi::Rank& rk = world_.rank(env.rank);
+  mpi::Memory& mem = world_.rank(env.rank).memory();
   const bool packing = s.spec->id == CallId::pack;
   auto t = type_arg(env, s, P::datatype);
-  if (!t->committed())
-    throw MpiError(mpi::ErrorClass::type, "datatype", "datatype " + t->name() + " is not committed",
-                   "MPI-4.1 §5.2.1: the datatype of MPI_Pack and MPI_Unpack must be committed");
-  std::int64_t count = int_arg(env, s, packing ? P::incount : P::outcount);
-  std::int64_t limit = int_arg(env, s, packing ? P::outsize : P::insize);
+  const std::int64_t count = int_arg(env, s, packing ? P::incount : P::outcount);
+  const std::int64_t limit = int_arg(env, s, packing ? P::outsize : P::insize);
   NameId pos_id = arg(s, P::position).name;
   Value* pos = find_in(env.values(), pos_id);
   if (!pos || pos->is_array)
     throw StepError("position: '" + names_.str(pos_id) + "' must be a number bound before the call (let it be 0)");
-  std::int64_t bytes = count * t->size();
-  if (count < 0)
-    throw MpiError(mpi::ErrorClass::count, packing ? "incount" : "outcount", "the count is negative",
-                   "MPI-4.1 §3.2.2: counts are non-negative");
-  if (pos->scalar < 0 || pos->scalar + bytes > limit)
-    throw MpiError(mpi::ErrorClass::truncate, packing ? "outsize" : "insize",
-                   "position " + std::to_string(pos->scalar) + " + " + std::to_string(bytes) +
-                       " bytes is beyond the packed buffer's " + std::to_string(limit) + " bytes",
-                   "MPI-4.1 §5.2.1: the packed data must fit in outsize (MPI_Pack) or insize (MPI_Unpack) bytes");
-  static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
-  mpi::Address packed = address(env, arg(s, packing ? P::outbuf : P::inbuf), packing ? P::outbuf : P::inbuf);
-  mpi::TypedBuffer flat{&rk.memory(), packed + pos->scalar, bytes, byte.get()};
-  mpi::Address data = address(env, arg(s, packing ? P::inbuf : P::outbuf), packing ? P::inbuf : P::outbuf);
-  mpi::TypedBuffer typed_buf{&rk.memory(), data, count, t.get()};
-  mpi::check_access(flat, bytes, packing ? "outbuf" : "inbuf");
-  mpi::check_access(typed_buf, bytes, packing ? "inbuf" : "outbuf");
-  if (world_.payload() == mpi::PayloadMode::data) {
-    if (packing) mpi::copy_typed(typed_buf, flat, bytes);
-    else mpi::copy_typed(flat, typed_buf, bytes);
-  }
-  pos->scalar += bytes;
+  const Address inbuf = address(env, arg(s, P::inbuf), P::inbuf), outbuf = address(env, arg(s, P::outbuf), P::outbuf);
+  if (packing) mpi::pack(mem, world_.payload(), inbuf, count, t, outbuf, limit, pos->scalar);
+  else mpi::unpack(mem, world_.payload(), inbuf, limit, pos->scalar, outbuf, count, t);
 }
 
 }  // namespace mpisim::scenario::exec

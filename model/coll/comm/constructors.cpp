@@ -63,6 +63,9 @@ Task<const Communicator*> dup(Rank& rank, const Communicator& comm, std::int64_t
 
 Task<const Communicator*> split(Rank& rank, const Communicator& comm, std::int64_t seq, int color, int key,
                                 std::string label) {
+  if (color < 0 && color != mpi::UNDEFINED)
+    throw mpi::MpiError(mpi::ErrorClass::arg, "color", "color = " + std::to_string(color) + " is negative",
+                        "MPI-4.1 §7.4.2: color must be non-negative or MPI_UNDEFINED");
   World& w = rank.world();
   if (comm.is_self()) co_return color == mpi::UNDEFINED ? nullptr : &w.new_intra(label, comm.group(rank.id()));
   const auto p = static_cast<std::size_t>(comm.size());
@@ -146,6 +149,9 @@ Task<const Communicator*> create(Rank& rank, const Communicator& comm, std::int6
 
 Task<const Communicator*> create_group(Rank& rank, const Communicator& comm, GroupRef group, int tag,
                                        std::string label) {
+  if (tag < 0 || tag > mpi::TAG_UB)
+    throw mpi::MpiError(mpi::ErrorClass::tag, "tag", "tag = " + std::to_string(tag) + " is outside 0..MPI_TAG_UB",
+                        "MPI-4.1 §7.4.2: tag is a valid tag");
   World& w = rank.world();
   std::int64_t me_in_group = group->rank_of(rank.id());
   if (me_in_group < 0)
@@ -254,6 +260,9 @@ Task<const Communicator*> intercomm_create(Rank& rank, const Communicator& local
 
 Task<const Communicator*> intercomm_merge(Rank& rank, const Communicator& inter, std::int64_t seq, bool high,
                                           std::string label) {
+  if (!inter.is_inter())
+    throw mpi::MpiError(mpi::ErrorClass::comm, "intercomm", inter.name() + " is not an intercommunicator",
+                        "MPI-4.1 §7.6.2: MPI_Intercomm_merge takes an intercommunicator");
   World& w = rank.world();
   const GroupRef local = inter.group(rank.id());
   const GroupRef& remote = inter.remote_group();

@@ -1,0 +1,146 @@
+#include "model/mpi/local_calls.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "model/mpi/constants.hpp"
+#include "model/mpi/error.hpp"
+
+namespace mpisim::mpi {
+
+namespace {
+
+const TypeRef& byte_type() {
+  static const TypeRef byte = predefined_type("MPI_BYTE");
+  return byte;
+}
+
+// The checks MPI_Pack and MPI_Unpack share: a committed type, a count, room in
+// the packed buffer from position on.
+std::int64_t packed_bytes(const TypeRef& type, std::int64_t count, std::int64_t position, std::int64_t limit,
+                          bool packing) {
+  if (!type->committed())
+    throw MpiError(ErrorClass::type, "datatype", "datatype " + type->name() + " is not committed",
+                   "MPI-4.1 §5.2.1: the datatype of MPI_Pack and MPI_Unpack must be committed");
+  const std::int64_t bytes = count * type->size();
+  if (count < 0)
+    throw MpiError(ErrorClass::count, packing ? "incount" : "outcount", "the count is negative",
+                   "MPI-4.1 §3.2.2: counts are non-negative");
+  if (position < 0 || position + bytes > limit)
+    throw MpiError(ErrorClass::truncate, packing ? "outsize" : "insize",
+                   "position " + std::to_string(position) + " + " + std::to_string(bytes) +
+                       " bytes is beyond the packed buffer's " + std::to_string(limit) + " bytes",
+                   "MPI-4.1 §5.2.1: the packed data must fit in outsize (MPI_Pack) or insize (MPI_Unpack) bytes");
+  return bytes;
+}
+
+}  // namespace
+
+void pack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t incount, const TypeRef& type, Address outbuf,
+          std::int64_t outsize, std::int64_t& position) {
+  const std::int64_t bytes = packed_bytes(type, incount, position, outsize, true);
+  TypedBuffer flat{&mem, outbuf + position, bytes, byte_type().get()};
+  TypedBuffer data{&mem, inbuf, incount, type.get()};
+  check_access(flat, bytes, "outbuf");
+  check_access(data, bytes, "inbuf");
+  if (mode == PayloadMode::data) copy_typed(data, flat, bytes);
+  position += bytes;
+}
+
+void unpack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t insize, std::int64_t& position, Address outbuf,
+            std::int64_t outcount, const TypeRef& type) {
+  const std::int64_t bytes = packed_bytes(type, outcount, position, insize, false);
+  TypedBuffer flat{&mem, inbuf + position, bytes, byte_type().get()};
+  TypedBuffer data{&mem, outbuf, outcount, type.get()};
+  check_access(flat, bytes, "inbuf");
+  check_access(data, bytes, "outbuf");
+  if (mode == PayloadMode::data) copy_typed(flat, data, bytes);
+  position += bytes;
+}
+
+void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf, std::int64_t count,
+                  const TypeRef& type, const Op& op, std::int32_t rank) {
+  if (count < 0)
+    throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(count) + " is negative",
+                   "MPI-4.1 §3.2.2: counts are non-negative");
+  if (!type->committed())
+    throw MpiError(ErrorClass::type, "datatype", "datatype " + type->name() + " is not committed",
+                   "MPI-4.1 §5.1.9: a datatype must be committed before use");
+  check_op_type(op, *type, count, "op");
+  TypedBuffer in{&mem, inbuf, count, type.get()};
+  TypedBuffer inout{&mem, inoutbuf, count, type.get()};
+  check_access(in, count * type->size(), "inbuf");
+  check_access(inout, count * type->size(), "inoutbuf");
+  if (mode == PayloadMode::data) {
+    reduce_local(op, in, inout);
+    set_origin(inout, count * type->size(), rank);  // computed here
+  }
+}
+
+std::int64_t get_count(std::int64_t bytes, const Datatype& type) {
+  if (type.size() == 0) return bytes == 0 ? 0 : UNDEFINED;
+  return bytes % type.size() != 0 ? UNDEFINED : bytes / type.size();
+}
+
+std::int64_t get_elements(std::int64_t bytes, const Datatype& type) {
+  if (bytes == 0) return 0;
+  if (type.size() == 0) return UNDEFINED;
+  std::int64_t whole = bytes / type.size(), rest = bytes % type.size();
+  std::int64_t n = whole * type.basic_count();
+  for (const auto& r : type.signature()) {
+    if (rest == 0) break;
+    std::int64_t b = basic_type(r.basic).size;
+    std::int64_t take = std::min(r.count, rest / b);
+    n += take;
+    rest -= take * b;
+    if (take < r.count) break;
+  }
+  return rest == 0 ? n : UNDEFINED;
+}
+
+void check_type_free(const Datatype& type, const std::string& name) {
+  if (type.predefined())
+    throw MpiError(ErrorClass::type, "datatype", "predefined datatype " + name + " cannot be freed",
+                   "MPI-4.1 §5.1.9: freeing a predefined datatype is erroneous");
+}
+
+void check_type_contents(const Datatype& type) {
+  if (type.predefined())
+    throw MpiError(ErrorClass::arg, "datatype", type.name() + " is a predefined datatype",
+                   "MPI-4.1 §5.1.13: MPI_Type_get_contents is erroneous for MPI_COMBINER_NAMED");
+}
+
+Order order_argument(std::int64_t value, bool darray) {
+  if (value == ORDER_C) return Order::c;
+  if (value == ORDER_FORTRAN) return Order::fortran;
+  throw MpiError(ErrorClass::arg, "order",
+                 "order = " + std::to_string(value) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
+                 darray ? "MPI-4.1 §5.1.4: order is MPI_ORDER_C or MPI_ORDER_FORTRAN"
+                        : "MPI-4.1 §5.1.3: order is MPI_ORDER_C or MPI_ORDER_FORTRAN");
+}
+
+Distribution distribution_argument(std::int64_t value, std::size_t i) {
+  // MPICH's values of MPI_DISTRIBUTE_BLOCK, _CYCLIC and _NONE.
+  if (value == 121) return Distribution::block;
+  if (value == 122) return Distribution::cyclic;
+  if (value == 123) return Distribution::none;
+  throw MpiError(ErrorClass::arg, "array_of_distribs",
+                 "array_of_distribs[" + std::to_string(i) + "] = " + std::to_string(value) +
+                     " is not MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC or MPI_DISTRIBUTE_NONE",
+                 "MPI-4.1 §5.1.4: the distribution of each dimension");
+}
+
+GroupRef remote_group(const Communicator& comm) {
+  if (!comm.is_inter())
+    throw MpiError(ErrorClass::comm, "comm", comm.name() + " is not an intercommunicator",
+                   "MPI-4.1 §7.6.1: the remote group exists only for intercommunicators");
+  return comm.remote_group();
+}
+
+void check_info(std::int64_t info) {
+  if (info != INFO_NULL)
+    throw MpiError(ErrorClass::arg, "info", "info = " + std::to_string(info) + " is not MPI_INFO_NULL",
+                   "MPI-4.1 §10: info is an info object or MPI_INFO_NULL; mpisim has only MPI_INFO_NULL");
+}
+
+}  // namespace mpisim::mpi

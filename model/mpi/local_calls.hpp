@@ -1,0 +1,56 @@
+#pragma once
+// The library's local calls: the MPI calls that involve no other process, as
+// typed functions that apply every rule of the standard (throwing MpiError with
+// the argument and the rule) and then do the call. A front-end resolves its
+// handles and evaluates its arguments; the rules are here.
+#include <cstdint>
+
+#include "model/mpi/comm.hpp"
+#include "model/mpi/datatype.hpp"
+#include "model/mpi/memory.hpp"
+#include "model/mpi/op.hpp"
+#include "model/mpi/type_constructors.hpp"
+
+namespace mpisim::mpi {
+
+// MPICH's values of MPI_ORDER_C and MPI_ORDER_FORTRAN, and of MPI_INFO_NULL.
+inline constexpr std::int64_t ORDER_C = 56, ORDER_FORTRAN = 57;
+inline constexpr std::int64_t INFO_NULL = 0x1c000000;
+
+// MPI_Pack (§5.2.1): incount elements of type at inbuf, appended to the packed
+// buffer outbuf (outsize bytes) at position, which advances. Data moves in data
+// mode only; the checks hold in both.
+void pack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t incount, const TypeRef& type, Address outbuf,
+          std::int64_t outsize, std::int64_t& position);
+// MPI_Unpack (§5.2.1): outcount elements of type into outbuf, from the packed
+// buffer inbuf (insize bytes) at position, which advances.
+void unpack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t insize, std::int64_t& position, Address outbuf,
+            std::int64_t outcount, const TypeRef& type);
+
+// MPI_Reduce_local (§6.9.7): inoutbuf[i] = inbuf[i] op inoutbuf[i] over count
+// elements of type; the result's bytes are `rank`'s (provenance).
+void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf, std::int64_t count,
+                  const TypeRef& type, const Op& op, std::int32_t rank);
+
+// MPI_Get_count (§3.2.5): whole elements of type in `bytes`, else MPI_UNDEFINED.
+std::int64_t get_count(std::int64_t bytes, const Datatype& type);
+// MPI_Get_elements (§5.1.11): basic elements of type in `bytes`, MPI_UNDEFINED
+// when the bytes end inside one.
+std::int64_t get_elements(std::int64_t bytes, const Datatype& type);
+
+// MPI_Type_free (§5.1.9): a predefined datatype cannot be freed (`name` as the
+// program named it).
+void check_type_free(const Datatype& type, const std::string& name);
+// MPI_Type_get_contents (§5.1.13): erroneous for a predefined datatype.
+void check_type_contents(const Datatype& type);
+// The order argument of MPI_Type_create_subarray (§5.1.3) or _darray (§5.1.4).
+Order order_argument(std::int64_t value, bool darray);
+// Entry i of array_of_distribs (§5.1.4).
+Distribution distribution_argument(std::int64_t value, std::size_t i);
+
+// MPI_Comm_remote_size / MPI_Comm_remote_group (§7.6.1): only an intercommunicator has one.
+GroupRef remote_group(const Communicator& comm);
+// An info argument: mpisim has no info objects, so MPI_INFO_NULL (MPI-4.1 §10).
+void check_info(std::int64_t info);
+
+}  // namespace mpisim::mpi
