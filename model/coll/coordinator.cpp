@@ -199,7 +199,21 @@ void Coordinator::check(const Instance& in, int index) const {
       const bool scatter = a.kind == Collective::scatter || a.kind == Collective::scatterv;
       const std::string section = scatter ? "§6.6" : "§6.5";
       auto pair_check = [&](const CollArgs& root, const CollArgs& r, const CollArgs& reporter) {
-        if (r.me == root.me) return;
+        if (r.me == root.me) {
+          // The root's own block goes from its send side to its receive side, unless
+          // one of them is MPI_IN_PLACE: the same rule holds (every algorithm would
+          // otherwise move a different amount).
+          if (root.in_place() || root.recvbuf == kInPlace) return;
+          const std::int64_t sc = root.send_count(root.me), rc = root.recv_count(root.me);
+          if (!same_signature(sc, root.sendtype, rc, root.recvtype))
+            throw MpiError(ErrorClass::type, scatter ? "recvcount" : "sendcount",
+                           who(root) + ", the root, sends its own block as " + sig(sc, root.sendtype) +
+                               " and receives it as " + sig(rc, root.recvtype) + ": the type signatures differ",
+                           "MPI-4.1 " + section +
+                               ": the type signature of the data sent must equal that of the data received, the "
+                               "root's own block included");
+          return;
+        }
         if (scatter) {
           if (!same_signature(root.send_count(r.me), root.sendtype, r.recvcount, r.recvtype))
             signature_error("recvcount", reporter, r.recvcount, r.recvtype, root, "sends it", root.send_count(r.me),

@@ -18,10 +18,14 @@ std::string triplet_text(const RankRange& r) {
   return "(" + std::to_string(r.first) + ", " + std::to_string(r.last) + ", " + std::to_string(r.stride) + ")";
 }
 
-// Number of terms of first, first+stride, ... that do not pass last (stride != 0).
-std::int64_t triplet_count(const RankRange& r) {
-  if (r.stride > 0) return r.first > r.last ? 0 : (r.last - r.first) / r.stride + 1;
-  return r.first < r.last ? 0 : (r.first - r.last) / -r.stride + 1;
+__extension__ using Wide = __int128;  // GCC and Clang: room for any int64 sum and product
+
+// Number of terms of first, first+stride, ... that do not pass last (stride != 0),
+// computed without overflow whatever the values.
+Wide triplet_count(const RankRange& r) {
+  const Wide first = r.first, last = r.last, stride = r.stride;
+  if (stride > 0) return first > last ? 0 : (last - first) / stride + 1;
+  return first < last ? 0 : (first - last) / -stride + 1;
 }
 
 }  // namespace
@@ -152,17 +156,21 @@ GroupRef Group::excl(const std::vector<std::int64_t>& ranks) const {
   return g;
 }
 
-// Checks triplet t (stride not 0, both ends in the group); returns how many ranks it computes.
+// Checks triplet t (stride not 0, every computed rank in the group: its first and
+// its last computed rank, which need not be `last`); returns how many ranks it
+// computes. A triplet that computes none has both ends checked.
 std::int64_t Group::check_triplet(const RankRange& r, std::size_t t) const {
   std::string where = "ranges[" + std::to_string(t) + "] = " + triplet_text(r);
   if (r.stride == 0) throw MpiError(ErrorClass::arg, "ranges", where + " has stride 0", kRuleRange);
-  for (std::int64_t v : {r.first, r.last})
+  const Wide n = triplet_count(r);
+  const Wide end = n > 0 ? static_cast<Wide>(r.first) + (n - 1) * static_cast<Wide>(r.stride) : static_cast<Wide>(r.last);
+  for (Wide v : {static_cast<Wide>(r.first), end})
     if (v < 0 || v >= size_)
       throw MpiError(ErrorClass::rank, "ranges",
-                     where + " reaches rank " + std::to_string(v) + ", outside the group (size " +
-                         std::to_string(size_) + ")",
+                     where + " reaches rank " + std::to_string(static_cast<long long>(v)) +
+                         ", outside the group (size " + std::to_string(size_) + ")",
                      kRuleRange);
-  return triplet_count(r);
+  return static_cast<std::int64_t>(n);
 }
 
 // Validates the triplets; returns every computed rank in order (for the general case).

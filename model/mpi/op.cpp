@@ -248,6 +248,11 @@ void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const
                      "docs/semantics.md: the user functions scenarios can name");
     return;
   }
+  if (is_pair(type))
+    throw MpiError(ErrorClass::op, argument,
+                   op.name + " is not defined on " + type.name() + ", a pair type: only MPI_MAXLOC and MPI_MINLOC "
+                   "act on the pair types",
+                   "MPI-4.1 §6.9.4: the pair types are for MPI_MAXLOC and MPI_MINLOC; §6.9.2 lists no other op on them");
   for (const SignatureRun& r : type.signature()) {
     const BasicType& b = basic_type(r.basic);
     if (!allowed(op.kind, group_of(b)))

@@ -12,6 +12,7 @@
 #include "model/net/loggops.hpp"
 #include "model/net/units.hpp"
 #include "sim/input_error.hpp"
+#include "sim/input_file.hpp"
 
 namespace mpisim::net {
 namespace {
@@ -316,6 +317,7 @@ std::unique_ptr<CostModel> topology_from(const Reader& r) {
 }  // namespace
 
 Network parse_network(const std::string& text, const std::string& where) {
+  sim::check_json_shape(text, where);
   Json j;
   try {
     j = Json::parse(text);
@@ -345,11 +347,7 @@ Network parse_network(const std::string& text, const std::string& where) {
 }
 
 Network load_network_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw sim::InputError(path, "cannot open the network file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_network(ss.str(), path);
+  return parse_network(sim::read_input_file(path, "the network file"), path);
 }
 
 const std::vector<ModelKind>& model_kinds() {

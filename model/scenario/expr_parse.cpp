@@ -1,5 +1,6 @@
 // The expression parser: text to a tree of nodes (docs/scenario-format.md,
 // "Expressions"), with bounded depth.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <set>
@@ -53,7 +54,16 @@ class Parser {
       for (const auto& [op, c] : codes)
         if (n.op == op) n.code = c;
     }
+    // The tree is walked recursively (evaluation, compilation): its height is
+    // bounded as its nesting is, whether the height comes from brackets or from a
+    // long chain of operators ("1 + 1 + ... + 1").
+    int height = 1;
+    for (int k : n.kids) height = std::max(height, 1 + heights_[static_cast<std::size_t>(k)]);
+    if (height > kMaxHeight)
+      fail("expression too long or nested too deeply (its tree is over " + std::to_string(kMaxHeight) +
+           " levels; split it with let)");
     nodes_.push_back(std::move(n));
+    heights_.push_back(height);
     return static_cast<int>(nodes_.size() - 1);
   }
   int col() const { return static_cast<int>(pos_) + 1; }
@@ -68,6 +78,7 @@ class Parser {
     ~Depth() { --p.depth_; }
   };
   static constexpr int kMaxDepth = 200;
+  static constexpr int kMaxHeight = 2000;
 
   int expr() {
     Depth guard(*this);
@@ -209,6 +220,7 @@ class Parser {
   std::size_t pos_ = 0;
   std::vector<Node>& nodes_;
   int depth_ = 0;
+  std::vector<int> heights_;  // per node: the height of its subtree
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "model/mpi/op.hpp"
 #include "model/scenario/scenario.hpp"
 #include "sim/input_error.hpp"
+#include "sim/input_file.hpp"
 
 namespace mpisim::scenario {
 
@@ -531,6 +532,7 @@ std::string line_col(const std::string& text, std::size_t byte) {
 }  // namespace
 
 Scenario parse_scenario(const std::string& text, const std::string& file) {
+  sim::check_json_shape(text, file);
   Json j;
   try {
     j = Json::parse(text);
@@ -552,11 +554,7 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
 }
 
 Scenario load_scenario(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw sim::InputError(path, "cannot open the scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_scenario(ss.str(), path);
+  return parse_scenario(sim::read_input_file(path, "the scenario file"), path);
 }
 
 }  // namespace mpisim::scenario

@@ -53,6 +53,17 @@ TEST_CASE("range_incl and range_excl expand triplets, negative strides included"
   CHECK(g->range_incl({{4, 0, -2}})->members() == V{0, 7, 9});
 }
 
+TEST_CASE("a triplet's computed ranks are checked, not its last: (0, 5, 6) on 5 processes is rank 0") {
+  auto w = Group::range(0, 5);
+  CHECK(w->range_incl({{0, 5, 6}})->members() == V{0});
+  CHECK(w->range_incl({{4, -1, -2}})->members() == V{4, 2, 0});
+  CHECK(w->range_excl({{1, 6, 3}})->members() == V{0, 2, 3});
+  CHECK_THROWS_AS(w->range_incl({{0, 5, 1}}), MpiError);  // computes rank 5
+  // Values far outside the int range neither overflow nor pass.
+  CHECK_THROWS_AS(w->range_incl({{0, INT64_MAX, INT64_MAX / 2}}), MpiError);
+  CHECK_THROWS_AS(w->range_incl({{INT64_MIN, INT64_MAX, 1}}), MpiError);
+}
+
 TEST_CASE("range groups of a million ranks take a handful of runs") {
   auto w = Group::range(0, 1 << 20);
   auto evens = w->range_incl({{0, (1 << 20) - 1, 2}});

@@ -49,7 +49,7 @@ TEST_CASE("malformed scenarios are refused with the JSON path and what was expec
   for (int i = 0; i < 100; ++i) deep += R"([{"repeat": 1, "program": )";
   deep += "[]";
   for (int i = 0; i < 100; ++i) deep += "}]";
-  CHECK(has(parse_error(deep + "}"), "nested too deeply"));
+  CHECK(has(parse_error(deep + "}"), "nested more than 128 deep"));
   CHECK(has(parse_error(R"({"program": []})"), "s.json: /mpisim: expected \"mpisim\": 1"));
   CHECK(has(parse_error(R"({"mpisim": 1, "program": [], "colour": 3})"), "/colour: unknown field"));
   CHECK(has(parse_error(R"({"mpisim": 1, "program": [{"call": "MPI_Sned"}]})"), "/program/0/call: unknown or unsupported MPI call \"MPI_Sned\""));
