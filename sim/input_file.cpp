@@ -10,19 +10,17 @@
 
 namespace mpisim::sim {
 
-namespace {
 
-std::string position(const std::string& text, std::size_t at) {
+std::string line_and_column(const std::string& text, std::size_t index) {
   std::size_t line = 1, col = 1;
-  for (std::size_t i = 0; i < at && i < text.size(); ++i) {
+  for (std::size_t i = 0; i < index && i < text.size(); ++i) {
     if (text[i] == '\n') ++line, col = 1;
     else ++col;
   }
   return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
 
-// A JSON pointer's escaping of one key (RFC 6901).
-std::string escape(const std::string& key) {
+std::string json_pointer_token(const std::string& key) {
   std::string out;
   for (char c : key) {
     if (c == '~') out += "~0";
@@ -31,8 +29,6 @@ std::string escape(const std::string& key) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string read_input_file(const std::string& path, const std::string& what) {
   struct stat st {};
@@ -66,7 +62,7 @@ void check_json_shape(const std::string& text, const std::string& file) {
   auto child_pointer = [&]() -> std::string {
     if (stack.empty()) return "";
     const Frame& f = stack.back();
-    return f.pointer + "/" + (f.object ? escape(f.last_key) : std::to_string(f.index));
+    return f.pointer + "/" + (f.object ? json_pointer_token(f.last_key) : std::to_string(f.index));
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -82,7 +78,7 @@ void check_json_shape(const std::string& text, const std::string& file) {
         Frame& f = stack.back();
         if (!f.keys.insert(s).second)
           throw InputError(file, "the key \"" + s + "\" appears twice in the object at \"" +
-                                     (f.pointer.empty() ? "/" : f.pointer) + "\" (" + position(text, i) +
+                                     (f.pointer.empty() ? "/" : f.pointer) + "\" (" + line_and_column(text, i) +
                                      "); each key may be given once");
         f.last_key = s;
         f.expect_key = false;
@@ -91,7 +87,7 @@ void check_json_shape(const std::string& text, const std::string& file) {
     } else if (c == '{' || c == '[') {
       if (stack.size() >= static_cast<std::size_t>(kMaxJsonDepth))
         throw InputError(file, "arrays and objects are nested more than " + std::to_string(kMaxJsonDepth) +
-                                   " deep (" + position(text, i) + ")");
+                                   " deep (" + line_and_column(text, i) + ")");
       Frame f{c == '{', child_pointer(), {}, true, {}, 0};
       stack.push_back(std::move(f));
     } else if (c == '}' || c == ']') {

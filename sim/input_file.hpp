@@ -23,4 +23,9 @@ std::string read_input_file(const std::string& path, const std::string& what);
 // object. Text that is not JSON passes: the parser reports it.
 void check_json_shape(const std::string& text, const std::string& file);
 
+// "line L, column C" of the character at `index` (0-based) of `text`.
+std::string line_and_column(const std::string& text, std::size_t index);
+// A key as a token of a JSON pointer (RFC 6901: '~' as "~0", '/' as "~1").
+std::string json_pointer_token(const std::string& key);
+
 }  // namespace mpisim::sim

@@ -5,6 +5,7 @@
 #include "model/net/network_file.hpp"
 #include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
+#include "sim/input_error.hpp"
 
 namespace mpisim::test {
 
@@ -18,6 +19,17 @@ inline scenario::RunResult run_text(const std::string& scenario_json, std::int64
   cfg.payload = mode;
   return scenario::run_scenario(sc, n, cfg);
 }
+
+// The message a scenario text is refused with, or "no error".
+inline std::string parse_error(const std::string& text) {
+  try {
+    scenario::parse_scenario(text, "s.json");
+  } catch (const sim::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+inline bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // The first diagnostic's code, or "" when the run was clean.
 inline std::string first_code(const scenario::RunResult& r) {

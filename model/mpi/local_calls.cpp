@@ -36,26 +36,31 @@ std::int64_t packed_bytes(const TypeRef& type, std::int64_t count, std::int64_t 
 
 }  // namespace
 
+namespace {
+// MPI_Pack and MPI_Unpack: the same checks, the copy one way or the other.
+void pack_or_unpack(bool packing, Memory& mem, PayloadMode mode, Address packed, std::int64_t packed_size,
+                    std::int64_t& position, Address data, std::int64_t count, const TypeRef& type) {
+  const std::int64_t bytes = packed_bytes(type, count, position, packed_size, packing);
+  TypedBuffer flat{&mem, packed + position, bytes, byte_type().get()};
+  TypedBuffer typed{&mem, data, count, type.get()};
+  check_access(flat, bytes, packing ? "outbuf" : "inbuf");
+  check_access(typed, bytes, packing ? "inbuf" : "outbuf");
+  if (mode == PayloadMode::data) {
+    if (packing) copy_typed(typed, flat, bytes);
+    else copy_typed(flat, typed, bytes);
+  }
+  position += bytes;
+}
+}  // namespace
+
 void pack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t incount, const TypeRef& type, Address outbuf,
           std::int64_t outsize, std::int64_t& position) {
-  const std::int64_t bytes = packed_bytes(type, incount, position, outsize, true);
-  TypedBuffer flat{&mem, outbuf + position, bytes, byte_type().get()};
-  TypedBuffer data{&mem, inbuf, incount, type.get()};
-  check_access(flat, bytes, "outbuf");
-  check_access(data, bytes, "inbuf");
-  if (mode == PayloadMode::data) copy_typed(data, flat, bytes);
-  position += bytes;
+  pack_or_unpack(true, mem, mode, outbuf, outsize, position, inbuf, incount, type);
 }
 
 void unpack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t insize, std::int64_t& position, Address outbuf,
             std::int64_t outcount, const TypeRef& type) {
-  const std::int64_t bytes = packed_bytes(type, outcount, position, insize, false);
-  TypedBuffer flat{&mem, inbuf + position, bytes, byte_type().get()};
-  TypedBuffer data{&mem, outbuf, outcount, type.get()};
-  check_access(flat, bytes, "inbuf");
-  check_access(data, bytes, "outbuf");
-  if (mode == PayloadMode::data) copy_typed(flat, data, bytes);
-  position += bytes;
+  pack_or_unpack(false, mem, mode, inbuf, insize, position, outbuf, outcount, type);
 }
 
 void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf, std::int64_t count,

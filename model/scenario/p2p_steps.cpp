@@ -28,18 +28,15 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
     }
     case CallId::comm_size: bind_int(env, s, P::size, comm_arg(env, s).size()); return true;
     case CallId::wtime: bind_int(env, s, P::result, world_.engine().now().ps); return true;
-    case CallId::isend: {
-      auto t = type_arg(env, s, P::datatype);
-      std::int64_t n = int_arg(env, s, P::count);
-      auto b = typed(env, s, P::buf, n, t);
-      bind_request(env, s, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s)));
-      return true;
-    }
+    case CallId::isend:
     case CallId::irecv: {
+      const bool send = s.spec->id == CallId::isend;
       auto t = type_arg(env, s, P::datatype);
       std::int64_t n = int_arg(env, s, P::count);
       auto b = typed(env, s, P::buf, n, t);
-      bind_request(env, s, rk.irecv(b, t, rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s)));
+      const int peer = rank_arg(env, s, send ? P::dest : P::source), tag = rank_arg(env, s, P::tag);
+      const auto& c = comm_arg(env, s);
+      bind_request(env, s, send ? rk.isend(b, t, peer, tag, c) : rk.irecv(b, t, peer, tag, c));
       return true;
     }
     case CallId::test: {

@@ -46,15 +46,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string escape_pointer(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
+std::string escape_pointer(const std::string& key) { return sim::json_pointer_token(key); }
 
 bool is_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
@@ -520,13 +512,9 @@ class ScenarioParser {
   int depth_ = 0;
 };
 
+// nlohmann's positions are 1-based bytes.
 std::string line_col(const std::string& text, std::size_t byte) {
-  std::size_t line = 1, col = 1;
-  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') ++line, col = 1;
-    else ++col;
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+  return sim::line_and_column(text, byte > 0 ? byte - 1 : 0);
 }
 
 }  // namespace

@@ -8,24 +8,16 @@
 #include "model/net/network_file.hpp"
 #include "model/scenario/scenario.hpp"
 #include "sim/input_error.hpp"
+#include "tests/support.hpp"
 
 using namespace mpisim;
 
-namespace {
-std::string scenario_error(const std::string& text) {
-  try {
-    scenario::parse_scenario(text, "s.json");
-  } catch (const sim::InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-}  // namespace
+using test::has;
+using test::parse_error;
 
 TEST_CASE("JSON nested 100,000 deep is refused before it is read, in scenarios and network files") {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-  std::string e = scenario_error(R"({"mpisim": 1, "program": )" + deep + "}");
+  std::string e = parse_error(R"({"mpisim": 1, "program": )" + deep + "}");
   INFO(e);
   CHECK(has(e, "nested more than 128 deep"));
   CHECK(has(e, "line 1, column"));
@@ -38,24 +30,24 @@ TEST_CASE("JSON nested 100,000 deep is refused before it is read, in scenarios a
 }
 
 TEST_CASE("a key given twice in one object is an error naming the key and the object") {
-  std::string e = scenario_error(R"({"mpisim": 1, "ranks": 2, "program": [{"call": "MPI_Barrier", "comm": "MPI_COMM_WORLD", "comm": "x"}], "ranks": 3})");
+  std::string e = parse_error(R"({"mpisim": 1, "ranks": 2, "program": [{"call": "MPI_Barrier", "comm": "MPI_COMM_WORLD", "comm": "x"}], "ranks": 3})");
   INFO(e);
   CHECK(has(e, "the key \"comm\" appears twice in the object at \"/program/0\""));
   // Strings that look like keys, escapes and keys in different objects are fine.
-  CHECK(scenario_error(R"({"mpisim": 1, "name": "a \"b\": c", "program": [{"let": {"x": 1}}, {"let": {"x": 2}}]})") ==
+  CHECK(parse_error(R"({"mpisim": 1, "name": "a \"b\": c", "program": [{"let": {"x": 1}}, {"let": {"x": 2}}]})") ==
         "no error");
 }
 
 TEST_CASE("an expression of 60,000 terms is refused, not a stack overflow") {
   std::string sum = "1";
   for (int i = 0; i < 60000; ++i) sum += " + 1";
-  std::string e = scenario_error(R"({"mpisim": 1, "program": [{"let": {"x": ")" + sum + R"("}}]})");
+  std::string e = parse_error(R"({"mpisim": 1, "program": [{"let": {"x": ")" + sum + R"("}}]})");
   INFO(e.substr(0, 200));
   CHECK(has(e, "expression too long or nested too deeply"));
   // A long but reasonable one is fine.
   std::string ok = "1";
   for (int i = 0; i < 500; ++i) ok += " + 1";
-  CHECK(scenario_error(R"({"mpisim": 1, "program": [{"let": {"x": ")" + ok + R"("}}]})") == "no error");
+  CHECK(parse_error(R"({"mpisim": 1, "program": [{"let": {"x": ")" + ok + R"("}}]})") == "no error");
 }
 
 TEST_CASE("only regular files of a bounded size are read as scenarios or networks") {

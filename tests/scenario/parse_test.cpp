@@ -2,20 +2,12 @@
 
 #include "model/scenario/scenario.hpp"
 #include "sim/input_error.hpp"
+#include "tests/support.hpp"
 
 using namespace mpisim;
 
-namespace {
-std::string parse_error(const std::string& text) {
-  try {
-    scenario::parse_scenario(text, "s.json");
-  } catch (const sim::InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-}  // namespace
+using test::has;
+using test::parse_error;
 
 TEST_CASE("a well-formed scenario parses into typed steps") {
   auto sc = scenario::parse_scenario(R"({"mpisim": 1, "ranks": 2, "program": [
