@@ -89,6 +89,25 @@ class ObjectPool {
     bulk::prepare(fresh_end_, 2 * kStep * sizeof(Slot));
   }
 
+ public:
+  // Calls f on every object alive, in the order of the pool's slots (the same
+  // for the same sequence of makes and releases).
+  template <typename F>
+  void for_each_live(F&& f) const {
+    if (live_ == 0) return;
+    std::vector<Slot*> free;
+    for (Slot* s = free_; s != nullptr; s = s->next) free.push_back(s);
+    std::sort(free.begin(), free.end(), std::less<Slot*>());  // a lookup order only
+    for (const Block& block : blocks_)
+      for (std::size_t i = 0; i < block.count; ++i) {
+        Slot* s = &block.slots[i];
+        if (&block == &blocks_.back() && s == fresh_) break;
+        if (!std::binary_search(free.begin(), free.end(), s, std::less<Slot*>()))
+          f(*reinterpret_cast<const T*>(s->bytes));
+      }
+  }
+
+ private:
   void destroy_live() {
     if (live_ == 0) return;
     std::vector<Slot*> free;

@@ -735,6 +735,47 @@ std::vector<World::PendingActivity> World::pending_activities() const {
   return out;
 }
 
+World::Leftovers World::leftovers(std::size_t limit) const {
+  Leftovers out;
+  std::vector<std::pair<std::uint32_t, std::string>> found;  // (rank, text)
+  auto where = [this](std::uint32_t channel) {
+    const auto& names = trace_.channel_names();
+    return channel < names.size() ? names[channel] : std::string("?");
+  };
+  if (messages_.live() > 0)
+    for (std::uint32_t r = 0; r < size(); ++r)
+      for (const Message* m = rank(r).unexpected_.first(); m != nullptr; m = rank(r).unexpected_.after(m)) {
+        ++out.messages;
+        found.emplace_back(r, "rank " + std::to_string(r) + ": the message from rank " + std::to_string(m->src) +
+                                  " (tag " + std::to_string(m->tag) + ", " + std::to_string(m->bytes) + " bytes, " +
+                                  where(m->channel) + ") was never received");
+      }
+  auto request = [&](const Request& q) {
+    if (q.kind == Request::Kind::activity) {
+      const Activity* a = find_activity(q.owner, static_cast<std::uint16_t>(q.peer));
+      if (a && !a->done) return;  // still running: a pending activity
+    }
+    ++out.requests;
+    std::string what;
+    if (q.kind == Request::Kind::activity) {
+      what = "a nonblocking collective's request (on " + q.comm->name() + ") was never completed by a wait or a test";
+    } else {
+      const bool send = q.kind == Request::Kind::send;
+      what = std::string(send ? "a send to rank " : "a receive from rank ") + rank_text(q.peer) + " (tag " +
+             tag_text(q.tag) + ", " + q.comm->name() + ")" +
+             (q.freed ? " was freed by MPI_Request_free and never " + std::string(send ? "received" : "matched")
+              : q.complete ? " completed but was never waited for, tested or freed"
+                           : " never completed, and was never waited for, tested or freed");
+    }
+    found.emplace_back(q.owner, "rank " + std::to_string(q.owner) + ": " + what);
+  };
+  slots_.for_each_marked([&](void* p) { request(*static_cast<const Request*>(p)); });
+  requests_.for_each_live(request);
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < found.size() && i < limit; ++i) out.lines.push_back(std::move(found[i].second));
+  return out;
+}
+
 void World::abandon_activities() noexcept {
   for (std::uint32_t r = 0; r < activities_.size(); ++r)
     while (Activity* a = activities_[r]) {

@@ -444,6 +444,16 @@ class World {
     std::string waits_for;
   };
   std::vector<PendingActivity> pending_activities() const;
+  // What the programs left undone when they all ended (MPI-4.1 §11.2.2):
+  // messages that arrived and were never received, requests never completed by
+  // a wait or a test nor freed (a nonblocking collective still running is a
+  // pending activity, not counted here). Described in rank order, `limit` lines
+  // at most; the counts count all. Costs nothing when there are none.
+  struct Leftovers {
+    std::size_t messages = 0, requests = 0;
+    std::vector<std::string> lines;
+  };
+  Leftovers leftovers(std::size_t limit) const;
   // Destroys every activity's frames (after a run that stopped with some blocked).
   void abandon_activities() noexcept;
   // When a rank's activities advance: asynchronously, as their messages arrive

@@ -81,6 +81,30 @@ sim::Diagnostic unfinished_diagnostic(const std::vector<mpi::World::PendingActiv
   return d;
 }
 
+// Every rank's program ended with communication left undone: messages never
+// received, requests never completed or freed.
+sim::Diagnostic leftover_diagnostic(const mpi::World::Leftovers& left, sim::Engine& engine) {
+  sim::Diagnostic d;
+  d.severity = "error";
+  d.code = "UNFINISHED_COMMUNICATION";
+  d.time = engine.now();
+  d.rule = "MPI-4.1 §11.2.2: before a process finishes, the communication it takes part in must be complete: every "
+           "request completed by a wait or a test, or freed, and every message it sends received";
+  auto plural = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string what;
+  if (left.messages) what = plural(left.messages, "message was", "messages were") + " never received";
+  if (left.requests)
+    what += (what.empty() ? "" : ", and ") + plural(left.requests, "request was", "requests were") +
+            " never completed or freed";
+  d.message = what + " when the programs ended" + (left.lines.empty() ? "" : " (" + left.lines.front() + ")");
+  d.detail = left.lines;
+  const std::size_t total = left.messages + left.requests;
+  if (total > left.lines.size()) d.detail.push_back("... and " + std::to_string(total - left.lines.size()) + " more");
+  return d;
+}
+
 }  // namespace
 
 RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& cfg) {
@@ -164,6 +188,9 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
     res.outcome = Outcome::erroneous;
   } else if (auto pending = world.pending_activities(); !pending.empty()) {
     res.trace.record_diagnostic(unfinished_diagnostic(pending, engine));
+    res.outcome = Outcome::erroneous;
+  } else if (auto left = world.leftovers(32); left.messages + left.requests > 0) {
+    res.trace.record_diagnostic(leftover_diagnostic(left, engine));
     res.outcome = Outcome::erroneous;
   }
   for (const auto& d : res.trace.diagnostics())

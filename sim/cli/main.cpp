@@ -20,6 +20,7 @@ namespace {
 #endif
 #endif
 
+#ifndef MPISIM_SANITIZED
 [[noreturn]] void crashed(int sig) {
   const char* what = sig == SIGSEGV ? "a segmentation fault (an invalid memory access or a stack overflow)"
                      : sig == SIGBUS ? "a bus error"
@@ -35,6 +36,7 @@ namespace {
   (void)ignored;
   ::_exit(1);
 }
+#endif
 
 void install_crash_handlers() {
 #ifndef MPISIM_SANITIZED
