@@ -98,7 +98,7 @@ class Reader {
   }
   void check_block(Address at, std::int64_t n, const TypeRef& t, const char* argument) {
     if (at == kInPlace) return;
-    mpi::check_access(mpi::TypedBuffer{&rank_.memory(), at, n, t.get()}, n * t->size(), argument);
+    mpi::check_access(mpi::TypedBuffer{&rank_.memory(), at, n, t.get()}, mpi::data_bytes(n, *t, argument), argument);
   }
   // Every per-process block of one side (processes 0..n-1) lies in the caller's memory.
   void check_blocks(bool send, int n) {
@@ -127,6 +127,15 @@ class Reader {
       (send ? a_.per_process().sdispls : a_.per_process().rdispls) = per_process(P::displs, n, false);
     }
     check_blocks(send, n);
+  }
+  // The sum of the receive counts of reduce-scatter, checked.
+  static std::int64_t total_count(const CollArgs& a, int p) {
+    std::int64_t total = 0;
+    for (int i = 0; i < p; ++i)
+      if (__builtin_add_overflow(total, a.recv_count(i), &total))
+        throw MpiError(ErrorClass::count, "recvcounts", "the sum of recvcounts overflows a 64-bit count",
+                       "MPI-4.1 §2.5.8: counts must be representable");
+    return total;
   }
   // The receive side of an allgather(v) or alltoall, one block per process of n.
   void all_recv_side(int n, const char* buffer_rule) {
@@ -257,8 +266,7 @@ void Reader::intra() {
       reduction(true, "", true);
       if (a.kind == Collective::reduce_scatter) a.per_process().recvcounts = per_process(P::recvcounts, p, true);
       else a.recvcount = count(P::recvcount);
-      std::int64_t total = 0;
-      for (int i = 0; i < p; ++i) total += a.recv_count(i);
+      const std::int64_t total = total_count(a, p);
       a.sendcount = total;
       check_block(a.sendbuf, total, a.sendtype, "sendbuf");
       check_block(a.recvbuf, a.in_place() ? total : a.recv_count(me), a.recvtype, "recvbuf");
@@ -394,8 +402,7 @@ void Reader::inter() {
     case Collective::reduce_scatter: {
       if (a.kind == Collective::reduce_scatter) a.per_process().recvcounts = per_process(P::recvcounts, p, true);
       else a.recvcount = count(P::recvcount);
-      std::int64_t total = 0;
-      for (int i = 0; i < p; ++i) total += a.recv_count(i);
+      const std::int64_t total = total_count(a, p);
       reduction(true, true, total);
       check_block(a.recvbuf, a.recv_count(a.me), a.recvtype, "recvbuf");
       break;

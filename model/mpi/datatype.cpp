@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "model/mpi/error.hpp"
+
 namespace mpisim::mpi {
 namespace {
 
@@ -279,16 +281,31 @@ TypeRef Datatype::make_derived(std::string name, Combiner combiner, std::vector<
   t->combiner_ = combiner;
   t->predefined_ = false;
   t->committed_ = false;
+  // Computed wide, then checked: a type of 2^200 ints (nested constructors) must
+  // not wrap to a size of 0.
+  __extension__ using Wide = __int128;
+  constexpr Wide kLimit = Wide{1} << 62;
+  auto fits = [&](Wide v, const char* what) {
+    if (v > kLimit || v < -kLimit)
+      throw MpiError(ErrorClass::count, "count",
+                     "the datatype " + t->name_ + " would have a " + what + " beyond 2^62 bytes",
+                     "MPI-4.1 §2.5.8: sizes, extents and displacements must be representable (MPI_Count, MPI_Aint)");
+    return static_cast<std::int64_t>(v);
+  };
   std::int64_t lb_data = INT64_MAX, ub_data = INT64_MIN, lb_mark = INT64_MAX, ub_mark = INT64_MIN;
   std::int64_t true_lb = INT64_MAX, true_ub = INT64_MIN;
+  Wide size = 0;
   for (const Block& b : blocks) {
     if (b.count <= 0) continue;
     const Datatype& c = *b.type;
-    t->size_ += b.count * c.size_;
+    size += static_cast<Wide>(b.count) * c.size_;
+    fits(size, "size");
     t->alignment_ = std::max(t->alignment_, c.alignment_);
     // The first and last elements of the block bound it (an extent may be negative).
-    const std::int64_t first = b.disp, last = b.disp + (b.count - 1) * c.extent();
+    const std::int64_t first = b.disp, last = fits(b.disp + static_cast<Wide>(b.count - 1) * c.extent(), "extent");
     const std::int64_t lo = std::min(first, last), hi = std::max(first, last);
+    fits(static_cast<Wide>(hi) + std::max(c.ub_, c.true_ub_), "upper bound");
+    fits(static_cast<Wide>(lo) + std::min(c.lb_, c.true_lb_), "lower bound");
     // MPI-4.1 §5.1.7: markers are sticky; where a child carries one, it bounds the parent.
     if (c.lb_marker_) lb_mark = std::min(lb_mark, lo + c.lb_);
     else if (c.size_ > 0) lb_data = std::min(lb_data, lo + c.lb_);
@@ -299,6 +316,7 @@ TypeRef Datatype::make_derived(std::string name, Combiner combiner, std::vector<
       true_ub = std::max(true_ub, hi + c.true_ub_);
     }
   }
+  t->size_ = static_cast<std::int64_t>(size);
   t->lb_marker_ = lb_mark != INT64_MAX;
   t->ub_marker_ = ub_mark != INT64_MIN;
   t->lb_ = t->lb_marker_ ? lb_mark : (lb_data == INT64_MAX ? 0 : lb_data);

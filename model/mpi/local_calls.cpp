@@ -22,11 +22,11 @@ std::int64_t packed_bytes(const TypeRef& type, std::int64_t count, std::int64_t 
   if (!type->committed())
     throw MpiError(ErrorClass::type, "datatype", "datatype " + type->name() + " is not committed",
                    "MPI-4.1 §5.2.1: the datatype of MPI_Pack and MPI_Unpack must be committed");
-  const std::int64_t bytes = count * type->size();
   if (count < 0)
     throw MpiError(ErrorClass::count, packing ? "incount" : "outcount", "the count is negative",
                    "MPI-4.1 §3.2.2: counts are non-negative");
-  if (position < 0 || position + bytes > limit)
+  const std::int64_t bytes = data_bytes(count, *type, packing ? "incount" : "outcount");
+  if (position < 0 || position > limit || bytes > limit - position)
     throw MpiError(ErrorClass::truncate, packing ? "outsize" : "insize",
                    "position " + std::to_string(position) + " + " + std::to_string(bytes) +
                        " bytes is beyond the packed buffer's " + std::to_string(limit) + " bytes",
@@ -74,11 +74,12 @@ void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf
   check_op_type(op, *type, count, "op");
   TypedBuffer in{&mem, inbuf, count, type.get()};
   TypedBuffer inout{&mem, inoutbuf, count, type.get()};
-  check_access(in, count * type->size(), "inbuf");
-  check_access(inout, count * type->size(), "inoutbuf");
+  const std::int64_t bytes = data_bytes(count, *type, "count");
+  check_access(in, bytes, "inbuf");
+  check_access(inout, bytes, "inoutbuf");
   if (mode == PayloadMode::data) {
     reduce_local(op, in, inout);
-    set_origin(inout, count * type->size(), rank);  // computed here
+    set_origin(inout, bytes, rank);  // computed here
   }
 }
 

@@ -94,6 +94,10 @@ struct TypedBuffer {
 // throws MpiError(MPI_ERR_BUFFER) naming `argument` otherwise. `bytes` limits the
 // check to the first `bytes` bytes of the type map (a partial receive).
 void check_access(const TypedBuffer& b, std::int64_t bytes, const char* argument);
+// The bytes of data in `count` elements of `type` (count × size), checked: a
+// product past 2^62 bytes (no machine holds it, and later sums must not wrap) is
+// an MpiError naming `argument` (MPI_ERR_COUNT), never a wrapped number.
+std::int64_t data_bytes(std::int64_t count, const Datatype& type, const char* argument);
 
 // Copies the first `bytes` bytes of data described by src into the locations
 // described by dst, following both type maps (a pack and an unpack in one pass,

@@ -334,7 +334,7 @@ void Rank::validate_buffer(const TypedBuffer& buf, const char* argument) const {
     throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(buf.count) + " is negative", kRuleCount);
   if (!buf.type->committed())
     throw MpiError(ErrorClass::type, "datatype", "datatype " + buf.type->name() + " is not committed", kRuleCommit);
-  check_access(buf, buf.count * buf.type->size(), argument);
+  check_access(buf, data_bytes(buf.count, *buf.type, "count"), argument);
 }
 
 [[gnu::always_inline]] inline Request* Rank::new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type,
@@ -467,7 +467,7 @@ Task<Status> Rank::sendrecv_replace(TypedBuffer buf, TypeRef type, int dest, int
   const std::int64_t n = buf.count;
   if (n < 0)
     throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative", kRuleCount);
-  check_access(buf, n * type->size(), "buf");
+  check_access(buf, data_bytes(n, *type, "count"), "buf");
   // MPI-4.1 §3.10: the data sent is the buffer's content before the receive
   // replaces it, so it is packed first.
   std::vector<std::byte> packed;

@@ -1,5 +1,7 @@
 #include "model/mpi/type_constructors.hpp"
 
+#include <algorithm>
+
 #include "model/mpi/error.hpp"
 
 namespace mpisim::mpi {
@@ -21,6 +23,28 @@ void same_length(std::size_t a, std::size_t b, const char* what_a, const char* w
                    std::string(what_a) + " has " + std::to_string(a) + " entries but " + what_b + " has " +
                        std::to_string(b),
                    "MPI-4.1 §5.1.2: the arrays of a constructor have count entries each");
+}
+
+// a × b for a displacement or a stride in bytes, checked: past 2^62 it is an
+// MpiError naming the argument, never a wrapped number.
+std::int64_t times(std::int64_t a, std::int64_t b, const std::string& argument) {
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r) || r > (std::int64_t{1} << 62) || r < -(std::int64_t{1} << 62))
+    throw MpiError(ErrorClass::arg, argument,
+                   argument + ": " + std::to_string(a) + " x " + std::to_string(b) +
+                       " bytes is beyond any address (over 2^62)",
+                   "MPI-4.1 §2.5.6: displacements and extents are addresses (MPI_Aint)");
+  return r;
+}
+
+// The most blocks one constructor makes: beyond it the type's own description
+// would not fit in memory (a vector of 2^40 blocks); the run stops with LIMIT_MEMORY.
+constexpr std::int64_t kMaxBlocks = std::int64_t{1} << 24;
+void bounded_blocks(std::int64_t n, const char* argument) {
+  if (n > kMaxBlocks)
+    throw LimitError("memory", std::string(argument) + " = " + std::to_string(n) +
+                                   " blocks: mpisim describes a datatype of at most 16,777,216 blocks per "
+                                   "constructor (nest constructors for more)");
 }
 
 void not_marker(const TypeRef& t, const char* argument) {
@@ -45,6 +69,8 @@ TypeRef strided(Combiner combiner, std::int64_t count, std::int64_t blocklength,
   non_negative(count, "count");
   non_negative(blocklength, "blocklength");
   not_marker(oldtype, "oldtype");
+  bounded_blocks(count, "count");
+  if (count > 1) times(count - 1, stride_bytes, "stride");  // the last block's start, and so every one, fits
   std::vector<Block> blocks;
   blocks.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < count; ++i) blocks.push_back(Block{oldtype, i * stride_bytes, blocklength});
@@ -60,7 +86,7 @@ TypeRef type_hvector(std::int64_t count, std::int64_t blocklength, std::int64_t 
 
 TypeRef type_vector(std::int64_t count, std::int64_t blocklength, std::int64_t stride, const TypeRef& oldtype,
                     std::string name) {
-  return strided(Combiner::vector, count, blocklength, stride * oldtype->extent(), oldtype, std::move(name),
+  return strided(Combiner::vector, count, blocklength, times(stride, oldtype->extent(), "stride"), oldtype, std::move(name),
                  Contents{{count, blocklength, stride}, {}, {oldtype}});
 }
 
@@ -85,7 +111,7 @@ TypeRef type_indexed(const std::vector<std::int64_t>& blocklengths, const std::v
   std::vector<Block> blocks;
   for (std::size_t i = 0; i < blocklengths.size(); ++i) {
     non_negative(blocklengths[i], "array_of_blocklengths[" + std::to_string(i) + "]");
-    blocks.push_back(Block{oldtype, displacements[i] * oldtype->extent(), blocklengths[i]});
+    blocks.push_back(Block{oldtype, times(displacements[i], oldtype->extent(), "array_of_displacements"), blocklengths[i]});
   }
   Contents c{{static_cast<std::int64_t>(blocklengths.size())}, {}, {oldtype}};
   c.integers.insert(c.integers.end(), blocklengths.begin(), blocklengths.end());
@@ -98,7 +124,7 @@ TypeRef type_indexed_block(std::int64_t blocklength, const std::vector<std::int6
   non_negative(blocklength, "blocklength");
   not_marker(oldtype, "oldtype");
   std::vector<Block> blocks;
-  for (auto d : displacements) blocks.push_back(Block{oldtype, d * oldtype->extent(), blocklength});
+  for (auto d : displacements) blocks.push_back(Block{oldtype, times(d, oldtype->extent(), "array_of_displacements"), blocklength});
   Contents c{{static_cast<std::int64_t>(displacements.size()), blocklength}, {}, {oldtype}};
   c.integers.insert(c.integers.end(), displacements.begin(), displacements.end());
   return Datatype::make_derived(std::move(name), Combiner::indexed_block, std::move(blocks), false, std::move(c));
@@ -158,12 +184,12 @@ TypeRef type_subarray(const std::vector<std::int64_t>& sizes, const std::vector<
   for (std::size_t i = 0; i < n; ++i) dims[i] = order == Order::c ? n - 1 - i : i;
   const std::int64_t ext = oldtype->extent();
   TypeRef t = type_contiguous(subsizes[dims[0]], oldtype);
-  std::int64_t stride = ext * sizes[dims[0]];
-  std::int64_t offset = starts[dims[0]] * ext;
+  std::int64_t stride = times(ext, sizes[dims[0]], "array_of_sizes");
+  std::int64_t offset = times(starts[dims[0]], ext, "array_of_starts");
   for (std::size_t i = 1; i < n; ++i) {
     t = type_hvector(subsizes[dims[i]], 1, stride, t);
-    offset += starts[dims[i]] * stride;
-    stride *= sizes[dims[i]];
+    offset += times(starts[dims[i]], stride, "array_of_starts");
+    stride = times(stride, sizes[dims[i]], "array_of_sizes");
   }
   // The subarray keeps its place in the full array: lb 0, extent the whole array.
   TypeRef placed = Datatype::make_derived("subarray-placed", Combiner::hindexed, {Datatype::Block{t, offset, 1}}, false, {});
@@ -207,6 +233,7 @@ TypeRef type_darray(std::int64_t size, std::int64_t rank, const std::vector<std:
   for (std::size_t d = 0; d < n; ++d) {
     std::string dim = "[" + std::to_string(d) + "]";
     if (gsizes[d] < 1) throw MpiError(ErrorClass::arg, "array_of_gsizes", "array_of_gsizes" + dim + " < 1", kRule);
+    bounded_blocks(gsizes[d], "array_of_gsizes");
     const std::int64_t g = gsizes[d], p = psizes[d], c = coord[d];
     switch (distribs[d]) {
       case Distribution::none:
@@ -216,17 +243,19 @@ TypeRef type_darray(std::int64_t size, std::int64_t rank, const std::vector<std:
         break;
       case Distribution::block: {
         std::int64_t b = dargs[d] == kDefaultDistributionArg ? (g + p - 1) / p : dargs[d];
-        if (b < 1 || b * p < g)
+        if (b < 1 || (b < g && b * p < g))
           throw MpiError(ErrorClass::arg, "array_of_dargs",
                          "array_of_dargs" + dim + " = " + std::to_string(b) + ": blocks of that size do not cover " +
                              std::to_string(g) + " elements on " + std::to_string(p) + " processes",
                          "MPI-4.1 §5.1.4: for MPI_DISTRIBUTE_BLOCK, darg * psize >= gsize");
+        b = std::min(b, g);  // a block as large as the array: the first process owns it all
         for (std::int64_t i = c * b; i < std::min(g, (c + 1) * b); ++i) owned[d].push_back(i);
         break;
       }
       case Distribution::cyclic: {
         std::int64_t k = dargs[d] == kDefaultDistributionArg ? 1 : dargs[d];
         if (k < 1) throw MpiError(ErrorClass::arg, "array_of_dargs", "array_of_dargs" + dim + " < 1", kRule);
+        k = std::min(k, g);
         for (std::int64_t start = c * k; start < g; start += k * p)
           for (std::int64_t i = start; i < std::min(g, start + k); ++i) owned[d].push_back(i);
         break;
@@ -243,9 +272,9 @@ TypeRef type_darray(std::int64_t size, std::int64_t rank, const std::vector<std:
   for (std::size_t i = 0; i < n; ++i) {
     const auto& idx = owned[dims[i]];
     std::vector<Block> blocks;
-    for (auto x : idx) blocks.push_back(Block{t, x * stride, 1});
+    for (auto x : idx) blocks.push_back(Block{t, times(x, stride, "array_of_gsizes"), 1});
     t = Datatype::make_derived("darray-level", Combiner::hindexed, std::move(blocks), false, {});
-    stride *= gsizes[dims[i]];
+    stride = times(stride, gsizes[dims[i]], "array_of_gsizes");
   }
   // MPI_Type_get_contents order: size, rank, ndims, gsizes, distribs, dargs, psizes, order.
   Contents c{{size, rank, static_cast<std::int64_t>(n)}, {}, {oldtype}};

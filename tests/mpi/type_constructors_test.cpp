@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "model/mpi/error.hpp"
+#include "model/mpi/memory.hpp"
 #include "model/mpi/type_constructors.hpp"
 
 using namespace mpisim::mpi;
@@ -163,4 +164,19 @@ TEST_CASE("darray: block and cyclic distributions on a process grid") {
   g->commit();
   CHECK(g->segments() == std::vector<Segment>{{40, 8}, {56, 8}});
   CHECK_THROWS_AS(type_darray(3, 0, {8}, {Distribution::block}, {kDefaultDistributionArg}, {2}, Order::c, i), MpiError);
+}
+
+TEST_CASE("sizes, extents and displacements past 2^62 are errors, never wrapped numbers") {
+  const TypeRef i = predefined_type("MPI_INT");
+  const TypeRef a = type_contiguous(std::int64_t{1} << 40, i, "a");
+  CHECK(a->size() == std::int64_t{1} << 42);
+  // 2^80 ints: the size would wrap (to 0, for 2^200) without the check.
+  CHECK_THROWS_AS(type_contiguous(std::int64_t{1} << 40, a, "b"), MpiError);
+  CHECK_THROWS_AS(type_hvector(3, 1, std::int64_t{1} << 62, i, "c"), MpiError);
+  CHECK_THROWS_AS(type_vector(2, 1, std::int64_t{1} << 61, predefined_type("MPI_DOUBLE"), "d"), MpiError);
+  // A count whose data no process could hold.
+  CHECK_THROWS_AS(data_bytes(std::int64_t{1} << 62, *predefined_type("MPI_DOUBLE"), "count"), MpiError);
+  CHECK(data_bytes(1000, *predefined_type("MPI_DOUBLE"), "count") == 8000);
+  // A constructor that would describe 10^12 blocks stops the run cleanly.
+  CHECK_THROWS_AS(type_vector(1000000000000, 1, 2, i, "e"), LimitError);
 }
