@@ -21,7 +21,7 @@ std::int64_t packed_bytes(const TypeRef& type, std::int64_t count, std::int64_t 
                           bool packing) {
   if (!type->committed())
     throw MpiError(ErrorClass::type, "datatype", "datatype " + type->name() + " is not committed",
-                   "MPI-4.1 §5.2.1: the datatype of MPI_Pack and MPI_Unpack must be committed");
+                   "MPI-4.1 §5.2: the datatype of MPI_Pack and MPI_Unpack must be committed");
   if (count < 0)
     throw MpiError(ErrorClass::count, packing ? "incount" : "outcount", "the count is negative",
                    "MPI-4.1 §3.2.2: counts are non-negative");
@@ -30,7 +30,7 @@ std::int64_t packed_bytes(const TypeRef& type, std::int64_t count, std::int64_t 
     throw MpiError(ErrorClass::truncate, packing ? "outsize" : "insize",
                    "position " + std::to_string(position) + " + " + std::to_string(bytes) +
                        " bytes is beyond the packed buffer's " + std::to_string(limit) + " bytes",
-                   "MPI-4.1 §5.2.1: the packed data must fit in outsize (MPI_Pack) or insize (MPI_Unpack) bytes");
+                   "MPI-4.1 §5.2: the packed data must fit in outsize (MPI_Pack) or insize (MPI_Unpack) bytes");
   return bytes;
 }
 

@@ -17,12 +17,12 @@ namespace mpisim::mpi {
 inline constexpr std::int64_t ORDER_C = 56, ORDER_FORTRAN = 57;
 inline constexpr std::int64_t INFO_NULL = 0x1c000000;
 
-// MPI_Pack (§5.2.1): incount elements of type at inbuf, appended to the packed
+// MPI_Pack (§5.2): incount elements of type at inbuf, appended to the packed
 // buffer outbuf (outsize bytes) at position, which advances. Data moves in data
 // mode only; the checks hold in both.
 void pack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t incount, const TypeRef& type, Address outbuf,
           std::int64_t outsize, std::int64_t& position);
-// MPI_Unpack (§5.2.1): outcount elements of type into outbuf, from the packed
+// MPI_Unpack (§5.2): outcount elements of type into outbuf, from the packed
 // buffer inbuf (insize bytes) at position, which advances.
 void unpack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t insize, std::int64_t& position, Address outbuf,
             std::int64_t outcount, const TypeRef& type);

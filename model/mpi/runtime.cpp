@@ -468,7 +468,7 @@ Task<Status> Rank::sendrecv_replace(TypedBuffer buf, TypeRef type, int dest, int
   if (n < 0)
     throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative", kRuleCount);
   check_access(buf, data_bytes(n, *type, "count"), "buf");
-  // MPI-4.1 §3.10: the data sent is the buffer's content before the receive
+  // MPI-4.1 §3.2.7: the data sent is the buffer's content before the receive
   // replaces it, so it is packed first.
   std::vector<std::byte> packed;
   std::vector<std::int32_t> origins;

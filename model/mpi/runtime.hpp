@@ -251,7 +251,7 @@ class Rank {
   WaitOne recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                Context ctx = Context::p2p);
 
-  // MPI_Sendrecv_replace (§3.10): sends buf's content and replaces it by the
+  // MPI_Sendrecv_replace (§3.2.7): sends buf's content and replaces it by the
   // message received; the status is the receive's. A lazy coroutine: its
   // arguments are taken by value (the communicator outlives it).
   Task<Status> sendrecv_replace(TypedBuffer buf, TypeRef type, int dest, int sendtag, int source, int recvtag,

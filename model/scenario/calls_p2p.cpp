@@ -20,7 +20,7 @@ std::vector<CallSpec> point_to_point_rows() {
        {{P::buf, "buf", K::buffer, req}, {P::count, "count", K::integer, req}, {P::datatype, "datatype", K::datatype, req},
         {P::dest, "dest", K::integer, req}, {P::tag, "tag", K::integer, req}, {P::comm, "comm", K::comm, req}},
        "blocking send",
-       "MPI-4.1 §3.2",
+       "MPI-4.1 §3.2.1",
        "send {count} elements of {datatype} from {buf} to rank {dest} of {comm} with tag {tag}; returns "
        "when {buf} may be reused (eager: at once; rendezvous: when the receive matches)."},
       {CallId::recv, "MPI_Recv",
@@ -118,7 +118,7 @@ std::vector<CallSpec> point_to_point_rows() {
         {P::recvcount, "recvcount", K::integer, req}, {P::recvtype, "recvtype", K::datatype, req}, {P::source, "source", K::integer, req},
         {P::recvtag, "recvtag", K::integer, req}, {P::comm, "comm", K::comm, req}, {P::status, "status", K::status_out, opt}},
        "send and receive at once",
-       "MPI-4.1 §3.10",
+       "MPI-4.1 §3.2.7",
        "send {sendcount} {sendtype} from {sendbuf} to {dest} and receive at most {recvcount} {recvtype} "
        "into {recvbuf} from {source}, at once: it cannot deadlock by itself."},
       {CallId::sendrecv_replace, "MPI_Sendrecv_replace",
@@ -126,7 +126,7 @@ std::vector<CallSpec> point_to_point_rows() {
         {P::dest, "dest", K::integer, req}, {P::sendtag, "sendtag", K::integer, req}, {P::source, "source", K::integer, req},
         {P::recvtag, "recvtag", K::integer, req}, {P::comm, "comm", K::comm, req}, {P::status, "status", K::status_out, opt}},
        "send a buffer and replace it with the received data",
-       "MPI-4.1 §3.10",
+       "MPI-4.1 §3.2.7",
        "send {buf} to {dest} and replace its content by the message from {source}."},
       {CallId::probe, "MPI_Probe",
        {{P::source, "source", K::integer, req}, {P::tag, "tag", K::integer, req}, {P::comm, "comm", K::comm, req},
