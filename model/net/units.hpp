@@ -26,6 +26,12 @@ std::string per_byte_text(double ps_per_byte);  // e.g. "800 ps/B"
 
 // A non-negative cost in picoseconds, rounded half up (llround's result for
 // non-negative values, without its cost).
-inline sim::SimTime round_ps(double ps) { return sim::SimTime::from_ps(static_cast<std::int64_t>(ps + 0.5)); }
+// Saturates at kLongestTime (an absurd network, a bandwidth of 10^-9 B/s, must
+// not wrap to a time of 0; the run stops there, see run.cpp).
+inline constexpr std::int64_t kLongestTime = std::int64_t{1} << 62;
+inline sim::SimTime round_ps(double ps) {
+  if (!(ps < static_cast<double>(kLongestTime))) return sim::SimTime::from_ps(kLongestTime);  // NaN too
+  return sim::SimTime::from_ps(static_cast<std::int64_t>(ps + 0.5));
+}
 
 }  // namespace mpisim::net

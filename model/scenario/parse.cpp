@@ -309,7 +309,9 @@ class ScenarioParser {
       if (!it.value().is_number_integer() || it.value().get<std::int64_t>() < 0)
         fail(path + "/compute/" + it.key(), "expected a non-negative integer duration");
       std::int64_t v = it.value().get<std::int64_t>();
-      if (v > INT64_MAX / u->second) fail(path + "/compute/" + it.key(), "duration too long");
+      // Virtual time ends at 2^62 ps (about 53 days): a longer computation cannot run.
+      if (v > (std::int64_t{1} << 62) / u->second)
+        fail(path + "/compute/" + it.key(), "duration too long (over 2^62 ps, about 53 days)");
       s.compute_ps = v * u->second;
     } else {
       s.kind = Step::repeat;

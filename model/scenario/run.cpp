@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/net/units.hpp"
 #include "model/scenario/executor.hpp"
 #include "sim/wait_for_graph.hpp"
 
@@ -116,8 +117,11 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   const auto n = static_cast<std::uint32_t>(cfg.ranks);
 
   sim::Engine engine;
+  // Without a limit, virtual time stops at 2^62 ps (about 53 days): the models'
+  // times saturate there, and no sum of two can wrap.
   engine.set_limits(cfg.max_events ? cfg.max_events : UINT64_MAX,
-                    cfg.max_sim_time_ps ? SimTime::from_ps(cfg.max_sim_time_ps) : SimTime::never());
+                    SimTime::from_ps(cfg.max_sim_time_ps ? std::min(cfg.max_sim_time_ps, net::kLongestTime)
+                                                         : net::kLongestTime));
   mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
   res.network_parameters = net.model->parameters();  // after the world sized the model
   if (cfg.max_memory) world.set_memory_limit(cfg.max_memory);
@@ -178,9 +182,12 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
     d.time = engine.now();
     bool time = engine.limit_reached() == sim::Engine::Limit::time;
     d.code = time ? "LIMIT_SIM_TIME" : "LIMIT_EVENTS";
-    d.message = time ? "the run reached --max-sim-time " + std::to_string(cfg.max_sim_time_ps) +
-                           " ps of virtual time and was stopped there"
-                     : "the run reached --max-events " + std::to_string(cfg.max_events) + " and was stopped";
+    d.message = !time ? "the run reached --max-events " + std::to_string(cfg.max_events) + " and was stopped"
+                : cfg.max_sim_time_ps && cfg.max_sim_time_ps < net::kLongestTime
+                    ? "the run reached --max-sim-time " + std::to_string(cfg.max_sim_time_ps) +
+                          " ps of virtual time and was stopped there"
+                    : "the run's virtual time passed 2^62 ps (about 53 days), the longest mpisim simulates: a time "
+                      "of the network model or a computation is beyond it";
     res.trace.record_diagnostic(std::move(d));
     res.outcome = Outcome::erroneous;
   } else if (engine.unfinished_count() > 0) {

@@ -108,13 +108,17 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   const std::string sim_time = !f.max_sim_time.empty() ? f.max_sim_time : sc.max_sim_time;
   if (!sim_time.empty()) {
     auto t = net::parse_time_ps(sim_time);
-    if (!t || *t <= 0) throw sim::InputError("--max-sim-time", "expected a positive time with a unit, e.g. 10ms; got \"" + sim_time + "\"");
+    if (!t || *t <= 0)
+      throw sim::InputError(!f.max_sim_time.empty() ? std::string("--max-sim-time") : f.scenario + ": /limits/max_sim_time",
+                            "expected a positive time with a unit, e.g. 10ms; got \"" + sim_time + "\"");
     cfg.max_sim_time_ps = static_cast<std::int64_t>(*t);
   }
   const std::string memory = !f.max_memory.empty() ? f.max_memory : !sc.max_memory.empty() ? sc.max_memory : "8GiB";
   {
     auto b = net::parse_bytes(memory);
-    if (!b || *b == 0) throw sim::InputError("--max-memory", "expected a byte count, e.g. 2GiB; got \"" + memory + "\"");
+    if (!b || *b == 0)
+      throw sim::InputError(!f.max_memory.empty() ? std::string("--max-memory") : f.scenario + ": /limits/max_memory",
+                            "expected a byte count, e.g. 2GiB; got \"" + memory + "\"");
     cfg.max_memory = static_cast<std::int64_t>(std::min<std::uint64_t>(*b, INT64_MAX));
   }
   cfg.algorithms = sc.algorithms;

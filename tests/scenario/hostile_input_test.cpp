@@ -73,3 +73,14 @@ TEST_CASE("only regular files of a bounded size are read as scenarios or network
     CHECK(has(e.what(), "cannot open the scenario file"));
   }
 }
+
+TEST_CASE("a bandwidth of 10^-9 B/s is not a makespan of 0: time saturates and the run stops at 2^62 ps") {
+  const std::string sc = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_INT", "count": 4},
+    {"call": "MPI_Bcast", "buffer": "b", "count": 4, "datatype": "MPI_INT", "root": 0, "comm": "MPI_COMM_WORLD"}]})";
+  auto r = test::run_text(sc, 4, R"({"mpisim-network": 1, "model": "hockney", "alpha": "1us", "bandwidth": "0.000000001B/s"})");
+  CHECK(test::first_code(r) == "LIMIT_SIM_TIME");
+  CHECK(r.outcome == scenario::Outcome::erroneous);
+  // A computation longer than virtual time can hold is refused when the scenario is read.
+  CHECK(has(parse_error(R"({"mpisim": 1, "program": [{"compute": {"ms": 9000000000000}}]})"), "duration too long"));
+}
