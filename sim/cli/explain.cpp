@@ -99,7 +99,9 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
     if (!first.algorithm.empty()) out << ", algorithm " << first.algorithm;
     out << ", done by " << net::format_time(end) << "\n";
     std::size_t shown = 0;
-    for (const auto* e : entries) {
+    std::vector<const scenario::ExplainEntry*> in_rank_order(entries.begin(), entries.end());
+    std::stable_sort(in_rank_order.begin(), in_rank_order.end(), [](auto* a, auto* b) { return a->rank < b->rank; });
+    for (const auto* e : in_rank_order) {
       for (const auto& c : e->changes) {
         if (++shown > 32) break;
         out << "  rank " << e->rank << "  " << c.buffer << ": " << compact_snapshot(c.before) << "  ->  "

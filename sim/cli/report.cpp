@@ -1,7 +1,9 @@
 #include "sim/cli/report.hpp"
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "model/net/units.hpp"
 #include "sim/json_writer.hpp"
@@ -251,9 +253,20 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
   const auto& snaps = r.trace.snapshots();
   if (!snaps.empty()) {
     out << "show:\n";
+    // In the program's order, not the order the ranks reached it: by step, then the
+    // how-manieth time a rank shows that value there (a loop), then rank.
+    std::vector<std::tuple<std::int32_t, std::int64_t, std::int64_t, std::size_t>> order;
+    std::map<std::tuple<std::int64_t, std::int32_t, std::string>, std::int64_t> seen;
+    for (std::size_t i = 0; i < snaps.size(); ++i) {
+      const auto& s = snaps[i];
+      order.emplace_back(s.step, seen[{s.process, s.step, s.name}]++, s.process, i);
+    }
+    std::sort(order.begin(), order.end());
     std::size_t limit = 64;
-    for (std::size_t i = 0; i < snaps.size() && i < limit; ++i)
-      out << "  rank " << snaps[i].process << " " << snaps[i].name << " = " << compact_values(snaps[i].json) << "\n";
+    for (std::size_t k = 0; k < order.size() && k < limit; ++k) {
+      const auto& s = snaps[std::get<3>(order[k])];
+      out << "  rank " << s.process << " " << s.name << " = " << compact_values(s.json) << "\n";
+    }
     if (snaps.size() > limit) out << "  ... " << (snaps.size() - limit) << " more snapshots in the trace\n";
   }
   std::size_t errors = r.trace.diagnostics().size();
