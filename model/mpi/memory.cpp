@@ -170,14 +170,11 @@ class HostMap {
 
 }  // namespace
 
-std::int64_t data_bytes(std::int64_t count, const Datatype& type, const char* argument) {
-  std::int64_t bytes = 0;
-  if (__builtin_mul_overflow(count, type.size(), &bytes) || bytes > (std::int64_t{1} << 62) || bytes < 0)
-    throw MpiError(ErrorClass::count, argument,
-                   std::to_string(count) + " x " + type.name() + " (" + std::to_string(type.size()) +
-                       " bytes each) is more data than any process can hold (over 2^62 bytes)",
-                   "MPI-4.1 §2.5.8: a count times its datatype's size must be representable (MPI_Count)");
-  return bytes;
+void too_much_data(std::int64_t count, const Datatype& type, const char* argument) {
+  throw MpiError(ErrorClass::count, argument,
+                 std::to_string(count) + " x " + type.name() + " (" + std::to_string(type.size()) +
+                     " bytes each) is more data than any process can hold (over 2^62 bytes)",
+                 "MPI-4.1 §2.5.8: a count times its datatype's size must be representable (MPI_Count)");
 }
 
 void check_access(const TypedBuffer& b, std::int64_t bytes, const char* argument) {

@@ -97,7 +97,13 @@ void check_access(const TypedBuffer& b, std::int64_t bytes, const char* argument
 // The bytes of data in `count` elements of `type` (count × size), checked: a
 // product past 2^62 bytes (no machine holds it, and later sums must not wrap) is
 // an MpiError naming `argument` (MPI_ERR_COUNT), never a wrapped number.
-std::int64_t data_bytes(std::int64_t count, const Datatype& type, const char* argument);
+[[noreturn, gnu::cold]] void too_much_data(std::int64_t count, const Datatype& type, const char* argument);
+inline std::int64_t data_bytes(std::int64_t count, const Datatype& type, const char* argument) {
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(count, type.size(), &bytes) || bytes > (std::int64_t{1} << 62) || bytes < 0) [[unlikely]]
+    too_much_data(count, type, argument);
+  return bytes;
+}
 
 // Copies the first `bytes` bytes of data described by src into the locations
 // described by dst, following both type maps (a pack and an unpack in one pass,

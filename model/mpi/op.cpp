@@ -48,10 +48,12 @@ bool allowed(OpKind k, Group g) {
 }
 
 bool is_pair(const Datatype& t) {
+  // The pair types are the predefined types that are not basic (a struct of two).
+  if (!t.predefined() || t.basic() != nullptr) return false;
   static const char* const names[] = {"MPI_FLOAT_INT", "MPI_DOUBLE_INT", "MPI_LONG_INT",
                                       "MPI_2INT",      "MPI_SHORT_INT",  "MPI_LONG_DOUBLE_INT"};
   for (const char* n : names)
-    if (t.predefined() && t.name() == n) return true;
+    if (t.name() == n) return true;
   return false;
 }
 

@@ -35,12 +35,6 @@ std::string tag_text(int t) { return t == ANY_TAG ? "MPI_ANY_TAG" : std::to_stri
 // ---------------------------------------------------------------------------
 // Waiting
 
-inline Rank::WaitState Rank::wait_state() {
-  if (Activity* a = world_->running_) [[unlikely]]
-    return WaitState{a->needed, a->time, a->waiter, a->waiting_on};
-  return WaitState{wait_needed_, wait_time_, waiter_, waiting_on_};
-}
-
 void Rank::resume_thread_at(SimTime t, std::coroutine_handle<> h) {
   if (Activity* a = world_->running_) [[unlikely]] {
     world_->resume_activity_at(*a, t, h);
@@ -69,42 +63,68 @@ bool Rank::wait_ready(std::span<Request*> reqs, bool any) {
     incomplete = 0;
     latest = earliest;
   }
-  WaitState ws = wait_state();
-  ws.needed = incomplete;
+  if (world_->running_ != nullptr) [[unlikely]] {
+    // An activity's work runs beside the program's (see Activity): it does not
+    // wait for the program's CPU.
+    Activity& a = *world_->running_;
+    a.needed = incomplete;
+    a.time = incomplete > 0 ? latest : max(latest, t);
+    return incomplete == 0 && a.time == t;
+  }
+  wait_needed_ = incomplete;
   if (incomplete > 0) {
-    ws.time = latest;
+    wait_time_ = latest;
     return false;
   }
-  // The program resumes once its CPU is free; an activity's work runs beside
-  // the program's (see Activity), so it does not wait for it.
-  ws.time = max(latest, world_->running_ ? t : max(t, world_->model_.cpu_free(id_)));
-  return ws.time == t;
+  // The program resumes once its CPU is free.
+  wait_time_ = max(latest, max(t, world_->model_.cpu_free(id_)));
+  return wait_time_ == t;
 }
 
+// The program's path and an activity's do the same with their own wait state;
+// the program's is kept free of the activity's indirections (it is the hot one).
 void Rank::wait_suspend(std::span<Request*> reqs, bool any, std::coroutine_handle<> h) {
-  WaitState ws = wait_state();
-  if (ws.needed == 0) {
-    resume_thread_at(ws.time, h);
+  if (world_->running_ != nullptr) [[unlikely]] {
+    activity_wait_suspend(*world_->running_, reqs, any, h);
     return;
   }
-  const std::uint16_t thread = world_->running_ ? world_->running_->thread : 0;
+  if (wait_needed_ == 0) {
+    resume_at(wait_time_, h);
+    return;
+  }
+  for (Request* r : reqs)
+    if (r != nullptr && !r->complete) r->awaited = true;  // by the program: Request::thread stays 0
+  waiter_ = h;
+  if (any) {
+    wait_needed_ = 1;
+    wait_time_ = SimTime{};
+  }
+  waiting_on_ = reqs;
+}
+
+void Rank::activity_wait_suspend(Activity& a, std::span<Request*> reqs, bool any, std::coroutine_handle<> h) {
+  if (a.needed == 0) {
+    world_->resume_activity_at(a, a.time, h);
+    return;
+  }
   for (Request* r : reqs)
     if (r != nullptr && !r->complete) {
       r->awaited = true;
-      r->thread = thread;
+      r->thread = a.thread;  // a request is awaited by one thread all its life
     }
-  ws.waiter = h;
+  a.waiter = h;
   if (any) {
-    ws.needed = 1;
-    ws.time = SimTime{};
+    a.needed = 1;
+    a.time = SimTime{};
   }
-  ws.waiting_on = reqs;
+  a.waiting_on = reqs;
 }
 
 void Rank::wait_over(std::span<Request*> reqs) {
   for (Request* r : reqs)
     if (r != nullptr) r->awaited = false;
-  wait_state().waiting_on = {};
+  if (world_->running_ != nullptr) [[unlikely]] world_->running_->waiting_on = {};
+  else waiting_on_ = {};
 }
 
 struct Rank::WaitAnyAwaiter {
@@ -136,7 +156,7 @@ void Rank::on_complete(Request* r) {
   resume_at(at, h);
 }
 
-void Rank::resume_at(SimTime t, std::coroutine_handle<> h) {
+inline void Rank::resume_at(SimTime t, std::coroutine_handle<> h) {
   assert(resume_ == nullptr);  // a rank's program waits for one resumption at most
   resume_ = h;
   if (world_->keep_resumption_ && world_->kept_ == nullptr && world_->kept_activity_ == nullptr && t == now()) {
@@ -820,11 +840,16 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   activity_stage_.w = this;
 }
 
-void World::release(Request* r) {
+void World::release_activity_of(const Request* r) {
+  if (r->peer != 0)
+    if (Activity* a = find_activity(r->owner, static_cast<std::uint16_t>(r->peer))) free_activity(a);
+}
+
+inline void World::release(Request* r) {
   // A nonblocking collective's request goes with its activity (ended: a request
   // is complete only then).
-  if (r->kind == Request::Kind::activity && r->peer != 0)
-    if (Activity* a = find_activity(r->owner, static_cast<std::uint16_t>(r->peer))) free_activity(a);
+  if (r->kind == Request::Kind::activity) [[unlikely]]
+    release_activity_of(r);
   if (slots_.owns(r)) {
     std::destroy_at(r);
     sim::frame_pool::deallocate(r, sizeof(Request));
@@ -940,7 +965,7 @@ void World::ArriveStage::prefetch(std::uint64_t arg, int step) const {
       if (const Activity* a = w->activities_[m->dst_world]) prefetch_lines(a, 2);
   }
 }
-void World::prefetch_rank(std::uint32_t r) const {
+inline void World::prefetch_rank(std::uint32_t r) const {
   // The whole slot where the rank's blocks live in it, else the Rank.
   prefetch_lines(&rank(r), arenas_ ? static_cast<int>(kSlotBytes / 64) : static_cast<int>(sizeof(Rank) + 63) / 64);
   model_.prefetch(r);

@@ -278,15 +278,7 @@ class Rank {
 
  private:
   friend class World;
-  // The wait state of the thread that runs now: the program's (in the rank) or an
-  // activity's.
-  struct WaitState {
-    std::uint32_t& needed;
-    SimTime& time;
-    std::coroutine_handle<>& waiter;
-    std::span<Request*>& waiting_on;
-  };
-  WaitState wait_state();
+  void activity_wait_suspend(Activity& a, std::span<Request*> reqs, bool any, std::coroutine_handle<> h);
   // Resumes h at t on the thread that runs now.
   void resume_thread_at(SimTime t, std::coroutine_handle<> h);
   // What the requests in `reqs` wait for, and the ranks they wait for.
@@ -502,6 +494,7 @@ class World {
   void run_activity(Activity& a, std::coroutine_handle<> h);
   Activity* find_activity(std::uint32_t rank, std::uint16_t thread) const;
   void free_activity(Activity* a);
+  [[gnu::cold, gnu::noinline]] void release_activity_of(const Request* r);
   // Models whose arrivals depend on later traffic (shared links): one pending event
   // at the model's next_event(); `arg` is its generation, so superseded ones do nothing.
   struct NetworkStage final : sim::EventHandler {

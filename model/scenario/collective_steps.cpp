@@ -12,11 +12,11 @@ bool collective_of(CallId id, coll::Collective* kind, coll::Form* form) {
     coll::Form form = coll::Form::blocking;
     coll::Collective kind = coll::Collective::barrier;
   };
-  static const std::vector<Entry> table = [] {
-    std::vector<Entry> t;
+  constexpr std::size_t kCalls = static_cast<std::size_t>(CallId::exscan_init) + 1;
+  static const std::array<Entry, kCalls> table = [] {
+    std::array<Entry, kCalls> t{};
     for (const CallSpec& c : call_specs()) {
       const auto i = static_cast<std::size_t>(c.id);
-      if (t.size() <= i) t.resize(i + 1);
       bool persistent = false;
       const std::optional<CallId> blocking = blocking_form(c.id, &persistent);
       const CallSpec* named = blocking ? nullptr : &c;

@@ -229,7 +229,9 @@ Blocking Executor::run_step(RankEnv& env, const Step& s) {
         env.call_start = world_.engine().now();
         if (cfg_.explain) explain_before_[env.rank] = buffer_texts(env);
         started_.clear();
-        if (!call_sync(env, s)) return call_async(env, s);
+        // The calls that may block first: they are the ones a long run repeats.
+        if (Blocking b = call_async(env, s); b.kind != Blocking::none) return b;
+        if (!call_sync(env, s)) throw std::logic_error(std::string("a call with no handler: ") + s.spec->name);
         {
           const std::int64_t record = record_call(env, s, s.spec->name, env.call_start,
                                                   std::exchange(started_algorithm_, ""), args_json(env, s));

@@ -441,7 +441,7 @@ class Executor {
 
   // ---- calls
   // Calls that never block run here, outside any coroutine frame, one family
-  // after another; returns false for the calls that may block (call_async).
+  // after another; false for a call none of them knows.
   bool call_sync(RankEnv& env, const Step& s);
 
   // The point-to-point calls that never block: ranks, requests, tests.
@@ -490,6 +490,7 @@ class Executor {
   // Calls that may block. The simple ones prepare here, outside any coroutine, and
   // hand back the runtime's own small waiting coroutine, so a blocked rank's frames
   // stay small. Each returns the status run_program binds to "status", if given.
+  // Nothing (Blocking::none) for a call that never blocks: call_sync runs it.
   Blocking call_async(RankEnv& env, const Step& s);
 
   // The optional count parameter of a call on an array of requests: its length.
