@@ -25,9 +25,16 @@ struct SimTime {
   constexpr double seconds() const { return static_cast<double>(ps) * 1e-12; }
 
   friend constexpr auto operator<=>(SimTime, SimTime) = default;
-  friend constexpr SimTime operator+(SimTime a, SimTime b) { return {a.ps + b.ps}; }
+  // Sums saturate at never() (and at the lowest time): the models cap each cost at
+  // 2^62 ps, and a cost added to a time already that late must stay late, not wrap.
+  friend constexpr SimTime operator+(SimTime a, SimTime b) {
+    std::int64_t r;
+    if (__builtin_add_overflow(a.ps, b.ps, &r)) [[unlikely]]
+      r = b.ps > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    return {r};
+  }
   friend constexpr SimTime operator-(SimTime a, SimTime b) { return {a.ps - b.ps}; }
-  constexpr SimTime& operator+=(SimTime b) { ps += b.ps; return *this; }
+  constexpr SimTime& operator+=(SimTime b) { return *this = *this + b; }
   friend constexpr SimTime operator*(SimTime a, std::int64_t k) { return {a.ps * k}; }
   friend constexpr SimTime operator*(std::int64_t k, SimTime a) { return {a.ps * k}; }
 };
