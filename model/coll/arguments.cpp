@@ -3,6 +3,9 @@
 #include <array>
 #include <climits>
 #include <string>
+#include <vector>
+
+#include "model/mpi/overlap.hpp"
 
 namespace mpisim::coll {
 
@@ -412,6 +415,97 @@ void Reader::inter() {
   }
 }
 
+// The per-process blocks of one side of the call, as regions of memory; block
+// `skip` (the caller's own, in place) left out.
+std::vector<mpi::Region> blocks(const CollArgs& a, bool send, int n, int skip = -1) {
+  std::vector<mpi::Region> out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    if (i != skip) {
+      if (send) out.push_back({a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i).get(), i});
+      else out.push_back({a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i).get(), i});
+    }
+  return out;
+}
+
+std::string block_name(const char* buffer, int block, bool many) {
+  if (!many || block < 0) return buffer;
+  return std::string(buffer) + "'s block for process " + std::to_string(block);
+}
+
+// MPI-4.1 §2.3: what the call writes at this process shares no byte with what it
+// reads. And the definitions of the vector collectives: no location is written
+// twice (gather, allgather, alltoall and their v and w forms), none of a scatter's
+// root read twice. Only arguments significant at this process take part.
+void check_aliasing(Rank& rank, const CollArgs& a) {
+  std::vector<mpi::Region> send, recv;
+  bool send_blocks = false, recv_blocks = false;
+  auto overlap = [&](std::optional<mpi::Overlap> o) {
+    if (!o) return;
+    throw MpiError(ErrorClass::buffer, "recvbuf",
+                   block_name("recvbuf", o->block_a, recv_blocks) + " and " +
+                       block_name("sendbuf", o->block_b, send_blocks) + " both hold " +
+                       mpi::describe_bytes(rank.memory(), o->first, o->bytes) +
+                       ": the receive buffer overlaps the send buffer",
+                   std::string("MPI-4.1 §2.3: an OUT argument must not be aliased with any other argument") +
+                       (a.inter() ? "" : "; MPI_IN_PLACE is the way to give one buffer for both"));
+  };
+  auto twice = [&](const std::vector<mpi::Region>& side, bool reads, const char* section) {
+    const auto o = mpi::find_self_overlap(side);
+    if (!o) return;
+    const char* buf = reads ? "sendbuf" : "recvbuf";
+    throw MpiError(ErrorClass::arg, buf,
+                   std::string(buf) + "'s blocks for processes " + std::to_string(std::min(o->block_a, o->block_b)) +
+                       " and " + std::to_string(std::max(o->block_a, o->block_b)) + " both hold " +
+                       mpi::describe_bytes(rank.memory(), o->first, o->bytes) + ": the call would " +
+                       (reads ? "read" : "write") + " that location twice",
+                   std::string("MPI-4.1 ") + section + ": the counts, types and displacements must not cause any " +
+                       "location" + (rooted(a.kind) ? " on the root" : "") + " to be " + (reads ? "read" : "written") +
+                       " more than once");
+  };
+  if (reduces(a.kind)) {  // one block each side, no vectors (the hot path of large runs)
+    if (a.in_place() || (a.kind == Collective::reduce && (!a.is_root() || a.inter()))) return;
+    const bool scatter = a.kind == Collective::reduce_scatter || a.kind == Collective::reduce_scatter_block;
+    const mpi::Region s{a.sendbuf, a.sendcount, a.sendtype.get()};
+    const mpi::Region r{a.recvbuf, scatter ? a.recv_count(a.me) : a.recvcount, a.recvtype.get()};
+    overlap(mpi::find_overlap({&r, 1}, {&s, 1}));
+    return;
+  }
+  const int n = a.peers();
+  const int own = a.in_place() && !a.inter() ? a.me : -1;  // the caller's block, left in place
+  switch (a.kind) {
+    case Collective::gather:
+    case Collective::gatherv:
+      if (!a.is_root()) return;
+      recv = blocks(a, false, n, own), recv_blocks = true;
+      twice(recv, false, "§6.5");
+      if (!a.inter() && !a.in_place()) send.push_back({a.sendbuf, a.sendcount, a.sendtype.get()});
+      break;
+    case Collective::scatter:
+    case Collective::scatterv:
+      if (!a.is_root()) return;
+      send = blocks(a, true, n), send_blocks = true;
+      twice(send, true, "§6.6");
+      if (!a.inter() && a.recvbuf != kInPlace) recv.push_back({a.recvbuf, a.recvcount, a.recvtype.get()});
+      break;
+    case Collective::allgather:
+    case Collective::allgatherv:
+      recv = blocks(a, false, n, own), recv_blocks = true;
+      twice(recv, false, "§6.7");
+      if (!a.in_place()) send.push_back({a.sendbuf, a.sendcount, a.sendtype.get()});
+      break;
+    case Collective::alltoall:
+    case Collective::alltoallv:
+    case Collective::alltoallw:
+      recv = blocks(a, false, n), recv_blocks = true;
+      twice(recv, false, "§6.8");
+      if (!a.in_place()) send = blocks(a, true, n), send_blocks = true;
+      break;
+    default: return;  // barrier, bcast: one buffer
+  }
+  overlap(mpi::find_overlap(recv, send));
+}
+
 }  // namespace
 
 const char* param_name(Param p) { return kParamNames[static_cast<std::size_t>(p)]; }
@@ -432,6 +526,7 @@ CollArgs read_arguments(Rank& rank, Collective kind, Form form, const Communicat
   }
   // MPI-4.1 §6.9.2: the op must be defined on the datatype.
   if (a.op) mpi::check_op_type(*a.op, *a.recvtype, a.sendcount, "op");
+  check_aliasing(rank, a);
   return a;
 }
 

@@ -46,40 +46,6 @@ std::pair<std::int64_t, TypeRef> send_block(const CollArgs& a, int j) {
   return {a.send_count(j), a.send_type(j)};
 }
 
-// A root location read twice, or a location written twice (MPI-4.1 §6.5, §6.6).
-void check_overlap(Rank& rank, const CollArgs& a, bool send_side, const char* argument, const char* rule) {
-  std::vector<std::pair<Address, std::int64_t>> runs;
-  std::vector<int> owner;
-  constexpr std::size_t kLimit = 1 << 20;
-  for (int i = 0; i < a.peers() && runs.size() < kLimit; ++i) {
-    if (!send_side && i == a.me && a.in_place()) continue;
-    const std::int64_t count = send_side ? a.send_count(i) : a.recv_count(i);
-    const TypeRef& t = send_side ? a.send_type(i) : a.recv_type(i);
-    const Address at = send_side ? a.sendbuf + a.send_offset(i) : a.recvbuf + a.recv_offset(i);
-    for (const auto& r : mpi::byte_runs(typed(rank, at, count, t), count * t->size(), kLimit)) {
-      runs.push_back(r);
-      owner.push_back(i);
-    }
-  }
-  std::vector<std::size_t> order(runs.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return runs[x].first != runs[y].first ? runs[x].first < runs[y].first : x < y;
-  });
-  for (std::size_t k = 1; k < order.size(); ++k) {
-    const auto& prev = runs[order[k - 1]];
-    const auto& cur = runs[order[k]];
-    if (cur.first < prev.first + prev.second && owner[order[k]] != owner[order[k - 1]]) {
-      int i = std::min(owner[order[k]], owner[order[k - 1]]), j = std::max(owner[order[k]], owner[order[k - 1]]);
-      throw MpiError(ErrorClass::arg, argument,
-                     std::string("the blocks of ranks ") + std::to_string(i) + " and " + std::to_string(j) + " in " +
-                         argument + " share the byte at address " + std::to_string(cur.first) +
-                         (send_side ? ": the root would read it twice" : ": it would be written twice"),
-                     rule);
-    }
-  }
-}
-
 }  // namespace
 
 int Coordinator::member_index(const Rank& rank, const CollArgs& a, int* members) const {
@@ -112,35 +78,6 @@ Coordinator::Instance& Coordinator::deposit(Rank& rank, CollArgs&& args, int ind
     const int side = low_group(rank, a) ? 0 : 1;
     if (in.first_in[side] < 0) in.first_in[side] = index;
     if (rooted(a.kind) && a.root == mpi::ROOT) in.root_in[side] = index;
-  }
-  // Rooted collectives: the root checks its own arguments that span all processes.
-  if (a.is_root() || !rooted(a.kind)) {
-    constexpr const char* read_twice =
-        "MPI-4.1 §6.6: the counts, types and displacements must not cause any location on the root to be read more "
-        "than once";
-    constexpr const char* written_twice =
-        "MPI-4.1 §6.5: the counts, types and displacements must not cause any location on the root to be written "
-        "more than once";
-    switch (a.kind) {
-      case Collective::scatter:
-      case Collective::scatterv: check_overlap(rank, a, true, "sendbuf", read_twice); break;
-      case Collective::gather:
-      case Collective::gatherv: check_overlap(rank, a, false, "recvbuf", written_twice); break;
-      case Collective::allgather:
-      case Collective::allgatherv:
-        check_overlap(rank, a, false, "recvbuf",
-                      "MPI-4.1 §6.7: the counts, types and displacements must not cause any location to be written "
-                      "more than once");
-        break;
-      case Collective::alltoall:
-      case Collective::alltoallv:
-      case Collective::alltoallw:
-        check_overlap(rank, a, false, "recvbuf",
-                      "MPI-4.1 §6.8: the counts, types and displacements must not cause any location to be written "
-                      "more than once");
-        break;
-      default: break;
-    }
   }
   if (verify_ && world_.payload() == mpi::PayloadMode::data) {
     m.contribution = std::make_unique<Member::Contribution>();

@@ -5,6 +5,7 @@
 
 #include "model/mpi/constants.hpp"
 #include "model/mpi/error.hpp"
+#include "model/mpi/overlap.hpp"
 
 namespace mpisim::mpi {
 
@@ -45,6 +46,12 @@ void pack_or_unpack(bool packing, Memory& mem, PayloadMode mode, Address packed,
   TypedBuffer typed{&mem, data, count, type.get()};
   check_access(flat, bytes, packing ? "outbuf" : "inbuf");
   check_access(typed, bytes, packing ? "inbuf" : "outbuf");
+  const Region f{flat.addr, bytes, flat.type}, t{data, count, type.get()};
+  if (auto o = find_overlap({&f, 1}, {&t, 1}))
+    throw MpiError(ErrorClass::buffer, "outbuf",
+                   "outbuf and inbuf both hold " + describe_bytes(mem, o->first, o->bytes) +
+                       ": the output buffer overlaps the input buffer",
+                   "MPI-4.1 §2.3: an OUT argument must not be aliased with any other argument");
   if (mode == PayloadMode::data) {
     if (packing) copy_typed(typed, flat, bytes);
     else copy_typed(flat, typed, bytes);
@@ -77,6 +84,12 @@ void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf
   const std::int64_t bytes = data_bytes(count, *type, "count");
   check_access(in, bytes, "inbuf");
   check_access(inout, bytes, "inoutbuf");
+  const Region i{inbuf, count, type.get()}, io{inoutbuf, count, type.get()};
+  if (auto o = find_overlap({&io, 1}, {&i, 1}))
+    throw MpiError(ErrorClass::buffer, "inoutbuf",
+                   "inoutbuf and inbuf both hold " + describe_bytes(mem, o->first, o->bytes) +
+                       ": the result would overwrite operands not yet read",
+                   "MPI-4.1 §2.3: an INOUT argument must not be aliased with any other argument");
   if (mode == PayloadMode::data) {
     reduce_local(op, in, inout);
     set_origin(inout, bytes, rank);  // computed here

@@ -5,6 +5,8 @@
 #include <exception>
 #include <stdexcept>
 
+#include "model/mpi/overlap.hpp"
+
 namespace mpisim::mpi {
 namespace {
 
@@ -470,6 +472,26 @@ Request* Rank::irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, 
   validate_tag(tag, true);
   validate_buffer(buf, "buf");
   return start_recv(buf, std::move(type), source, tag, comm, ctx, false);
+}
+
+std::pair<Request*, Request*> Rank::isendrecv(const TypedBuffer& sendbuf, TypeRef sendtype, int dest, int sendtag,
+                                              const TypedBuffer& recvbuf, TypeRef recvtype, int source, int recvtag,
+                                              const Communicator& comm) {
+  validate_peer(dest, comm, false, "dest");
+  validate_tag(sendtag, false);
+  validate_buffer(sendbuf, "sendbuf");
+  validate_peer(source, comm, true, "source");
+  validate_tag(recvtag, true);
+  validate_buffer(recvbuf, "recvbuf");
+  const Region s{sendbuf.addr, sendbuf.count, sendbuf.type}, r{recvbuf.addr, recvbuf.count, recvbuf.type};
+  if (auto o = find_overlap({&r, 1}, {&s, 1}))
+    throw MpiError(ErrorClass::buffer, "recvbuf",
+                   "recvbuf and sendbuf both hold " + describe_bytes(memory_, o->first, o->bytes) +
+                       ": the receive buffer overlaps the send buffer",
+                   "MPI-4.1 §3.10: the send buffer and the receive buffer of MPI_Sendrecv must be disjoint "
+                   "(MPI_Sendrecv_replace is the call for one buffer)");
+  Request* recv = start_recv(recvbuf, std::move(recvtype), source, recvtag, comm, Context::p2p, false);
+  return {recv, start_send(sendbuf, std::move(sendtype), dest, sendtag, comm, Context::p2p, -1, false, nullptr, nullptr)};
 }
 
 Rank::WaitOne Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,

@@ -170,6 +170,12 @@ class Rank {
                  Context ctx = Context::p2p, std::int64_t collective = -1);
   Request* irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                  Context ctx = Context::p2p);
+  // MPI_Sendrecv (§3.10): the receive and the send started together, every
+  // argument checked before either starts; the two buffers must not share a byte
+  // (§2.3). Gives {receive, send}.
+  std::pair<Request*, Request*> isendrecv(const TypedBuffer& sendbuf, TypeRef sendtype, int dest, int sendtag,
+                                          const TypedBuffer& recvbuf, TypeRef recvtype, int source, int recvtag,
+                                          const Communicator& comm);
   // A message of buf.count * size bytes that carries no data, on the communicator's
   // collective context: for exchanges whose content the simulator keeps itself
   // (the communicator constructors). The buffer is not read or written.

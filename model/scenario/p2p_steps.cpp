@@ -234,18 +234,13 @@ Task<Status> Executor::waitany(RankEnv& env, const Step& s, mpi::Rank& rk) {
   co_return st;
 }
 
-// The receive is posted first; when the send's arguments are wrong, the error
-// ends the run, which releases the receive.
 Blocking Executor::sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
   auto st_t = type_arg(env, s, P::sendtype);
   auto rt_t = type_arg(env, s, P::recvtype);
   auto sb = typed(env, s, P::sendbuf, int_arg(env, s, P::sendcount), st_t);
   auto rb = typed(env, s, P::recvbuf, int_arg(env, s, P::recvcount), rt_t);
-  const auto& c = comm_arg(env, s);
-  Request* recv = rk.irecv(rb, rt_t, rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), c);
-  env.pending[0] = recv;
-  env.pending_count = 1;
-  Request* send = rk.isend(sb, st_t, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), c);
+  auto [recv, send] = rk.isendrecv(sb, st_t, rank_arg(env, s, P::dest), rank_arg(env, s, P::sendtag), rb, rt_t,
+                                   rank_arg(env, s, P::source), rank_arg(env, s, P::recvtag), comm_arg(env, s));
   return pending(env, recv, send);
 }
 

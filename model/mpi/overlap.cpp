@@ -1,0 +1,116 @@
+#include "model/mpi/overlap.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace mpisim::mpi {
+
+namespace {
+
+struct Span {
+  Address lo, hi;  // [lo, hi)
+};
+
+// The span of bytes a region's type map can touch, or nothing for a region of no
+// data. The arguments have been checked against the allocations first (so no sum
+// wraps; a product that would is no region at all).
+std::optional<Span> hull(const Region& r) {
+  std::int64_t step = 0;
+  if (r.count <= 0 || r.type->size() == 0 || __builtin_mul_overflow(r.count - 1, r.type->extent(), &step))
+    return std::nullopt;
+  const Address base = r.addr + r.type->true_lb();
+  return Span{base + std::min<std::int64_t>(0, step), base + std::max<std::int64_t>(0, step) + r.type->true_extent()};
+}
+
+std::optional<Span> hull(std::span<const Region> side) {
+  std::optional<Span> all;
+  for (const Region& r : side)
+    if (auto h = hull(r)) all = all ? Span{std::min(all->lo, h->lo), std::max(all->hi, h->hi)} : *h;
+  return all;
+}
+
+struct Run {
+  Address lo, hi;
+  int block;
+  friend bool operator<(const Run& x, const Run& y) { return x.lo < y.lo; }
+};
+
+// The byte runs of the regions of `side` whose hulls meet `within`, sorted; false
+// when there are more than kMaxRuns.
+bool runs_of(std::span<const Region> side, Span within, std::vector<Run>& out) {
+  for (const Region& r : side) {
+    const auto h = hull(r);
+    if (!h || h->hi <= within.lo || within.hi <= h->lo) continue;
+    const TypedBuffer b{nullptr, r.addr, r.count, r.type};
+    const std::size_t room = kMaxRuns - out.size();
+    auto runs = byte_runs(b, r.count * r.type->size(), room + 1);
+    if (runs.size() > room) return false;
+    for (const auto& [at, len] : runs) out.push_back(Run{at, at + len, r.block});
+  }
+  std::sort(out.begin(), out.end());
+  return true;
+}
+
+}  // namespace
+
+std::optional<Overlap> find_overlap(std::span<const Region> a, std::span<const Region> b) {
+  const auto ha = hull(a), hb = hull(b);
+  if (!ha || !hb || ha->hi <= hb->lo || hb->hi <= ha->lo) return std::nullopt;
+  const Span both{std::max(ha->lo, hb->lo), std::min(ha->hi, hb->hi)};
+  std::vector<Run> ra, rb;
+  if (!runs_of(a, both, ra) || !runs_of(b, both, rb)) return std::nullopt;
+  // Both lists sorted by start: a run that ends before the other side's current
+  // run starts can meet none of that side's later runs.
+  for (std::size_t i = 0, j = 0; i < ra.size() && j < rb.size();) {
+    if (ra[i].hi <= rb[j].lo) ++i;
+    else if (rb[j].hi <= ra[i].lo) ++j;
+    else {
+      const Address lo = std::max(ra[i].lo, rb[j].lo), hi = std::min(ra[i].hi, rb[j].hi);
+      return Overlap{lo, hi - lo, ra[i].block, rb[j].block};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Overlap> find_self_overlap(std::span<const Region> side) {
+  if (side.size() < 2) return std::nullopt;
+  // Hulls in address order that do not meet (the usual layout of blocks) end it.
+  std::vector<Span> hulls;
+  hulls.reserve(side.size());
+  for (const Region& r : side)
+    if (auto h = hull(r)) hulls.push_back(*h);
+  std::sort(hulls.begin(), hulls.end(), [](const Span& x, const Span& y) { return x.lo < y.lo; });
+  bool meet = false;
+  for (std::size_t i = 1; i < hulls.size() && !meet; ++i) meet = hulls[i].lo < hulls[i - 1].hi;
+  if (!meet) return std::nullopt;
+  std::vector<Run> runs;
+  if (!runs_of(side, Span{hulls.front().lo, INT64_MAX}, runs)) return std::nullopt;
+  // The run reaching furthest so far, and the furthest of another block than its.
+  Run best{0, INT64_MIN, -2}, other{0, INT64_MIN, -2};
+  for (const Run& r : runs) {
+    const Run& meets = best.block != r.block ? best : other;
+    if (meets.hi > r.lo) {
+      const Address hi = std::min(meets.hi, r.hi);
+      return Overlap{r.lo, hi - r.lo, meets.block, r.block};
+    }
+    if (r.hi > best.hi) {
+      if (r.block != best.block) other = best;
+      best = r;
+    } else if (r.block != best.block && r.hi > other.hi) {
+      other = r;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string describe_bytes(const Memory& memory, Address first, std::int64_t bytes) {
+  const std::string range = bytes == 1 ? "byte " : "bytes ";
+  if (const Allocation* a = memory.find(first, 1)) {
+    const std::int64_t off = first - a->base;
+    return range + std::to_string(off) + (bytes == 1 ? "" : ".." + std::to_string(off + bytes - 1)) + " of buffer '" +
+           *a->name + "'";
+  }
+  return range + "at address " + std::to_string(first) + (bytes == 1 ? "" : " (" + std::to_string(bytes) + " bytes)");
+}
+
+}  // namespace mpisim::mpi
