@@ -415,19 +415,6 @@ void Reader::inter() {
   }
 }
 
-// The per-process blocks of one side of the call, as regions of memory; block
-// `skip` (the caller's own, in place) left out.
-std::vector<mpi::Region> blocks(const CollArgs& a, bool send, int n, int skip = -1) {
-  std::vector<mpi::Region> out;
-  out.reserve(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i)
-    if (i != skip) {
-      if (send) out.push_back({a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i).get(), i});
-      else out.push_back({a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i).get(), i});
-    }
-  return out;
-}
-
 std::string block_name(const char* buffer, int block, bool many) {
   if (!many || block < 0) return buffer;
   return std::string(buffer) + "'s block for process " + std::to_string(block);
@@ -438,9 +425,7 @@ std::string block_name(const char* buffer, int block, bool many) {
 // twice (gather, allgather, alltoall and their v and w forms), none of a scatter's
 // root read twice. Only arguments significant at this process take part.
 void check_aliasing(Rank& rank, const CollArgs& a) {
-  std::vector<mpi::Region> send, recv;
-  bool send_blocks = false, recv_blocks = false;
-  auto overlap = [&](std::optional<mpi::Overlap> o) {
+  auto overlap = [&](std::optional<mpi::Overlap> o, bool recv_blocks, bool send_blocks) {
     if (!o) return;
     throw MpiError(ErrorClass::buffer, "recvbuf",
                    block_name("recvbuf", o->block_a, recv_blocks) + " and " +
@@ -450,6 +435,21 @@ void check_aliasing(Rank& rank, const CollArgs& a) {
                    std::string("MPI-4.1 §2.3: an OUT argument must not be aliased with any other argument") +
                        (a.inter() ? "" : "; MPI_IN_PLACE is the way to give one buffer for both"));
   };
+  if (a.kind == Collective::barrier || a.kind == Collective::bcast) return;
+  if (reduces(a.kind)) {  // one block each side, no vectors (the hot path of large runs)
+    if (a.in_place() || (a.kind == Collective::reduce && (!a.is_root() || a.inter()))) return;
+    const bool scatter = a.kind == Collective::reduce_scatter || a.kind == Collective::reduce_scatter_block;
+    const mpi::Region s{a.sendbuf, a.sendcount, a.sendtype.get()};
+    const mpi::Region r{a.recvbuf, scatter ? a.recv_count(a.me) : a.recvcount, a.recvtype.get()};
+    overlap(mpi::find_overlap({&r, 1}, {&s, 1}), false, false);
+    return;
+  }
+  std::vector<mpi::Region> send, recv;
+  bool send_blocks = false, recv_blocks = false;
+  for (const Touched& t : touched(a)) {
+    (t.writes ? recv : send).push_back({t.addr, t.count, t.type.get(), t.block});
+    (t.writes ? recv_blocks : send_blocks) |= t.block >= 0;
+  }
   auto twice = [&](const std::vector<mpi::Region>& side, bool reads, const char* section) {
     const auto o = mpi::find_self_overlap(side);
     if (!o) return;
@@ -463,50 +463,85 @@ void check_aliasing(Rank& rank, const CollArgs& a) {
                        "location" + (rooted(a.kind) ? " on the root" : "") + " to be " + (reads ? "read" : "written") +
                        " more than once");
   };
-  if (reduces(a.kind)) {  // one block each side, no vectors (the hot path of large runs)
-    if (a.in_place() || (a.kind == Collective::reduce && (!a.is_root() || a.inter()))) return;
-    const bool scatter = a.kind == Collective::reduce_scatter || a.kind == Collective::reduce_scatter_block;
-    const mpi::Region s{a.sendbuf, a.sendcount, a.sendtype.get()};
-    const mpi::Region r{a.recvbuf, scatter ? a.recv_count(a.me) : a.recvcount, a.recvtype.get()};
-    overlap(mpi::find_overlap({&r, 1}, {&s, 1}));
-    return;
-  }
-  const int n = a.peers();
-  const int own = a.in_place() && !a.inter() ? a.me : -1;  // the caller's block, left in place
   switch (a.kind) {
     case Collective::gather:
+    case Collective::gatherv: twice(recv, false, "§6.5"); break;
+    case Collective::scatter:
+    case Collective::scatterv: twice(send, true, "§6.6"); break;
+    case Collective::allgather:
+    case Collective::allgatherv: twice(recv, false, "§6.7"); break;
+    default: twice(recv, false, "§6.8"); break;  // the alltoalls
+  }
+  overlap(mpi::find_overlap(recv, send), recv_blocks, send_blocks);
+}
+
+}  // namespace
+
+std::vector<Touched> touched(const CollArgs& a) {
+  std::vector<Touched> out;
+  if (a.inter() && rooted(a.kind) && a.root == mpi::PROC_NULL) return out;  // nothing significant
+  const bool root = a.is_root();
+  const int n = a.peers();
+  auto own_send = [&] { out.push_back({a.sendbuf, a.sendcount, a.sendtype, -1, false, "sendbuf"}); };
+  auto own_recv = [&](std::int64_t count) { out.push_back({a.recvbuf, count, a.recvtype, -1, true, "recvbuf"}); };
+  // Block `skip` (the caller's own, left in place) is neither read nor written.
+  auto blocks = [&](bool send, int skip) {
+    for (int i = 0; i < n; ++i)
+      if (i != skip) {
+        if (send) out.push_back({a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i), i, false, "sendbuf"});
+        else out.push_back({a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i), i, true, "recvbuf"});
+      }
+  };
+  const int own = a.in_place() && !a.inter() ? a.me : -1;
+  switch (a.kind) {
+    case Collective::barrier: break;
+    case Collective::bcast:
+      out.push_back({a.recvbuf, a.recvcount, a.recvtype, -1, !root, "buffer"});
+      break;
+    case Collective::gather:
     case Collective::gatherv:
-      if (!a.is_root()) return;
-      recv = blocks(a, false, n, own), recv_blocks = true;
-      twice(recv, false, "§6.5");
-      if (!a.inter() && !a.in_place()) send.push_back({a.sendbuf, a.sendcount, a.sendtype.get()});
+      if (root) blocks(false, own);
+      if (!(root && (a.inter() || a.in_place()))) own_send();
       break;
     case Collective::scatter:
     case Collective::scatterv:
-      if (!a.is_root()) return;
-      send = blocks(a, true, n), send_blocks = true;
-      twice(send, true, "§6.6");
-      if (!a.inter() && a.recvbuf != kInPlace) recv.push_back({a.recvbuf, a.recvcount, a.recvtype.get()});
+      if (root) blocks(true, -1);
+      if (!root || (!a.inter() && a.recvbuf != kInPlace)) own_recv(a.recvcount);
       break;
     case Collective::allgather:
     case Collective::allgatherv:
-      recv = blocks(a, false, n, own), recv_blocks = true;
-      twice(recv, false, "§6.7");
-      if (!a.in_place()) send.push_back({a.sendbuf, a.sendcount, a.sendtype.get()});
+      blocks(false, own);
+      if (!a.in_place()) own_send();
       break;
     case Collective::alltoall:
     case Collective::alltoallv:
     case Collective::alltoallw:
-      recv = blocks(a, false, n), recv_blocks = true;
-      twice(recv, false, "§6.8");
-      if (!a.in_place()) send = blocks(a, true, n), send_blocks = true;
+      blocks(false, -1);
+      if (!a.in_place()) blocks(true, -1);
       break;
-    default: return;  // barrier, bcast: one buffer
+    case Collective::reduce:
+      if (a.inter()) {
+        if (root) own_recv(a.recvcount);
+        else own_send();
+        break;
+      }
+      if (!a.in_place()) own_send();
+      if (root) own_recv(a.recvcount);
+      break;
+    case Collective::allreduce:
+    case Collective::scan:
+    case Collective::exscan:
+      if (!a.in_place()) own_send();
+      own_recv(a.recvcount);
+      break;
+    case Collective::reduce_scatter_block:
+    case Collective::reduce_scatter:
+      if (!a.in_place()) own_send();
+      own_recv(a.in_place() ? a.sendcount : a.recv_count(a.me));
+      break;
   }
-  overlap(mpi::find_overlap(recv, send));
+  return out;
 }
-
-}  // namespace
 
 const char* param_name(Param p) { return kParamNames[static_cast<std::size_t>(p)]; }
 

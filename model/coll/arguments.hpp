@@ -46,4 +46,19 @@ class ArgSource {
 // collectives on the communicator (CollArgs::instance) is the caller's to set.
 CollArgs read_arguments(Rank& rank, Collective kind, Form form, const Communicator& comm, ArgSource& source);
 
+// A buffer a collective call reads or writes at the calling process: one
+// per-process block (block >= 0) or the whole argument (block -1). Only the
+// arguments significant at the process (MPI_Bcast's buffer is read at the root
+// and written elsewhere; a reduce's recvbuf is the root's; MPI_IN_PLACE's buffer
+// is written, and read where the call reads it).
+struct Touched {
+  Address addr;
+  std::int64_t count;
+  TypeRef type;
+  int block;
+  bool writes;
+  const char* argument;  // "buffer", "sendbuf", "recvbuf"
+};
+std::vector<Touched> touched(const CollArgs& a);
+
 }  // namespace mpisim::coll

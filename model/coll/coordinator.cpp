@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/coll/arguments.hpp"
+
 namespace mpisim::coll {
 namespace {
 
@@ -379,7 +381,23 @@ void Coordinator::leave(Rank& rank, const Ticket& ticket) {
 
 // Entering happens here, before any coroutine: the checks run when the call is
 // made, and a blocked member's algorithm refers to its arguments in the instance.
+namespace {
+
+// MPI-4.1 §3.7.2, §6.12: the call touches no buffer a pending operation of the
+// rank holds (checked only while the rank holds some).
+void check_held(Rank& rank, const CollArgs& a) {
+  for (const Touched& t : touched(a)) {
+    const std::string name = t.block < 0 ? std::string(t.argument)
+                                         : std::string(t.argument) + "'s block for process " + std::to_string(t.block);
+    rank.check_held({t.addr, t.count, t.type.get(), t.block}, t.writes, name.c_str());
+  }
+}
+
+}  // namespace
+
 Coordinator::Entered Coordinator::enter(Rank& rank, CollArgs args, const Algorithm& alg) {
+  if (rank.memory().held()) [[unlikely]]
+    check_held(rank, args);
   int members = 0;
   const int index = member_index(rank, args, &members);
   const Key key = key_of(rank, args);
@@ -399,13 +417,18 @@ Task<void> Coordinator::complete(Rank& rank, Entered entered) {
 Request* Coordinator::start(Rank& rank, CollArgs args, const Algorithm& alg) {
   const Communicator& comm = *args.comm;
   const char* name = call_name(args);
+  std::vector<Touched> buffers = touched(args);
   Entered entered = enter(rank, std::move(args), alg);  // the algorithm's frame: in the rank's arena
   Task<void> body;
   {
     sim::frame_pool::OutsideArena outside;  // this frame is touched twice: at the start and at the end
     body = complete_activity(rank, std::move(entered));
   }
-  return world_.start_activity(rank.id(), std::move(body), comm, name);
+  Request* r = world_.start_activity(rank.id(), std::move(body), comm, name);
+  // The buffers are the operation's until a wait or test completes it (§6.12).
+  for (Touched& t : buffers)
+    rank.hold({r, t.addr, t.count, std::move(t.type), t.writes, false, name, t.argument, t.block, -1, -1});
+  return r;
 }
 
 Task<void> Coordinator::complete_activity(Rank& rank, Entered entered) {

@@ -52,6 +52,8 @@ void pack_or_unpack(bool packing, Memory& mem, PayloadMode mode, Address packed,
                    "outbuf and inbuf both hold " + describe_bytes(mem, o->first, o->bytes) +
                        ": the output buffer overlaps the input buffer",
                    "MPI-4.1 §2.3: an OUT argument must not be aliased with any other argument");
+  check_not_held(mem, f, packing, packing ? "outbuf" : "inbuf");
+  check_not_held(mem, t, !packing, packing ? "inbuf" : "outbuf");
   if (mode == PayloadMode::data) {
     if (packing) copy_typed(typed, flat, bytes);
     else copy_typed(flat, typed, bytes);
@@ -90,6 +92,8 @@ void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf
                    "inoutbuf and inbuf both hold " + describe_bytes(mem, o->first, o->bytes) +
                        ": the result would overwrite operands not yet read",
                    "MPI-4.1 §2.3: an INOUT argument must not be aliased with any other argument");
+  check_not_held(mem, i, false, "inbuf");
+  check_not_held(mem, io, true, "inoutbuf");
   if (mode == PayloadMode::data) {
     reduce_local(op, in, inout);
     set_origin(inout, bytes, rank);  // computed here

@@ -4,8 +4,19 @@
 #include <cstring>
 
 #include "model/mpi/error.hpp"
+#include "model/mpi/overlap.hpp"
 
 namespace mpisim::mpi {
+
+Memory::Memory() = default;
+Memory::~Memory() = default;
+Memory::Memory(Memory&&) noexcept = default;
+Memory& Memory::operator=(Memory&&) noexcept = default;
+
+HeldBuffers& Memory::held_buffers() {
+  if (!held_) held_ = std::make_unique<HeldBuffers>();
+  return *held_;
+}
 
 Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode) {
   std::int64_t bytes = 0;

@@ -36,8 +36,15 @@ struct Allocation {
   std::unique_ptr<std::int32_t[]> origin;
 };
 
+class HeldBuffers;  // overlap.hpp
+
 class Memory {
  public:
+  Memory();
+  ~Memory();
+  Memory(Memory&&) noexcept;
+  Memory& operator=(Memory&&) noexcept;
+
   static constexpr Address kFirstAddress = 0x10000;
   static constexpr std::int64_t kGuard = 64;
 
@@ -68,6 +75,12 @@ class Memory {
   Address scratch(std::int64_t bytes, PayloadMode mode);
   void release(Address base);
 
+  // The buffers this rank's pending operations hold (overlap.hpp); null until one
+  // is first held (a rank that never starts a nonblocking call pays 8 bytes).
+  const HeldBuffers* held() const { return held_.get(); }
+  HeldBuffers* held() { return held_.get(); }
+  HeldBuffers& held_buffers();
+
  private:
   Allocation* find_in(Table& v, Address addr, std::int64_t len) const;
   Address place(std::int64_t bytes);
@@ -78,6 +91,7 @@ class Memory {
   std::int32_t owner_ = -1;
   std::int64_t origin_limit_ = 0;
   Budget* budget_ = nullptr;
+  std::unique_ptr<HeldBuffers> held_;
 };
 
 // A buffer argument as the data path sees it: count elements of type at addr.

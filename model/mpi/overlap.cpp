@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/mpi/constants.hpp"
+#include "model/mpi/error.hpp"
+
 namespace mpisim::mpi {
 
 namespace {
@@ -111,6 +114,55 @@ std::string describe_bytes(const Memory& memory, Address first, std::int64_t byt
            *a->name + "'";
   }
   return range + "at address " + std::to_string(first) + (bytes == 1 ? "" : " (" + std::to_string(bytes) + " bytes)");
+}
+
+void HeldBuffers::hold(Use use) {
+  if (hull(use.region())) uses_.push_back(std::move(use));
+}
+
+bool HeldBuffers::release(const void* op) {
+  return std::erase_if(uses_, [op](const Use& u) { return u.op == op; }) > 0;
+}
+
+bool HeldBuffers::holds(const void* op) const {
+  return std::any_of(uses_.begin(), uses_.end(), [op](const Use& u) { return u.op == op; });
+}
+
+std::optional<std::pair<const HeldBuffers::Use*, Overlap>> HeldBuffers::conflict(const Region& r, bool writes) const {
+  const auto h = hull(r);
+  if (!h) return std::nullopt;
+  for (const Use& use : uses_) {
+    if (!writes && !use.writes) continue;  // reading what a send reads is allowed
+    const Region held = use.region();
+    const auto hh = hull(held);
+    if (hh->hi <= h->lo || h->hi <= hh->lo) continue;
+    if (auto o = find_overlap({&r, 1}, {&held, 1})) return std::pair{&use, *o};
+  }
+  return std::nullopt;
+}
+
+void check_not_held(const Memory& memory, const Region& r, bool writes, const char* argument) {
+  const HeldBuffers* held = memory.held();
+  if (!held || held->empty()) return;
+  const auto c = held->conflict(r, writes);
+  if (!c) return;
+  const HeldBuffers::Use& use = *c->first;
+  std::string op = std::string("the pending ") + use.call;
+  if (use.point_to_point)
+    op += std::string(use.writes ? " from " : " to ") +
+          (use.peer == ANY_SOURCE ? std::string("MPI_ANY_SOURCE") : "rank " + std::to_string(use.peer)) + ", tag " +
+          (use.tag == ANY_TAG ? std::string("MPI_ANY_TAG") : std::to_string(use.tag));
+  const bool collective = !use.point_to_point;
+  throw MpiError(ErrorClass::buffer, argument,
+                 std::string(*argument ? argument : "the step") + (writes ? " would write " : " would read ") +
+                     describe_bytes(memory, c->second.first, c->second.bytes) + ", which " + op +
+                     (use.writes ? " receives into (" : " sends from (") + use.argument +
+                     (use.block >= 0 ? "'s block for process " + std::to_string(use.block) : std::string()) +
+                     "); a wait or a test must complete it first",
+                 use.writes ? std::string("MPI-4.1 §3.7.2") + (collective ? ", §6.12" : "") +
+                                  ": the buffer of a pending receive must not be accessed until the operation completes"
+                            : std::string("MPI-4.1 §3.7.2") + (collective ? ", §6.12" : "") +
+                                  ": the buffer of a pending send must not be modified until the operation completes");
 }
 
 }  // namespace mpisim::mpi

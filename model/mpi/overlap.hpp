@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "model/mpi/memory.hpp"
 
@@ -42,5 +43,48 @@ std::optional<Overlap> find_self_overlap(std::span<const Region> side);
 
 // "bytes 8..15 of buffer 'x'": the overlap as the program names it.
 std::string describe_bytes(const Memory& memory, Address first, std::int64_t bytes);
+
+// The buffers a rank's pending operations hold (MPI-4.1 §3.7.2, §6.12): from the
+// call that starts an operation (MPI_Isend, MPI_Irecv, a nonblocking collective, a
+// persistent collective's MPI_Start) until a wait or a test completes its request,
+// or, for a freed request, until the operation ends. Meanwhile a buffer the
+// operation reads may only be read, and one it writes not accessed at all.
+//
+// A flat list, in the order held: a check compares the access's hull with each
+// held one (the exact byte runs only where they meet), so it costs O(n) with n
+// pending operations' buffers — nothing while a rank holds none.
+class HeldBuffers {
+ public:
+  struct Use {
+    const void* op;          // the operation's request
+    Address addr;
+    std::int64_t count;
+    TypeRef type;            // kept alive while held
+    bool writes;             // a receive buffer (not to be read or written)
+    bool point_to_point;
+    const char* call;        // "MPI_Irecv", "MPI_Iallreduce"
+    const char* argument;    // "buf", "recvbuf"
+    int block;               // which per-process block of the argument, or -1
+    int peer, tag;           // point-to-point: the source or destination and the tag
+    Region region() const { return {addr, count, type.get(), block}; }
+  };
+  // Holds use.region() for use.op; a region of no data is not held.
+  void hold(Use use);
+  // Drops every buffer `op` holds; whether there was one.
+  bool release(const void* op);
+  bool empty() const { return uses_.empty(); }
+  bool holds(const void* op) const;
+  // The first held use an access of `r` conflicts with (writing: any use; reading:
+  // a use that writes), and the bytes both touch.
+  std::optional<std::pair<const Use*, Overlap>> conflict(const Region& r, bool writes) const;
+
+ private:
+  std::vector<Use> uses_;
+};
+
+// Throws MpiError(MPI_ERR_BUFFER) naming `argument` when an access of `r` (writing
+// or only reading) touches a buffer a pending operation of `memory`'s rank holds.
+// An empty `argument`: the access is not a call's but a step's of the front-end.
+void check_not_held(const Memory& memory, const Region& r, bool writes, const char* argument);
 
 }  // namespace mpisim::mpi

@@ -370,11 +370,32 @@ void Rank::validate_buffer(const TypedBuffer& buf, const char* argument) const {
   return world_->requests_.make(kind, id_, peer, tag, context, collective, &comm, buf, std::move(type));
 }
 
+void Rank::hold(HeldBuffers::Use use) {
+  HeldBuffers& h = memory_.held_buffers();
+  const void* op = use.op;
+  const bool had = h.holds(op);  // one count per operation, whatever its buffers
+  h.hold(std::move(use));
+  if (!had && h.holds(op)) ++world_->held_ops_;
+}
+
+Request* Rank::isend_held(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm) {
+  Request* r = isend(buf, type, dest, tag, comm);
+  if (dest != PROC_NULL) hold({r, buf.addr, buf.count, std::move(type), false, true, "MPI_Isend", "buf", -1, dest, tag});
+  return r;
+}
+
+Request* Rank::irecv_held(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm) {
+  Request* r = irecv(buf, type, source, tag, comm);
+  if (source != PROC_NULL) hold({r, buf.addr, buf.count, std::move(type), true, true, "MPI_Irecv", "buf", -1, source, tag});
+  return r;
+}
+
 Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
                      std::int64_t collective) {
   validate_peer(dest, comm, false, "dest");
   validate_tag(tag, false);
   validate_buffer(buf, "buf");
+  check_held({buf.addr, buf.count, buf.type}, false, "buf");
   return start_send(buf, std::move(type), dest, tag, comm, ctx, collective, false, nullptr, nullptr);
 }
 
@@ -471,6 +492,7 @@ Request* Rank::irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, 
   validate_peer(source, comm, true, "source");
   validate_tag(tag, true);
   validate_buffer(buf, "buf");
+  check_held({buf.addr, buf.count, buf.type}, true, "buf");
   return start_recv(buf, std::move(type), source, tag, comm, ctx, false);
 }
 
@@ -490,6 +512,8 @@ std::pair<Request*, Request*> Rank::isendrecv(const TypedBuffer& sendbuf, TypeRe
                        ": the receive buffer overlaps the send buffer",
                    "MPI-4.1 §3.10: the send buffer and the receive buffer of MPI_Sendrecv must be disjoint "
                    "(MPI_Sendrecv_replace is the call for one buffer)");
+  check_held(s, false, "sendbuf");
+  check_held(r, true, "recvbuf");
   Request* recv = start_recv(recvbuf, std::move(recvtype), source, recvtag, comm, Context::p2p, false);
   return {recv, start_send(sendbuf, std::move(sendtype), dest, sendtag, comm, Context::p2p, -1, false, nullptr, nullptr)};
 }
@@ -867,7 +891,13 @@ void World::release_activity_of(const Request* r) {
     if (Activity* a = find_activity(r->owner, static_cast<std::uint16_t>(r->peer))) free_activity(a);
 }
 
+void World::unhold(const Request* r) {
+  if (HeldBuffers* h = rank(r->owner).memory().held(); h && h->release(r)) --held_ops_;
+}
+
 inline void World::release(Request* r) {
+  if (held_ops_ != 0) [[unlikely]]
+    unhold(r);
   // A nonblocking collective's request goes with its activity (ended: a request
   // is complete only then).
   if (r->kind == Request::Kind::activity) [[unlikely]]

@@ -31,6 +31,7 @@
 #include "model/mpi/datatype.hpp"
 #include "model/mpi/error.hpp"
 #include "model/mpi/memory.hpp"
+#include "model/mpi/overlap.hpp"
 #include "model/net/cost_model.hpp"
 #include "sim/bulk.hpp"
 #include "sim/engine.hpp"
@@ -170,6 +171,19 @@ class Rank {
                  Context ctx = Context::p2p, std::int64_t collective = -1);
   Request* irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                  Context ctx = Context::p2p);
+  // MPI_Isend and MPI_Irecv as the program calls them: isend and irecv, and the
+  // buffer is the operation's until a wait or test completes the request (§3.7.2):
+  // a later call that touches it is erroneous (check_held).
+  Request* isend_held(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm);
+  Request* irecv_held(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm);
+  // The buffers of pending operations (overlap.hpp). hold: `use` belongs to the
+  // operation of its request until the request is released. check_held: an access
+  // of `r` by `argument` (writing, or only reading) touches none of them, else
+  // MpiError. Free while no operation of the rank ever held a buffer.
+  void hold(HeldBuffers::Use use);
+  void check_held(const Region& r, bool writes, const char* argument) const {
+    if (memory_.held()) [[unlikely]] check_not_held(memory_, r, writes, argument);
+  }
   // MPI_Sendrecv (§3.10): the receive and the send started together, every
   // argument checked before either starts; the two buffers must not share a byte
   // (§2.3). Gives {receive, send}.
@@ -524,6 +538,7 @@ class World {
   void complete(Request* r, SimTime at);
   void release(Message* m);
   void release(Request* r);
+  [[gnu::cold, gnu::noinline]] void unhold(const Request* r);
 
   // While an arrival is absorbed or a send served: a rank whose wait that
   // completes at the current instant is kept (kept_), not queued, and the stage
@@ -585,6 +600,7 @@ class World {
   };
   std::map<std::uint32_t, WaitingArrivals> waiting_arrivals_;
   std::uint64_t next_message_id_ = 0;
+  std::uint64_t held_ops_ = 0;  // operations holding buffers (Rank::hold), all ranks
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
   bool keeps_ranks_ = false;

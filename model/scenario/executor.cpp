@@ -29,6 +29,10 @@ std::optional<Value> Executor::NameLookup::operator()(std::string_view n, std::u
   if (const mpi::Allocation* a = ex->allocation(*env, *id)) {
     if (!a->data)
       throw StepError("buffer '" + std::string(n) + "' has no contents in --payload sizes mode");
+    // The program reads every element: none may be a pending receive's (`show`,
+    // which only shows the simulator's state, may).
+    const mpi::Memory& mem = ex->world_.rank(env->rank).memory();
+    if (mem.held()) mpi::check_not_held(mem, {a->base, a->count, a->type.get()}, false, "");
     std::vector<std::int64_t> xs(static_cast<std::size_t>(a->count));
     for (std::int64_t i = 0; i < a->count; ++i) {
       bool integral = true;

@@ -36,7 +36,7 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       auto b = typed(env, s, P::buf, n, t);
       const int peer = rank_arg(env, s, send ? P::dest : P::source), tag = rank_arg(env, s, P::tag);
       const auto& c = comm_arg(env, s);
-      bind_request(env, s, send ? rk.isend(b, t, peer, tag, c) : rk.irecv(b, t, peer, tag, c));
+      bind_request(env, s, send ? rk.isend_held(b, t, peer, tag, c) : rk.irecv_held(b, t, peer, tag, c));
       return true;
     }
     case CallId::test: {
