@@ -4,6 +4,7 @@
 // have no key twice. Each refusal is an InputError (exit status 2) naming the file.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace mpisim::sim {
 
@@ -27,5 +28,13 @@ void check_json_shape(const std::string& text, const std::string& file);
 std::string line_and_column(const std::string& text, std::size_t index);
 // A key as a token of a JSON pointer (RFC 6901: '~' as "~0", '/' as "~1").
 std::string json_pointer_token(const std::string& key);
+
+// Text of the input as an error message shows it: ASCII as it is, every other
+// character escaped (\u041E; a byte that is not UTF-8 as \xFF), so that a
+// look-alike (a Cyrillic О in MPI_COMM_WORLD) cannot pass for the letter it mimics.
+std::string escape_non_ascii(std::string_view text);
+// `text` in double quotes, escaped as above, and when anything was escaped the
+// first such character named: "MPI_C\u041EMM_WORLD" (U+041E is not an ASCII character).
+std::string shown(std::string_view text);
 
 }  // namespace mpisim::sim

@@ -24,7 +24,7 @@ class Reader {
   Reader(const Json& j, std::string where, std::string path = "") : j_(j), where_(std::move(where)), path_(std::move(path)) {}
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw sim::InputError(where_ + ": " + path_ + "/" + key, what);
+    throw sim::InputError(where_ + ": " + sim::escape_non_ascii(path_ + "/" + key), what);
   }
 
   // The object at `key`, read with paths below it.
@@ -60,19 +60,19 @@ class Reader {
 
   double time_ps(const std::string& key) const {
     auto v = parse_time_ps(text(key));
-    if (!v) fail(key, "expected a non-negative time with a unit (ps, ns, us, ms, s), e.g. \"1.5us\"; got " + j_.at(key).dump());
+    if (!v) fail(key, "expected a non-negative time with a unit (ps, ns, us, ms, s), e.g. \"1.5us\"; got " + j_.at(key).dump(-1, ' ', true));
     return *v;
   }
 
   double per_byte_ps(const std::string& key) const {
     auto v = parse_time_ps(text(key));
-    if (!v) fail(key, "expected a non-negative time per byte with a unit, e.g. \"0.8ns\"; got " + j_.at(key).dump());
+    if (!v) fail(key, "expected a non-negative time per byte with a unit, e.g. \"0.8ns\"; got " + j_.at(key).dump(-1, ' ', true));
     return *v;
   }
 
   double bandwidth(const std::string& key) const {
     auto v = parse_bandwidth_ps_per_byte(text(key));
-    if (!v || !(*v > 0) || !std::isfinite(*v)) fail(key, "expected a positive bandwidth such as \"10 Gbit/s\" or \"1.25 GB/s\"; got " + j_.at(key).dump());
+    if (!v || !(*v > 0) || !std::isfinite(*v)) fail(key, "expected a positive bandwidth such as \"10 Gbit/s\" or \"1.25 GB/s\"; got " + j_.at(key).dump(-1, ' ', true));
     return *v;
   }
 
@@ -80,7 +80,7 @@ class Reader {
     const Json& v = j_.at(key);
     if (v.is_number_unsigned()) return v.get<std::uint64_t>();
     auto b = v.is_string() ? parse_bytes(v.get<std::string>()) : std::nullopt;
-    if (!b) fail(key, "expected a byte count such as 65536 or \"64KiB\"; got " + v.dump());
+    if (!b) fail(key, "expected a byte count such as 65536 or \"64KiB\"; got " + v.dump(-1, ' ', true));
     return *b;
   }
 
@@ -182,7 +182,7 @@ std::function<Topology(std::uint32_t)> shape_from(const Reader& t, const std::st
     for (std::size_t i = 0; i < t.json()["dims"].size(); ++i) {
       const Json& v = t.json()["dims"][i];
       if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > (1 << 24))
-        d.fail(std::to_string(i), "expected a positive integer, got " + v.dump());
+        d.fail(std::to_string(i), "expected a positive integer, got " + v.dump(-1, ' ', true));
       dims.push_back(v.get<std::uint32_t>());
       text += (text.empty() ? "" : "x") + std::to_string(dims.back());
     }
@@ -198,7 +198,7 @@ std::function<Topology(std::uint32_t)> shape_from(const Reader& t, const std::st
     if (t.has("oversubscription")) {
       const Json& v = t.json()["oversubscription"];
       if (!v.is_number() || !(v.get<double>() >= 1) || !std::isfinite(v.get<double>()))
-        t.fail("oversubscription", "expected a number of at least 1 (1: full bisection), got " + v.dump());
+        t.fail("oversubscription", "expected a number of at least 1 (1: full bisection), got " + v.dump(-1, ' ', true));
       over = v.get<double>();
     }
     p.description.emplace_back("k", std::to_string(k));
@@ -296,7 +296,7 @@ std::unique_ptr<CostModel> topology_from(const Reader& r) {
       for (std::size_t i = 0; i < pl.json()["nodes"].size(); ++i) {
         const Json& v = pl.json()["nodes"][i];
         if (!v.is_number_unsigned() || v.get<std::uint64_t>() >= (1u << 24))
-          nodes.fail(std::to_string(i), "expected a node number, got " + v.dump());
+          nodes.fail(std::to_string(i), "expected a node number, got " + v.dump(-1, ' ', true));
         p.placement.nodes.push_back(v.get<std::uint32_t>());
       }
     } else if (pl.has("nodes")) {
@@ -322,7 +322,13 @@ Network parse_network(const std::string& text, const std::string& where) {
   try {
     j = Json::parse(text);
   } catch (const Json::parse_error& e) {
-    throw sim::InputError(where, "not valid JSON (byte " + std::to_string(e.byte) + ")");
+    // nlohmann's message after "parse error at line L, column C: ", and its 1-based byte.
+    const std::string what = e.what();
+    const auto pos = what.find("parse error");
+    const auto colon = what.find(": ", pos == std::string::npos ? 0 : pos);
+    const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    throw sim::InputError(where, "not valid JSON at " + sim::line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) + ": " +
+                                     sim::escape_non_ascii(reason));
   } catch (const Json::exception&) {
     // e.g. a number too large for a double (found by fuzzing)
     throw sim::InputError(where, "not valid JSON: a number is out of range");
@@ -342,7 +348,7 @@ Network parse_network(const std::string& text, const std::string& where) {
   else if (model == "loggp") n.model = loggops_from(r, false);
   else if (model == "loggops") n.model = loggops_from(r, true);
   else if (model == "topology") n.model = topology_from(r);
-  else r.fail("model", "unknown model \"" + model + "\"; known: hockney, loggp, loggops, topology");
+  else r.fail("model", "unknown model " + sim::shown(model) + "; known: hockney, loggp, loggops, topology");
   return n;
 }
 

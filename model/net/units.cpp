@@ -31,7 +31,8 @@ std::optional<double> parse_time_ps(std::string_view text) {
   auto [v, unit] = *nu;
   if (unit == "ps") return v;
   if (unit == "ns") return v * 1e3;
-  if (unit == "us") return v * 1e6;
+  // Microseconds also with the micro sign (U+00B5) or the Greek mu (U+03BC).
+  if (unit == "us" || unit == "\u00B5s" || unit == "\u03BCs") return v * 1e6;
   if (unit == "ms") return v * 1e9;
   if (unit == "s") return v * 1e12;
   return std::nullopt;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "model/scenario/expr_tree.hpp"
+#include "sim/input_file.hpp"
 
 namespace mpisim::scenario {
 namespace {
@@ -16,10 +17,18 @@ class Parser {
  public:
   Parser(std::string_view text, std::vector<Node>& nodes) : s_(text), nodes_(nodes) {}
 
+  // The character at pos_ (all of a UTF-8 sequence), shown so a look-alike of an
+  // ASCII letter cannot pass for it.
+  [[noreturn]] void unexpected() {
+    const auto b = static_cast<unsigned char>(s_[pos_]);
+    const std::size_t n = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    fail("unexpected " + sim::shown(s_.substr(pos_, n)));
+  }
+
   int parse_all() {
     int root = expr();
     skip();
-    if (pos_ < s_.size()) fail("unexpected '" + std::string(1, s_[pos_]) + "'");
+    if (pos_ < s_.size()) unexpected();
     return root;
   }
 
@@ -213,7 +222,7 @@ class Parser {
       expect("]");
       return add(std::move(n));
     }
-    fail("unexpected '" + std::string(1, ch) + "'");
+    unexpected();
   }
 
   std::string_view s_;

@@ -60,7 +60,7 @@ class ScenarioParser {
   ScenarioParser(std::string file, Scenario& sc) : file_(std::move(file)), sc_(sc), names_(*sc.names) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw sim::InputError(file_ + ": " + (path.empty() ? "/" : path), what);
+    throw sim::InputError(file_ + ": " + (path.empty() ? "/" : sim::escape_non_ascii(path)), what);
   }
 
   void top(const Json& j) {
@@ -79,7 +79,7 @@ class ScenarioParser {
     if (j.contains("ranks")) {
       const Json& r = j["ranks"];
       if (!r.is_number_integer() || r.get<std::int64_t>() < 1)
-        fail("/ranks", "expected a positive integer number of ranks, got " + r.dump());
+        fail("/ranks", "expected a positive integer number of ranks, got " + r.dump(-1, ' ', true));
       sc_.ranks = r.get<std::int64_t>();
     }
     sc_.network = string_field(j, "network", "/network");
@@ -149,7 +149,7 @@ class ScenarioParser {
  private:
   std::string string_field(const Json& j, const char* key, const std::string& path) const {
     if (!j.contains(key)) return {};
-    if (!j[key].is_string()) fail(path, "expected a string, got " + j[key].dump());
+    if (!j[key].is_string()) fail(path, "expected a string, got " + j[key].dump(-1, ' ', true));
     return j[key].get<std::string>();
   }
 
@@ -160,7 +160,7 @@ class ScenarioParser {
       try {
         return memoized(Expr::parse(v.get<std::string>(), resolver()));
       } catch (const ExprError& e) {
-        fail(path, "in the expression \"" + v.get<std::string>() + "\" at column " + std::to_string(e.column()) +
+        fail(path, "in the expression \"" + sim::escape_non_ascii(v.get<std::string>()) + "\" at column " + std::to_string(e.column()) +
                        ": " + e.what());
       }
     }
@@ -170,7 +170,7 @@ class ScenarioParser {
       for (std::size_t i = 0; i < v.size(); ++i) {
         const Json& e = v[i];
         if (!(e.is_number_integer() || e.is_string()))
-          fail(path + "/" + std::to_string(i), "expected an integer or an expression, got " + e.dump());
+          fail(path + "/" + std::to_string(i), "expected an integer or an expression, got " + e.dump(-1, ' ', true));
         expr(e, path + "/" + std::to_string(i));  // validates the element, with its own path
         if (i > 0) text += ", ";
         if (e.is_string()) {
@@ -183,7 +183,7 @@ class ScenarioParser {
       }
       return Expr::parse(text + "]", resolver());
     }
-    fail(path, "expected an integer or an expression (a string), got " + v.dump());
+    fail(path, "expected an integer or an expression (a string), got " + v.dump(-1, ' ', true));
   }
 
   // An expression in a loop body that reads only rank, size and the MPI constants
@@ -201,7 +201,8 @@ class ScenarioParser {
 
   NameId name(const Json& v, const std::string& path, const char* what) {
     if (!v.is_string() || !is_identifier(v.get<std::string>()))
-      fail(path, std::string("expected ") + what + ": a name of letters, digits and _, got " + v.dump());
+      fail(path, std::string("expected ") + what + ": a name of letters, digits and _, got " +
+                     (v.is_string() ? sim::shown(v.get<std::string>()) : v.dump(-1, ' ', true)));
     NameId id = names_.intern(v.get<std::string>());
     if (id < Names::builtin_count)
       fail(path, "\"" + v.get<std::string>() + "\" is a reserved name (rank, size and the MPI constants); choose another");
@@ -233,7 +234,7 @@ class ScenarioParser {
   }
 
   Step step(const Json& j, const std::string& path) {
-    if (!j.is_object()) fail(path, "expected a step (a JSON object), got " + j.dump());
+    if (!j.is_object()) fail(path, "expected a step (a JSON object), got " + j.dump(-1, ' ', true));
     Step s;
     s.path = path;
     // The per-rank filter is "where"; "ranks" is accepted as its shorthand, except
@@ -260,7 +261,7 @@ class ScenarioParser {
       if (!l.is_object()) fail(path + "/let", "expected an object of name: value pairs");
       for (auto it = l.begin(); it != l.end(); ++it) {
         std::string p = path + "/let/" + escape_pointer(it.key());
-        if (!is_identifier(it.key())) fail(p, "expected a name of letters, digits and _");
+        if (!is_identifier(it.key())) fail(p, "expected a name of letters, digits and _, got " + sim::shown(it.key()));
         if (names_.intern(it.key()) < Names::builtin_count)
           fail(p, "\"" + it.key() + "\" is a reserved name (rank, size and the MPI constants); choose another");
         s.lets.emplace_back(names_.intern(it.key()), expr(it.value(), p));
@@ -289,7 +290,7 @@ class ScenarioParser {
         for (auto it = e.begin(); it != e.end(); ++it) {
           std::string p = path + "/expect/" + escape_pointer(it.key());
           if (!is_identifier(it.key()) && it.key().find('.') == std::string::npos)
-            fail(p, "expected the name of a buffer or a value");
+            fail(p, "expected the name of a buffer or a value, got " + sim::shown(it.key()));
           s.expect_values.emplace_back(names_.intern(it.key()), expr(it.value(), p));
         }
       } else {
@@ -347,7 +348,7 @@ class ScenarioParser {
     if (!j["call"].is_string()) fail(path + "/call", "expected the MPI function's name, e.g. \"MPI_Send\"");
     std::string fn = j["call"].get<std::string>();
     s.spec = find_call(fn);
-    if (!s.spec) fail(path + "/call", "unknown or unsupported MPI call \"" + fn + "\" (mpisim --list-calls lists them)");
+    if (!s.spec) fail(path + "/call", "unknown or unsupported MPI call " + sim::shown(fn) + " (mpisim --list-calls lists them)");
     s.args.resize(s.spec->params.size());
     s.slot.fill(-1);
     for (std::size_t i = 0; i < s.spec->params.size(); ++i)
@@ -393,10 +394,12 @@ class ScenarioParser {
           if (p.kind == ParamKind::datatype && !a.predefined && is_identifier(a.handle)) a.name = names_.intern(a.handle);
           a.comm_kind = a.handle == "MPI_COMM_WORLD" ? Arg::world : a.handle == "MPI_COMM_SELF" ? Arg::self : Arg::named;
           if (p.kind == ParamKind::datatype && !mpi::predefined_type(a.handle) && !is_identifier(a.handle))
-            fail(ap, "expected a datatype: a predefined one (MPI_INT, ...) or the name of one the program made");
+            fail(ap, "expected a datatype: a predefined one (MPI_INT, ...) or the name of one the program made, got " +
+                         sim::shown(a.handle));
           if (p.kind == ParamKind::comm && a.handle != "MPI_COMM_WORLD" && a.handle != "MPI_COMM_SELF") {
             if (!is_identifier(a.handle))
-              fail(ap, "expected a communicator: MPI_COMM_WORLD, MPI_COMM_SELF or the name of one the program made");
+              fail(ap, "expected a communicator: MPI_COMM_WORLD, MPI_COMM_SELF or the name of one the program made, got " +
+                           sim::shown(a.handle));
             a.name = names_.intern(a.handle);
           }
           break;
@@ -451,7 +454,7 @@ class ScenarioParser {
           a.handle = v.get<std::string>();
           if (!mpi::predefined_op(a.handle)) {
             if (!is_identifier(a.handle) || a.handle.rfind("MPI_", 0) == 0)
-              fail(ap, "unknown operation \"" + a.handle + "\"; predefined: MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, "
+              fail(ap, "unknown operation " + sim::shown(a.handle) + "; predefined: MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, "
                        "MPI_BAND, MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP");
             a.name = names_.intern(a.handle);
           }
@@ -469,7 +472,7 @@ class ScenarioParser {
             if (!v[k].is_string()) fail(kp, "expected a datatype name");
             std::string t = v[k].get<std::string>();
             if (!mpi::predefined_type(t) && t != "MPI_LB" && t != "MPI_UB" && !is_identifier(t))
-              fail(kp, "expected a datatype: a predefined one, MPI_LB, MPI_UB, or one the program made");
+              fail(kp, "expected a datatype: a predefined one, MPI_LB, MPI_UB, or one the program made, got " + sim::shown(t));
             a.names.push_back(names_.intern(t));
           }
           break;
@@ -496,7 +499,7 @@ class ScenarioParser {
       return b;
     }
     if (base == "MPI_BOTTOM") b.kind = BufferRef::bottom;
-    else if (!is_identifier(base)) fail(path, "expected a buffer name before the offset, got \"" + base + "\"");
+    else if (!is_identifier(base)) fail(path, "expected a buffer name before the offset, got " + sim::shown(base));
     else b.name = names_.intern(base);
     if (plus != std::string::npos) {
       try {
@@ -531,7 +534,7 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
     auto pos = what.find("parse error");
     auto colon = what.find(": ", pos == std::string::npos ? 0 : pos);
     std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
-    throw sim::InputError(file, "not valid JSON at " + line_col(text, e.byte) + ": " + reason);
+    throw sim::InputError(file, "not valid JSON at " + line_col(text, e.byte) + ": " + sim::escape_non_ascii(reason));
   } catch (const Json::exception&) {
     // e.g. a number too large for a double (found by fuzzing)
     throw sim::InputError(file, "not valid JSON: a number is out of range");

@@ -84,3 +84,47 @@ TEST_CASE("a bandwidth of 10^-9 B/s is not a makespan of 0: time saturates and t
   // A computation longer than virtual time can hold is refused when the scenario is read.
   CHECK(has(parse_error(R"({"mpisim": 1, "program": [{"compute": {"ms": 9000000000000}}]})"), "duration too long"));
 }
+
+TEST_CASE("a look-alike character in a name is shown escaped, with its code point") {
+  // U+041E CYRILLIC CAPITAL LETTER O in MPI_COMM_WORLD; U+0445 CYRILLIC SMALL LETTER HA as a buffer name.
+  std::string e = parse_error(R"({"mpisim": 1, "program": [{"buffer": "x", "type": "MPI_INT", "count": 1},
+    {"call": "MPI_Bcast", "buffer": "x", "count": 1, "datatype": "MPI_INT", "root": 0, "comm": "MPI_C)"
+                              "\xD0\x9E" R"(MM_WORLD"}]})");
+  CHECK(has(e, R"(got "MPI_C\u041EMM_WORLD" (U+041E is not an ASCII character))"));
+  e = parse_error(R"({"mpisim": 1, "program": [{"buffer": "x", "type": "MPI_INT", "count": 1},
+    {"call": "MPI_Bcast", "buffer": ")" "\xD1\x85" R"(", "count": 1, "datatype": "MPI_INT", "root": 0, "comm": "MPI_COMM_WORLD"}]})");
+  CHECK(has(e, R"(got "\u0445")"));
+  e = parse_error(R"({"mpisim": 1, "program": [{"buffer": "x", "type": "MPI_INT", "count": "4 * s)" "\xD1\x96" R"(ze"}]})");
+  CHECK(has(e, R"(unexpected "\u0456" (U+0456 is not an ASCII character))"));
+  CHECK(has(e, R"("4 * s\u0456ze")"));
+  e = parse_error(R"({"mpisim": 1, "program": [{"let": {"n)" "\xFF" R"(": 1}}]})");
+  CHECK(has(e, R"(ill-formed UTF-8 byte; last read: '"n\xFF')"));
+  try {
+    net::parse_network(R"({"mpisim-network": 1, "model": "h)" "\xD0\xBE" R"(ckney", "alpha": "1us", "bandwidth": "1GB/s"})",
+                       "n.json");
+    FAIL("accepted");
+  } catch (const sim::InputError& x) {
+    CHECK(has(x.what(), R"(unknown model "h\u043Eckney")"));
+  }
+  // The micro sign is a unit, not a look-alike: 1.5 µs.
+  auto n = net::parse_network(R"({"mpisim-network": 1, "model": "hockney", "alpha": "1.5)" "\xC2\xB5" R"(s", "bandwidth": "1GB/s"})",
+                              "n.json");
+  bool alpha = false;
+  for (const auto& [k, v] : n.model->parameters()) alpha |= k == "alpha" && v == "1.500 us";
+  CHECK(alpha);
+}
+
+TEST_CASE("a number beyond a double's range is named with its place: file, JSON pointer, line and column") {
+  std::string e = parse_error("{\"mpisim\": 1,\n \"program\": [{\"buffer\": \"x\", \"type\": \"MPI_INT\", \"count\": 1e400}]}");
+  CHECK(has(e, "s.json"));
+  CHECK(has(e, "not valid JSON at line 2, column 58: the number 1e400 at /program/0/count is beyond"));
+  try {
+    net::parse_network(R"({"mpisim-network": 1, "model": "hockney", "alpha": "1us", "bandwidth": "1GB/s", "eager_limit": -1e999})",
+                       "n.json");
+    FAIL("accepted");
+  } catch (const sim::InputError& x) {
+    CHECK(has(x.what(), "the number -1e999 at /eager_limit"));
+  }
+  // Large numbers a double holds are not refused here (the field's own check decides).
+  CHECK_FALSE(has(parse_error(R"({"mpisim": 1, "ranks": 1e300, "program": []})"), "beyond the range"));
+}
