@@ -427,7 +427,7 @@ Request* Coordinator::start(Rank& rank, CollArgs args, const Algorithm& alg) {
   Request* r = world_.start_activity(rank.id(), std::move(body), comm, name);
   // The buffers are the operation's until a wait or test completes it (§6.12).
   for (Touched& t : buffers)
-    rank.hold({r, t.addr, t.count, std::move(t.type), t.writes, false, name, t.argument, t.block, -1, -1});
+    rank.hold({r, t.addr, t.count, std::move(t.type), name, t.argument, t.block, -1, -1, t.writes, false});
   return r;
 }
 

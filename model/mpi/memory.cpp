@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <utility>
 
 #include "model/mpi/error.hpp"
 #include "model/mpi/overlap.hpp"
@@ -9,12 +12,27 @@
 namespace mpisim::mpi {
 
 Memory::Memory() = default;
-Memory::~Memory() = default;
-Memory::Memory(Memory&&) noexcept = default;
-Memory& Memory::operator=(Memory&&) noexcept = default;
+
+Memory::~Memory() {
+  if (!held_) return;
+  std::destroy_at(held_);
+  sim::frame_pool::deallocate(held_, sizeof(HeldBuffers));
+}
+
+Memory::Memory(Memory&& o) noexcept
+    : allocs_(std::move(o.allocs_)), scratch_(std::move(o.scratch_)), next_(o.next_), owner_(o.owner_),
+      origin_limit_(o.origin_limit_), budget_(o.budget_), held_(std::exchange(o.held_, nullptr)) {}
+
+Memory& Memory::operator=(Memory&& o) noexcept {
+  if (this != &o) {
+    this->~Memory();
+    new (this) Memory(std::move(o));
+  }
+  return *this;
+}
 
 HeldBuffers& Memory::held_buffers() {
-  if (!held_) held_ = std::make_unique<HeldBuffers>();
+  if (!held_) held_ = new (sim::frame_pool::allocate(sizeof(HeldBuffers))) HeldBuffers();
   return *held_;
 }
 

@@ -8,6 +8,8 @@
 //
 // Payload modes: in `data` mode every allocation holds its bytes; in `sizes` mode
 // none does and only byte counts move — the checks that need no data still run.
+#include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -59,7 +61,9 @@ class Memory {
   void set_budget(Budget* b) { budget_ = b; }
   // From now on, allocations of at most `limit` bytes record the provenance of
   // their bytes; new data is `owner`'s.
-  void track_origins(std::int32_t owner, std::int64_t limit) { owner_ = owner, origin_limit_ = limit; }
+  void track_origins(std::int32_t owner, std::int64_t limit) {
+    owner_ = owner, origin_limit_ = static_cast<std::int32_t>(std::min<std::int64_t>(limit, INT32_MAX));
+  }
   std::int32_t owner() const { return owner_; }
   // The allocation holding [addr, addr + len), or null.
   const Allocation* find(Address addr, std::int64_t len) const;
@@ -77,8 +81,8 @@ class Memory {
 
   // The buffers this rank's pending operations hold (overlap.hpp); null until one
   // is first held (a rank that never starts a nonblocking call pays 8 bytes).
-  const HeldBuffers* held() const { return held_.get(); }
-  HeldBuffers* held() { return held_.get(); }
+  const HeldBuffers* held() const { return held_; }
+  HeldBuffers* held() { return held_; }
   HeldBuffers& held_buffers();
 
  private:
@@ -89,9 +93,9 @@ class Memory {
   Table scratch_;  // sorted by base; usually empty or a few entries
   Address next_ = kFirstAddress;
   std::int32_t owner_ = -1;
-  std::int64_t origin_limit_ = 0;
+  std::int32_t origin_limit_ = 0;  // beside owner_: a rank's slot has no byte to spare
   Budget* budget_ = nullptr;
-  std::unique_ptr<HeldBuffers> held_;
+  HeldBuffers* held_ = nullptr;  // owned; a block of the frame pool
 };
 
 // A buffer argument as the data path sees it: count elements of type at addr.

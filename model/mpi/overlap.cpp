@@ -117,7 +117,9 @@ std::string describe_bytes(const Memory& memory, Address first, std::int64_t byt
 }
 
 void HeldBuffers::hold(Use use) {
-  if (hull(use.region())) uses_.push_back(std::move(use));
+  if (!hull(use.region())) return;
+  if (uses_.capacity() == 0) uses_.reserve(2);  // a send and a receive, or a collective's two sides
+  uses_.push_back(std::move(use));
 }
 
 bool HeldBuffers::release(const void* op) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/mpi/memory.hpp"
+#include "sim/frame_pool.hpp"
 
 namespace mpisim::mpi {
 
@@ -60,12 +61,12 @@ class HeldBuffers {
     Address addr;
     std::int64_t count;
     TypeRef type;            // kept alive while held
-    bool writes;             // a receive buffer (not to be read or written)
-    bool point_to_point;
     const char* call;        // "MPI_Irecv", "MPI_Iallreduce"
     const char* argument;    // "buf", "recvbuf"
     int block;               // which per-process block of the argument, or -1
     int peer, tag;           // point-to-point: the source or destination and the tag
+    bool writes;             // a receive buffer (not to be read or written)
+    bool point_to_point;
     Region region() const { return {addr, count, type.get(), block}; }
   };
   // Holds use.region() for use.op; a region of no data is not held.
@@ -79,7 +80,7 @@ class HeldBuffers {
   std::optional<std::pair<const Use*, Overlap>> conflict(const Region& r, bool writes) const;
 
  private:
-  std::vector<Use> uses_;
+  std::vector<Use, sim::frame_pool::Allocator<Use>> uses_;  // a per-rank table: in the rank's slot while it has room
 };
 
 // Throws MpiError(MPI_ERR_BUFFER) naming `argument` when an access of `r` (writing

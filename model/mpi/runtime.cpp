@@ -380,13 +380,13 @@ void Rank::hold(HeldBuffers::Use use) {
 
 Request* Rank::isend_held(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm) {
   Request* r = isend(buf, type, dest, tag, comm);
-  if (dest != PROC_NULL) hold({r, buf.addr, buf.count, std::move(type), false, true, "MPI_Isend", "buf", -1, dest, tag});
+  if (dest != PROC_NULL) hold({r, buf.addr, buf.count, std::move(type), "MPI_Isend", "buf", -1, dest, tag, false, true});
   return r;
 }
 
 Request* Rank::irecv_held(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm) {
   Request* r = irecv(buf, type, source, tag, comm);
-  if (source != PROC_NULL) hold({r, buf.addr, buf.count, std::move(type), true, true, "MPI_Irecv", "buf", -1, source, tag});
+  if (source != PROC_NULL) hold({r, buf.addr, buf.count, std::move(type), "MPI_Irecv", "buf", -1, source, tag, true, true});
   return r;
 }
 
@@ -896,7 +896,8 @@ void World::unhold(const Request* r) {
 }
 
 inline void World::release(Request* r) {
-  if (held_ops_ != 0) [[unlikely]]
+  // Only the program's requests hold buffers (an algorithm's messages do not).
+  if (held_ops_ != 0 && (!r->collective || r->kind == Request::Kind::activity)) [[unlikely]]
     unhold(r);
   // A nonblocking collective's request goes with its activity (ended: a request
   // is complete only then).
