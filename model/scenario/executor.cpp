@@ -205,9 +205,8 @@ Blocking Executor::run_step(RankEnv& env, const Step& s) {
   env.step = &s;
   // Interpreted steps count against --max-events too: a loop of local steps
   // schedules no event but must end.
-  if (cfg_.max_events && ++steps_ + world_.engine().events_processed() > cfg_.max_events)
-    throw mpi::LimitError("events", "the run reached --max-events " + std::to_string(cfg_.max_events) +
-                                        " (events and interpreted steps)");
+  if (++steps_ + world_.engine().events_processed() > cfg_.max_events) [[unlikely]]
+    throw mpi::LimitError("events", events_limit_text(cfg_.max_events));
   if (s.ranks && eval_int(env, *s.ranks) == 0) return {};
   {
     switch (s.kind) {

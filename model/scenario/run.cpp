@@ -108,7 +108,15 @@ sim::Diagnostic leftover_diagnostic(const mpi::World::Leftovers& left, sim::Engi
 
 }  // namespace
 
-RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& cfg) {
+std::string events_limit_text(std::uint64_t limit) {
+  return "the run reached the limit of " + std::to_string(limit) +
+         " events and interpreted steps (--max-events or the scenario's limits.max_events set it; by default "
+         "10^8 + 10^4 per rank)";
+}
+
+RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& given) {
+  RunConfig cfg = given;
+  if (cfg.max_events == 0) cfg.max_events = default_max_events(cfg.ranks);
   RunResult res;
   res.trace = sim::Trace(cfg.trace_level);
   res.ranks = cfg.ranks;
@@ -119,7 +127,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
   sim::Engine engine;
   // Without a limit, virtual time stops at 2^62 ps (about 53 days): the models'
   // times saturate there, and no sum of two can wrap.
-  engine.set_limits(cfg.max_events ? cfg.max_events : UINT64_MAX,
+  engine.set_limits(cfg.max_events,
                     SimTime::from_ps(cfg.max_sim_time_ps ? std::min(cfg.max_sim_time_ps, net::kLongestTime)
                                                          : net::kLongestTime));
   mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
@@ -182,7 +190,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& c
     d.time = engine.now();
     bool time = engine.limit_reached() == sim::Engine::Limit::time;
     d.code = time ? "LIMIT_SIM_TIME" : "LIMIT_EVENTS";
-    d.message = !time ? "the run reached --max-events " + std::to_string(cfg.max_events) + " and was stopped"
+    d.message = !time ? events_limit_text(cfg.max_events)
                 : cfg.max_sim_time_ps && cfg.max_sim_time_ps < net::kLongestTime
                     ? "the run reached --max-sim-time " + std::to_string(cfg.max_sim_time_ps) +
                           " ps of virtual time and was stopped there"

@@ -25,7 +25,8 @@ struct RunConfig {
   // rank is inside an MPI call (true), asynchronously (false), or as the
   // scenario's "progress" says (unset; async when it says nothing).
   std::optional<bool> progress_in_mpi;
-  // Limits (0: none): events and interpreted steps, virtual time, bytes of simulated buffers.
+  // Limits: events and interpreted steps (0: default_max_events), virtual time
+  // (0: none, up to 2^62 ps), bytes of simulated buffers (0: the default budget).
   std::uint64_t max_events = 0;
   std::int64_t max_sim_time_ps = 0;
   std::int64_t max_memory = 0;
@@ -84,6 +85,17 @@ struct RunResult {
 // Runs `sc` on `net`. Never throws for a problem of the simulated program: those
 // become diagnostics in the result (outcome erroneous). Throws only for mpisim's
 // own failures.
+// The limit of events and interpreted steps when none is given: 10^8 plus 10^4
+// per rank, so a runaway loop stops in seconds on a few ranks while a
+// million-rank collective (some 100 events per rank) is far from it.
+constexpr std::uint64_t default_max_events(std::int64_t ranks) {
+  return 100'000'000 + 10'000 * static_cast<std::uint64_t>(ranks);
+}
+
+// "the run reached the limit of N events and interpreted steps (...)": what a
+// LIMIT_EVENTS diagnostic says, with how to set another limit.
+std::string events_limit_text(std::uint64_t limit);
+
 RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& cfg);
 
 }  // namespace mpisim::scenario

@@ -58,7 +58,8 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
                   "MPI without a progress thread); overrides the scenario's \"progress\"")
       ->check(CLI::IsMember({"async", "in-mpi"}));
   cmd->add_option("--max-events", f.max_events,
-                  "stop after this many events and interpreted steps (default: no limit); exit 2, trace kept");
+                  "stop after this many events and interpreted steps (default: 10^8 + 10^4 per rank, so that a "
+                  "runaway loop ends; the scenario's limits.max_events also sets it); exit 2, trace kept");
   cmd->add_option("--max-sim-time", f.max_sim_time, "stop at this virtual time, e.g. 10ms (default: no limit)");
   cmd->add_option("--max-memory", f.max_memory,
                   "budget for the simulated buffers' data, e.g. 2GiB (default 8GiB); a buffer beyond it ends the run");
@@ -96,9 +97,12 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   if (!f.payload.empty()) cfg.payload = f.payload == "sizes" ? mpi::PayloadMode::sizes : mpi::PayloadMode::data;
   else if (sc.payload) cfg.payload = *sc.payload;
   if (!f.progress.empty()) cfg.progress_in_mpi = f.progress == "in-mpi";
+  // A trace nobody writes keeps only its counters: memory stays flat however long
+  // the run (check, or run without --out, --html or --chrome-trace).
+  const bool written = !check_only && (!f.out.empty() || !f.html.empty() || !f.chrome.empty());
   cfg.trace_level = f.trace == "calls" ? sim::TraceLevel::calls
-                    : f.trace == "summary" ? sim::TraceLevel::summary
-                                           : sim::TraceLevel::full;
+                    : f.trace == "summary" || (!written && !explain) ? sim::TraceLevel::summary
+                                                                      : sim::TraceLevel::full;
   if (cfg.ranks > scenario::kMaxRanks)
     throw sim::InputError(f.ranks > 0 ? "--ranks" : f.scenario + ": /ranks",
                           std::to_string(cfg.ranks) + " ranks is more than mpisim runs (at most 2^24 = " +

@@ -128,3 +128,19 @@ TEST_CASE("a number beyond a double's range is named with its place: file, JSON 
   // Large numbers a double holds are not refused here (the field's own check decides).
   CHECK_FALSE(has(parse_error(R"({"mpisim": 1, "ranks": 1e300, "program": []})"), "beyond the range"));
 }
+
+TEST_CASE("a runaway loop ends at the default event limit, 10^8 + 10^4 per rank, with LIMIT_EVENTS") {
+  CHECK(scenario::default_max_events(2) == 100'020'000);
+  // Ten nested repeats of 1,000 barriers: 10^30 steps; the limit ends it (a small one here, to be quick).
+  std::string p = R"({"call": "MPI_Barrier", "comm": "MPI_COMM_WORLD"})";
+  for (int i = 0; i < 10; ++i) p = R"({"repeat": 1000, "program": [)" + p + "]}";
+  scenario::Scenario sc = scenario::parse_scenario(R"({"mpisim": 1, "program": [)" + p + "]}", "s.json");
+  net::Network n = net::default_network();
+  scenario::RunConfig cfg;
+  cfg.ranks = 2;
+  cfg.max_events = 50000;
+  auto r = scenario::run_scenario(sc, n, cfg);
+  CHECK(test::first_code(r) == "LIMIT_EVENTS");
+  CHECK(has(r.trace.diagnostics().front().message, "the limit of 50000 events and interpreted steps"));
+  CHECK(has(r.trace.diagnostics().front().message, "by default 10^8 + 10^4 per rank"));
+}
