@@ -36,6 +36,26 @@ HeldBuffers& Memory::held_buffers() {
   return *held_;
 }
 
+// What `bytes` of data cost against --max-memory: the bytes, and in data mode the
+// 4 bytes of provenance per byte that a full trace keeps for allocations up to
+// origin_limit_. In sizes mode nothing (no data is held).
+std::int64_t Memory::cost(std::int64_t bytes, PayloadMode mode) const {
+  if (mode != PayloadMode::data) return 0;
+  return owner_ >= 0 && bytes <= origin_limit_ ? 5 * bytes : bytes;
+}
+
+void Memory::charge(std::int64_t bytes, PayloadMode mode, const std::string& what) {
+  const std::int64_t c = cost(bytes, mode);
+  if (!budget_ || c == 0) return;
+  if (budget_->used + c > budget_->limit)
+    throw LimitError("memory", what + " needs " + std::to_string(c) + " bytes" +
+                                   (c > bytes ? " (with the provenance a full trace keeps, 4 bytes per byte)" : "") +
+                                   "; mpisim would then hold " + std::to_string(budget_->used + c) +
+                                   " bytes of ranks' state and buffers, over --max-memory " +
+                                   std::to_string(budget_->limit));
+  budget_->used += c;
+}
+
 Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode) {
   std::int64_t bytes = 0;
   // Addresses must stay far from overflow too: 2^56 bytes is beyond any machine.
@@ -43,11 +63,7 @@ Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t cou
       next_ > (std::int64_t{1} << 57))
     throw LimitError("memory", "buffer '" + *name + "' of " + std::to_string(count) + " x " + type->name() +
                                    " is too large to address (over 2^56 bytes)");
-  if (mode == PayloadMode::data && budget_ && budget_->used + bytes > budget_->limit)
-    throw LimitError("memory", "buffer '" + *name + "' needs " + std::to_string(bytes) + " bytes; the simulated "
-                               "buffers would then hold " + std::to_string(budget_->used + bytes) +
-                               " bytes, over --max-memory " + std::to_string(budget_->limit));
-  if (mode == PayloadMode::data && budget_) budget_->used += bytes;
+  charge(bytes, mode, "buffer '" + *name + "'");
   Address base = place(bytes);
   Allocation a{name, base, bytes, std::move(type), count, nullptr, nullptr};
   if (mode == PayloadMode::data && bytes > 0) {
@@ -72,14 +88,7 @@ Address Memory::scratch(std::int64_t bytes, PayloadMode mode) {
   static const TypeRef byte_type = predefined_type("MPI_BYTE");
   if (bytes < 0 || bytes > (std::int64_t{1} << 56) || next_ > (std::int64_t{1} << 57))
     throw LimitError("memory", "a collective's scratch space of " + std::to_string(bytes) + " bytes is too large");
-  if (mode == PayloadMode::data && budget_) {
-    if (budget_->used + bytes > budget_->limit)
-      throw LimitError("memory", "a collective algorithm needs " + std::to_string(bytes) +
-                                     " bytes of scratch space; the simulated buffers would then hold " +
-                                     std::to_string(budget_->used + bytes) + " bytes, over --max-memory " +
-                                     std::to_string(budget_->limit));
-    budget_->used += bytes;
-  }
+  charge(bytes, mode, "a collective algorithm's scratch space");
   Address base = place(bytes);
   Allocation a{&name, base, bytes, byte_type, bytes, nullptr, nullptr};
   if (mode == PayloadMode::data && bytes > 0) {
@@ -96,7 +105,7 @@ Address Memory::scratch(std::int64_t bytes, PayloadMode mode) {
 void Memory::release(Address base) {
   for (auto it = scratch_.begin(); it != scratch_.end(); ++it)
     if (it->base == base) {
-      if (it->data && budget_) budget_->used -= it->bytes;
+      if (it->data && budget_) budget_->used -= it->origin ? 5 * it->bytes : it->bytes;
       scratch_.erase(it);
       return;
     }

@@ -54,7 +54,9 @@ class Memory {
   void reserve(std::size_t n) { allocs_.reserve(n); }
   // Throws LimitError when the bytes would overflow or exceed the budget.
   Address allocate(const std::string* name, TypeRef type, std::int64_t count, PayloadMode mode);
-  // The budget all ranks' data shares (--max-memory): bytes used and the limit.
+  // The budget of the whole run (--max-memory): every rank's fixed state (World
+  // charges it first), buffers' data and the provenance kept of it; bytes used and
+  // the limit.
   struct Budget {
     std::int64_t used = 0, limit = INT64_MAX;
   };
@@ -86,6 +88,8 @@ class Memory {
   HeldBuffers& held_buffers();
 
  private:
+  std::int64_t cost(std::int64_t bytes, PayloadMode mode) const;
+  void charge(std::int64_t bytes, PayloadMode mode, const std::string& what);
   Allocation* find_in(Table& v, Address addr, std::int64_t len) const;
   Address place(std::int64_t bytes);
 

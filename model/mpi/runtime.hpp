@@ -428,7 +428,13 @@ class World {
   void forget(std::uint32_t context, std::int64_t seq) { agreements_.erase({context, seq}); }
   std::uint64_t messages_in_flight() const { return messages_.live(); }
   // The memory budget of the simulated buffers (data mode), in bytes.
-  void set_memory_limit(std::int64_t bytes) { budget_.limit = bytes; }
+  // --max-memory: the run's budget, of which the ranks' fixed state takes
+  // `fixed` from the start (kRankStateBytes each).
+  void set_memory_limit(std::int64_t bytes, std::int64_t fixed) { budget_.limit = bytes, budget_.used = fixed; }
+  // What a rank takes before any buffer: its slot, the engine's and the front-end's
+  // tables for it (1,300 bytes per rank measured for MPI_Barrier on 2^20 ranks,
+  // sizes mode; docs/performance.md).
+  static constexpr std::int64_t kRankStateBytes = 1300;
   // Record where every byte of data comes from (for the viewer); data mode only.
   void track_origins(std::int64_t allocation_limit);
   bool tracks_origins() const { return track_origins_; }

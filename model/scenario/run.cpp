@@ -123,6 +123,21 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& g
   res.payload = cfg.payload;
   res.network_kind = std::string(net.model->kind());
   const auto n = static_cast<std::uint32_t>(cfg.ranks);
+  // The ranks' own state must fit the budget before the run starts.
+  const std::int64_t state = cfg.ranks * mpi::World::kRankStateBytes;
+  if (cfg.max_memory && state > cfg.max_memory) {
+    sim::Diagnostic d;
+    d.severity = "error";
+    d.code = "LIMIT_MEMORY";
+    d.message = std::to_string(cfg.ranks) + " ranks need about " + net::format_bytes(static_cast<std::uint64_t>(state)) +
+                " for mpisim's own state (" + std::to_string(mpi::World::kRankStateBytes) +
+                " bytes per rank) before any buffer, over --max-memory " +
+                net::format_bytes(static_cast<std::uint64_t>(cfg.max_memory)) +
+                "; the run was not started (a larger --max-memory lets it run, if the machine has the memory)";
+    res.trace.record_diagnostic(std::move(d));
+    res.outcome = Outcome::erroneous;
+    return res;
+  }
 
   sim::Engine engine;
   // Without a limit, virtual time stops at 2^62 ps (about 53 days): the models'
@@ -132,7 +147,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& g
                                                          : net::kLongestTime));
   mpi::World world(engine, *net.model, res.trace, n, cfg.payload);
   res.network_parameters = net.model->parameters();  // after the world sized the model
-  if (cfg.max_memory) world.set_memory_limit(cfg.max_memory);
+  if (cfg.max_memory) world.set_memory_limit(cfg.max_memory, state);
   if (cfg.progress_in_mpi.value_or(sc.progress == "in-mpi")) world.set_progress(mpi::World::Progress::in_mpi);
   // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);

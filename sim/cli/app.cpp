@@ -62,7 +62,9 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
                   "runaway loop ends; the scenario's limits.max_events also sets it); exit 2, trace kept");
   cmd->add_option("--max-sim-time", f.max_sim_time, "stop at this virtual time, e.g. 10ms (default: no limit)");
   cmd->add_option("--max-memory", f.max_memory,
-                  "budget for the simulated buffers' data, e.g. 2GiB (default 8GiB); a buffer beyond it ends the run");
+                  "budget of the run, e.g. 24GiB (default 8GiB): the ranks' state (about 1.3 KB each, checked before "
+                  "the run starts), the buffers' data and the provenance a full trace keeps; going beyond it ends the "
+                  "run with LIMIT_MEMORY");
   cmd->add_flag("--verify", f.verify,
                 "after every collective, compare each rank's result with the standard's definition (data mode); "
                 "a difference is an internal error of mpisim (exit 1)");

@@ -144,3 +144,30 @@ TEST_CASE("a runaway loop ends at the default event limit, 10^8 + 10^4 per rank,
   CHECK(has(r.trace.diagnostics().front().message, "the limit of 50000 events and interpreted steps"));
   CHECK(has(r.trace.diagnostics().front().message, "by default 10^8 + 10^4 per rank"));
 }
+
+TEST_CASE("--max-memory bounds the ranks' state and the provenance too: 2^24 ranks are refused before they start") {
+  net::Network n = net::default_network();
+  scenario::Scenario barrier =
+      scenario::parse_scenario(R"({"mpisim": 1, "program": [{"call": "MPI_Barrier", "comm": "MPI_COMM_WORLD"}]})", "b.json");
+  scenario::RunConfig cfg;
+  cfg.ranks = std::int64_t{1} << 24;
+  cfg.payload = mpi::PayloadMode::sizes;
+  cfg.max_memory = std::int64_t{8} << 30;
+  auto r = scenario::run_scenario(barrier, n, cfg);
+  REQUIRE(test::first_code(r) == "LIMIT_MEMORY");
+  CHECK(has(r.trace.diagnostics().front().message, "16777216 ranks need about 20.31 GiB"));
+  CHECK(has(r.trace.diagnostics().front().message, "the run was not started"));
+  CHECK(r.outcome == scenario::Outcome::erroneous);
+  // A full trace keeps 4 bytes of provenance per byte of a buffer: 1 MiB of data costs 5 MiB.
+  scenario::Scenario one = scenario::parse_scenario(
+      R"({"mpisim": 1, "program": [{"buffer": "b", "type": "MPI_BYTE", "count": 1048576}]})", "m.json");
+  cfg.ranks = 1;
+  cfg.payload = mpi::PayloadMode::data;
+  cfg.max_memory = 3 << 20;
+  cfg.trace_level = sim::TraceLevel::full;
+  r = scenario::run_scenario(one, n, cfg);
+  REQUIRE(test::first_code(r) == "LIMIT_MEMORY");
+  CHECK(has(r.trace.diagnostics().front().message, "needs 5242880 bytes (with the provenance"));
+  cfg.trace_level = sim::TraceLevel::summary;
+  CHECK(test::first_code(scenario::run_scenario(one, n, cfg)) == "");
+}
