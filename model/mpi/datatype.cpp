@@ -260,6 +260,7 @@ TypeRef Datatype::make_pair(std::string name, const TypeRef& value, const TypeRe
   auto t = std::const_pointer_cast<Datatype>(make_derived(
       std::move(name), Combiner::named, {Block{value, 0, 1}, Block{index, index_disp, 1}}, true, Contents{}));
   t->predefined_ = true;
+  t->pair_ = t->contains_pair_ = true;
   t->commit();
   return t;
 }
@@ -281,6 +282,7 @@ TypeRef Datatype::make_derived(std::string name, Combiner combiner, std::vector<
   t->combiner_ = combiner;
   t->predefined_ = false;
   t->committed_ = false;
+  for (const Block& b : blocks) t->contains_pair_ = t->contains_pair_ || b.type->contains_pair_;
   // Computed wide, then checked: a type of 2^200 ints (nested constructors) must
   // not wrap to a size of 0.
   __extension__ using Wide = __int128;

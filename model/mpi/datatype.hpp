@@ -96,6 +96,10 @@ class Datatype {
   const BasicType* uniform_basic() const;
   // The number of basic elements one element of this type holds.
   std::int64_t basic_count() const;
+  // A predefined pair type (MPI_2INT, MPI_DOUBLE_INT, ...), or a derived type built
+  // from one: its pairs are units a reduction must not split (MPI-4.1 §6.9.4).
+  bool pair() const { return pair_; }
+  bool contains_pair() const { return contains_pair_; }
 
   // MPI_Type_commit: compiles the type map. Committing is the one change a
   // datatype undergoes; it is idempotent.
@@ -123,6 +127,7 @@ class Datatype {
   mutable bool committed_ = true;
   bool predefined_ = true;
   bool lb_marker_ = false, ub_marker_ = false;
+  bool pair_ = false, contains_pair_ = false;
   Combiner combiner_ = Combiner::named;
   const BasicType* basic_ = nullptr;
   std::vector<Block> blocks_;

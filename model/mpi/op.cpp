@@ -47,15 +47,7 @@ bool allowed(OpKind k, Group g) {
   return false;
 }
 
-bool is_pair(const Datatype& t) {
-  // The pair types are the predefined types that are not basic (a struct of two).
-  if (!t.predefined() || t.basic() != nullptr) return false;
-  static const char* const names[] = {"MPI_FLOAT_INT", "MPI_DOUBLE_INT", "MPI_LONG_INT",
-                                      "MPI_2INT",      "MPI_SHORT_INT",  "MPI_LONG_DOUBLE_INT"};
-  for (const char* n : names)
-    if (t.name() == n) return true;
-  return false;
-}
+bool is_pair(const Datatype& t) { return t.pair(); }  // the predefined pair types only
 
 // Two's-complement arithmetic for signed integers (no undefined overflow).
 template <typename T>
@@ -250,10 +242,11 @@ void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const
                      "docs/semantics.md: the user functions scenarios can name");
     return;
   }
-  if (is_pair(type))
+  if (type.contains_pair())
     throw MpiError(ErrorClass::op, argument,
-                   op.name + " is not defined on " + type.name() + ", a pair type: only MPI_MAXLOC and MPI_MINLOC "
-                   "act on the pair types",
+                   op.name + " is not defined on " + type.name() +
+                       (type.pair() ? ", a pair type" : ", a datatype built from pair types") +
+                       ": only MPI_MAXLOC and MPI_MINLOC act on the pair types",
                    "MPI-4.1 §6.9.4: the pair types are for MPI_MAXLOC and MPI_MINLOC; §6.9.2 lists no other op on them");
   for (const SignatureRun& r : type.signature()) {
     const BasicType& b = basic_type(r.basic);

@@ -118,3 +118,21 @@ TEST_CASE("complex types: SUM and PROD only") {
   reduce_local(*predefined_op("MPI_PROD"), {&b.mem, b.a, 1, z.get()}, {&b.mem, b.b, 1, z.get()});
   CHECK(b.get<double>(b.b, 2) == std::vector<double>{5, 5});  // (1+2i)(3-i) = 5+5i
 }
+
+TEST_CASE("a datatype built from pair types is not split by MPI_SUM, nor taken by MPI_MAXLOC (as MPICH)") {
+  auto pairs = type_contiguous(2, predefined_type("MPI_2INT"));
+  auto resized = Datatype::make_resized("r", pairs, 0, 32);
+  CHECK(pairs->contains_pair());
+  CHECK_FALSE(pairs->pair());
+  CHECK(resized->contains_pair());
+  CHECK_FALSE(type_contiguous(2, predefined_type("MPI_INT"))->contains_pair());
+  for (const char* op : {"MPI_SUM", "MPI_MAXLOC"}) {
+    try {
+      check_op_type(*predefined_op(op), *resized, 1, "op");
+      FAIL("accepted ", op);
+    } catch (const MpiError& e) {
+      CHECK(e.error_class() == ErrorClass::op);
+    }
+  }
+  CHECK_NOTHROW(check_op_type(*predefined_op("MPI_MAXLOC"), *predefined_type("MPI_2INT"), 1, "op"));
+}
