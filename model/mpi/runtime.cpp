@@ -396,12 +396,93 @@ Request* Rank::isend(const TypedBuffer& buf, TypeRef type, int dest, int tag, co
   validate_tag(tag, false);
   validate_buffer(buf, "buf");
   check_held({buf.addr, buf.count, buf.type}, false, "buf");
-  return start_send(buf, std::move(type), dest, tag, comm, ctx, collective, false, nullptr, nullptr);
+  return start_send(buf, std::move(type), dest, tag, comm, ctx, collective, false, nullptr, nullptr,
+                    ctx == Context::p2p && world_->sync_standard_ ? SendMode::synchronous : SendMode::standard);
+}
+
+const char* send_call_name(SendMode mode, bool nonblocking) {
+  switch (mode) {
+    case SendMode::standard: return nonblocking ? "MPI_Isend" : "MPI_Send";
+    case SendMode::synchronous: return nonblocking ? "MPI_Issend" : "MPI_Ssend";
+    case SendMode::buffered: return nonblocking ? "MPI_Ibsend" : "MPI_Bsend";
+    case SendMode::ready: return nonblocking ? "MPI_Irsend" : "MPI_Rsend";
+  }
+  return "MPI_Send";
+}
+
+Request* Rank::isend_mode(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
+                          SendMode mode, bool nonblocking) {
+  if (mode == SendMode::standard) return nonblocking ? isend_held(buf, type, dest, tag, comm) : isend(buf, type, dest, tag, comm);
+  validate_peer(dest, comm, false, "dest");
+  validate_tag(tag, false);
+  validate_buffer(buf, "buf");
+  check_held({buf.addr, buf.count, buf.type}, false, "buf");
+  const char* call = send_call_name(mode, nonblocking);
+  if (dest != PROC_NULL && mode == SendMode::ready) {
+    // MPI-4.1 §3.4: the matching receive must already be posted (no real MPI can
+    // tell; mpisim sees the destination's posted receives).
+    const Rank& to = world_->rank(comm.peer_world(dest, id_));
+    const std::uint32_t ctx = comm.context(Context::p2p);
+    const int me = comm.rank_of(id_, id_);
+    bool posted = false;
+    for (const Request* q = to.posted_.first(); q != nullptr && !posted; q = to.posted_.after(q))
+      posted = q->context == ctx && (q->peer == ANY_SOURCE || q->peer == me) && (q->tag == ANY_TAG || q->tag == tag);
+    if (!posted)
+      throw MpiError(ErrorClass::other, "dest",
+                     std::string(call) + " to rank " + std::to_string(dest) + " (tag " + std::to_string(tag) +
+                         ") started before rank " + std::to_string(dest) + " posted a receive that matches it",
+                     "MPI-4.1 §3.4: a send in ready mode may start only if the matching receive is already posted");
+  }
+  if (dest != PROC_NULL && mode == SendMode::buffered) {
+    const std::int64_t need = data_bytes(buf.count, *buf.type, "count") + BSEND_OVERHEAD;
+    auto it = world_->attached_.find(id_);
+    const std::string what = std::string(call) + " needs " + std::to_string(need) + " bytes of the attached buffer (" +
+                             std::to_string(need - BSEND_OVERHEAD) + " of data and MPI_BSEND_OVERHEAD, " +
+                             std::to_string(BSEND_OVERHEAD) + ")";
+    constexpr const char* rule =
+        "MPI-4.1 §3.6: a buffered send takes its room from the buffer MPI_Buffer_attach supplied, until the message "
+        "has left; a send that does not fit is erroneous";
+    if (it == world_->attached_.end())
+      throw MpiError(ErrorClass::buffer, "buf", what + ", and no buffer is attached (MPI_Buffer_attach)", rule);
+    if (it->second.used + need > it->second.size)
+      throw MpiError(ErrorClass::buffer, "buf",
+                     what + ", and " + std::to_string(it->second.size - it->second.used) + " of its " +
+                         std::to_string(it->second.size) + " bytes are free",
+                     rule);
+    it->second.used += need;
+  }
+  Request* r = start_send(buf, type, dest, tag, comm, Context::p2p, -1, false, nullptr, nullptr, mode);
+  if (nonblocking && dest != PROC_NULL) hold({r, buf.addr, buf.count, std::move(type), call, "buf", -1, dest, tag, false, true});
+  return r;
+}
+
+void Rank::buffer_attach(Address addr, std::int64_t size) {
+  if (size < 0)
+    throw MpiError(ErrorClass::arg, "size", "size = " + std::to_string(size) + " is negative",
+                   "MPI-4.1 §3.6.1: the size of the buffer is a non-negative count of bytes");
+  if (world_->attached_.count(id_))
+    throw MpiError(ErrorClass::buffer, "buffer", "a buffer is already attached to this process",
+                   "MPI-4.1 §3.6.1: only one buffer can be attached to a process at a time; detach it first");
+  static const TypeRef bytes = predefined_type("MPI_BYTE");
+  check_access(TypedBuffer{&memory_, addr, size, bytes.get()}, size, "buffer");
+  World::Attached& a = world_->attached_[id_];
+  a = World::Attached{addr, size, 0};
+  // The program may not touch the attached buffer until it detaches it.
+  hold({&a, addr, size, bytes, "MPI_Buffer_attach", "buffer", -1, -1, -1, true, false});
+}
+
+std::pair<Address, std::int64_t> Rank::buffer_detach() {
+  auto it = world_->attached_.find(id_);
+  if (it == world_->attached_.end()) return {0, 0};  // nothing attached: as MPICH, a null buffer of size 0
+  const std::pair<Address, std::int64_t> out{it->second.addr, it->second.size};
+  if (HeldBuffers* h = memory_.held(); h && h->release(&it->second)) --world_->held_ops_;
+  world_->attached_.erase(it);
+  return out;
 }
 
 Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
                           Context ctx, std::int64_t collective, bool phantom, std::vector<std::byte>* packed,
-                          std::vector<std::int32_t>* origins) {
+                          std::vector<std::int32_t>* origins, SendMode mode) {
   Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
   r->phantom = phantom;
   if (dest == PROC_NULL) {
@@ -417,6 +498,27 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
     m->payload = std::move(*packed);
     if (origins) m->payload_origin = std::move(*origins);
     m->has_payload = true;
+  }
+  if (mode == SendMode::synchronous) [[unlikely]] {
+    m->eager = false;  // complete only once matched, whatever the size (§3.4)
+  } else if (mode == SendMode::buffered) [[unlikely]] {
+    // The data goes into the attached buffer now (the message keeps it) and the
+    // send is complete; the message leaves as an eager one, the request detached.
+    m->eager = true;
+    m->buffered = true;
+    if (world_->mode_ == PayloadMode::data && !m->has_payload) {
+      m->payload.resize(m->bytes);
+      std::int32_t* origin = nullptr;
+      if (world_->tracks_origins()) {
+        m->payload_origin.assign(m->bytes, static_cast<std::int32_t>(id_));
+        origin = m->payload_origin.data();
+      }
+      pack(buf, static_cast<std::int64_t>(m->bytes), m->payload.data(), origin);
+      m->has_payload = true;
+    }
+    world_->complete(r, now());
+    world_->post(m, nullptr);
+    return r;
   }
   world_->post(m, r);
   return r;
@@ -469,7 +571,8 @@ Request* Rank::isend_packed(std::vector<std::byte> packed, TypeRef type, std::in
   validate_tag(tag, false);
   TypedBuffer none{&memory_, 0, count, type.get()};
   return start_send(none, std::move(type), dest, tag, comm, Context::p2p, -1, false, &packed,
-                    origins.empty() ? nullptr : &origins);
+                    origins.empty() ? nullptr : &origins,
+                    world_->sync_standard_ ? SendMode::synchronous : SendMode::standard);
 }
 
 Message* Rank::take_unexpected(int source, int tag, std::uint32_t context, bool remove) {
@@ -515,7 +618,8 @@ std::pair<Request*, Request*> Rank::isendrecv(const TypedBuffer& sendbuf, TypeRe
   check_held(s, false, "sendbuf");
   check_held(r, true, "recvbuf");
   Request* recv = start_recv(recvbuf, std::move(recvtype), source, recvtag, comm, Context::p2p, false);
-  return {recv, start_send(sendbuf, std::move(sendtype), dest, sendtag, comm, Context::p2p, -1, false, nullptr, nullptr)};
+  return {recv, start_send(sendbuf, std::move(sendtype), dest, sendtag, comm, Context::p2p, -1, false, nullptr, nullptr,
+                           world_->sync_standard_ ? SendMode::synchronous : SendMode::standard)};
 }
 
 Rank::WaitOne Rank::send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
@@ -660,8 +764,11 @@ std::string Rank::describe_waits(std::span<Request*> reqs, std::vector<std::uint
     if (r->kind == Request::Kind::recv) {
       out += "a message from rank " + rank_text(r->peer) + " with tag " + tag_text(r->tag) + " on " + where;
     } else {
-      out += "rank " + rank_text(r->peer) + " to receive its " + std::to_string(r->buffer.count * r->buffer.type->size()) +
-             "-byte message (tag " + tag_text(r->tag) + ", rendezvous) on " + where;
+      const std::int64_t bytes = r->buffer.count * r->buffer.type->size();
+      // A message the eager protocol would have sent waits only because the send is synchronous.
+      const bool sync = bytes <= static_cast<std::int64_t>(std::min<std::uint64_t>(world_->model_.eager_limit(), INT64_MAX));
+      out += "rank " + rank_text(r->peer) + " to receive its " + std::to_string(bytes) + "-byte message (tag " +
+             tag_text(r->tag) + (sync ? ", synchronous" : ", rendezvous") + ") on " + where;
     }
     add_peer(*r->comm, r->peer);
   }
@@ -970,7 +1077,7 @@ Message* World::new_message(Rank& from, const Request* send, std::uint32_t dst_w
 }
 
 void World::post(Message* m, Request* send) {
-  send->message = m;
+  if (send) send->message = m;  // null: a buffered send's message, its request already complete
   m->send_request = send;
   Rank& from = rank(m->src_world);
   // Served at once when nothing it competes with can be waiting: the result is the
@@ -1068,7 +1175,11 @@ void World::serve_send(Message* m) {
   SimTime t = engine_.now();
   SimTime arrival = model_.start_send(m->src_world, m->dst_world, m->bytes, t, reinterpret_cast<std::uint64_t>(m));
   m->sent = t;
-  if (m->eager) {
+  if (m->buffered) [[unlikely]] {  // it has left: its room in the attached buffer is free again
+    if (auto it = attached_.find(m->src_world); it != attached_.end())
+      it->second.used -= static_cast<std::int64_t>(m->bytes) + BSEND_OVERHEAD;
+  }
+  if (m->eager && m->send_request) {
     Request* s = m->send_request;
     if (mode_ == PayloadMode::data && !m->has_payload && !m->phantom) {
       m->payload.resize(m->bytes);

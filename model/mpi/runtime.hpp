@@ -117,6 +117,7 @@ struct Message {
   bool phantom = false;       // carries no data at all
   bool matched = false;
   bool waiting = false;       // has waited for the receiver's resources
+  bool buffered = false;      // MPI_Bsend's: holds space of its sender's attached buffer until served
   TypeRef type;               // the sender's datatype and count: the send signature
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
@@ -154,6 +155,18 @@ struct Activity {
   Task<void> body;             // ends with World::end_activity
 };
 
+// The send modes of MPI-4.1 §3.4. A standard send completes when its buffer may
+// be reused (eager: when served; rendezvous: when matched); a synchronous one only
+// once matched, whatever its size; a buffered one at once, its data copied into the
+// attached buffer; a ready one as a standard send, but only if the matching receive
+// is already posted.
+enum class SendMode : std::uint8_t { standard, synchronous, buffered, ready };
+const char* send_call_name(SendMode mode, bool nonblocking);  // "MPI_Ssend", "MPI_Issend", ...
+
+// MPI_BSEND_OVERHEAD: the attached-buffer bytes a buffered message takes beyond its
+// data (MPICH's value).
+inline constexpr std::int64_t BSEND_OVERHEAD = 96;
+
 class Rank {
  public:
   Rank(World& w, std::uint32_t id);
@@ -171,6 +184,17 @@ class Rank {
                  Context ctx = Context::p2p, std::int64_t collective = -1);
   Request* irecv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                  Context ctx = Context::p2p);
+  // A send in `mode` (the program's MPI_Ssend, MPI_Bsend, MPI_Rsend and their
+  // nonblocking forms; `nonblocking` says which, for the held buffer and the
+  // diagnostics). The standard mode is isend (or isend_held).
+  Request* isend_mode(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, SendMode mode,
+                      bool nonblocking);
+  // MPI_Buffer_attach (§3.6.1): `size` bytes at `addr` become the rank's buffer for
+  // buffered sends; the program may not touch them until MPI_Buffer_detach, which
+  // gives the address and size back.
+  void buffer_attach(Address addr, std::int64_t size);
+  std::pair<Address, std::int64_t> buffer_detach();
+
   // MPI_Isend and MPI_Irecv as the program calls them: isend and irecv, and the
   // buffer is the operation's until a wait or test completes the request (§3.7.2):
   // a later call that touches it is erroneous (check_held).
@@ -330,7 +354,7 @@ class Rank {
   // (with its provenance) is data already taken out of the buffer.
   Request* start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
                       std::int64_t collective, bool phantom, std::vector<std::byte>* packed,
-                      std::vector<std::int32_t>* origins);
+                      std::vector<std::int32_t>* origins, SendMode mode = SendMode::standard);
   Request* start_recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm, Context ctx,
                       bool phantom);
   Message* take_unexpected(int source, int tag, std::uint32_t context, bool remove);
@@ -483,6 +507,10 @@ class World {
   void set_progress(Progress p);
   Progress progress() const { return progress_; }
   void set_in_mpi(std::uint32_t r, bool inside);
+  // --send-mode sync: the program's standard-mode sends run as synchronous ones
+  // (MPI-4.1 §3.5: a program that is correct only thanks to buffering deadlocks).
+  void set_standard_sends_synchronous(bool on) { sync_standard_ = on; }
+  bool standard_sends_synchronous() const { return sync_standard_; }
 
  private:
   friend class Rank;
@@ -607,6 +635,13 @@ class World {
   std::map<std::uint32_t, WaitingArrivals> waiting_arrivals_;
   std::uint64_t next_message_id_ = 0;
   std::uint64_t held_ops_ = 0;  // operations holding buffers (Rank::hold), all ranks
+  bool sync_standard_ = false;
+  // The buffers attached for buffered sends, by rank (only ranks that attached one).
+  struct Attached {
+    Address addr = 0;
+    std::int64_t size = 0, used = 0;
+  };
+  std::map<std::uint32_t, Attached> attached_;
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
   bool keeps_ranks_ = false;

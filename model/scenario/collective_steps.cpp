@@ -12,11 +12,10 @@ bool collective_of(CallId id, coll::Collective* kind, coll::Form* form) {
     coll::Form form = coll::Form::blocking;
     coll::Collective kind = coll::Collective::barrier;
   };
-  constexpr std::size_t kCalls = static_cast<std::size_t>(CallId::exscan_init) + 1;
-  static const std::array<Entry, kCalls> table = [] {
-    std::array<Entry, kCalls> t{};
+  static const std::array<Entry, kCallIds> table = [] {
+    std::array<Entry, kCallIds> t{};
     for (const CallSpec& c : call_specs()) {
-      const auto i = static_cast<std::size_t>(c.id);
+      const auto i = static_cast<std::size_t>(c.id);  // < kCallIds: every CallId is below it
       bool persistent = false;
       const std::optional<CallId> blocking = blocking_form(c.id, &persistent);
       const CallSpec* named = blocking ? nullptr : &c;

@@ -39,6 +39,28 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       bind_request(env, s, send ? rk.isend_held(b, t, peer, tag, c) : rk.irecv_held(b, t, peer, tag, c));
       return true;
     }
+    case CallId::issend:
+    case CallId::ibsend:
+    case CallId::irsend: {
+      auto t = type_arg(env, s, P::datatype);
+      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+      const auto mode = s.spec->id == CallId::issend   ? mpi::SendMode::synchronous
+                        : s.spec->id == CallId::ibsend ? mpi::SendMode::buffered
+                                                       : mpi::SendMode::ready;
+      bind_request(env, s, rk.isend_mode(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s), mode, true));
+      return true;
+    }
+    case CallId::buffer_attach: {
+      const std::int64_t size = int_arg(env, s, P::size);
+      rk.buffer_attach(address(env, arg(s, P::buffer), P::buffer), size);
+      return true;
+    }
+    case CallId::buffer_detach: {
+      const auto [at, size] = rk.buffer_detach();
+      if (arg(s, P::buffer_addr).present) bind_int(env, s, P::buffer_addr, at);
+      if (arg(s, P::size).present) bind_int(env, s, P::size, size);
+      return true;
+    }
     case CallId::test: {
       Request*& r = request_slot(env, arg(s, P::request).name, "request");
       Status st;
@@ -147,6 +169,16 @@ Blocking Executor::call_async(RankEnv& env, const Step& s) {
       auto t = type_arg(env, s, P::datatype);
       auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
       return pending(env, rk.isend(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s)));
+    }
+    case CallId::ssend:
+    case CallId::bsend:
+    case CallId::rsend: {
+      auto t = type_arg(env, s, P::datatype);
+      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+      const auto mode = s.spec->id == CallId::ssend   ? mpi::SendMode::synchronous
+                        : s.spec->id == CallId::bsend ? mpi::SendMode::buffered
+                                                      : mpi::SendMode::ready;
+      return pending(env, rk.isend_mode(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s), mode, false));
     }
     case CallId::recv: {
       auto t = type_arg(env, s, P::datatype);

@@ -51,6 +51,9 @@ sim::Diagnostic deadlock_diagnostic(mpi::World& world, sim::Engine& engine, cons
     c += "rank " + std::to_string(cycle.front());
     msg += "; wait-for cycle: " + c;
   }
+  if (world.standard_sends_synchronous())
+    msg += "; standard sends were run synchronously (--send-mode sync): each completes only once matched, so a "
+           "program that is correct only thanks to buffering deadlocks";
   d.message = msg;
   (void)sc;
   return d;
@@ -149,6 +152,7 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& g
   res.network_parameters = net.model->parameters();  // after the world sized the model
   if (cfg.max_memory) world.set_memory_limit(cfg.max_memory, state);
   if (cfg.progress_in_mpi.value_or(sc.progress == "in-mpi")) world.set_progress(mpi::World::Progress::in_mpi);
+  world.set_standard_sends_synchronous(cfg.synchronous_sends);
   // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);

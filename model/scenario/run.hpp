@@ -25,6 +25,8 @@ struct RunConfig {
   // rank is inside an MPI call (true), asynchronously (false), or as the
   // scenario's "progress" says (unset; async when it says nothing).
   std::optional<bool> progress_in_mpi;
+  // --send-mode sync: the program's standard sends complete only once matched.
+  bool synchronous_sends = false;
   // Limits: events and interpreted steps (0: default_max_events), virtual time
   // (0: none, up to 2^62 ps), bytes of simulated buffers (0: the default budget).
   std::uint64_t max_events = 0;

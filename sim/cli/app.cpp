@@ -31,6 +31,7 @@ struct RunFlags {
   std::vector<std::string> algorithms;
   std::string payload;
   std::string progress;
+  std::string send_mode;
   std::string out;
   std::string chrome;
   std::string html;
@@ -52,6 +53,11 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
                   "choose a collective's algorithm, e.g. MPI_Scatter=linear (repeatable; see --list-algorithms)");
   cmd->add_option("--payload", f.payload, "data: bytes are real (default); sizes: only byte counts move")
       ->check(CLI::IsMember({"data", "sizes"}));
+  cmd->add_option("--send-mode", f.send_mode,
+                  "standard (default: a standard send is eager up to the network's eager limit, rendezvous above) or "
+                  "sync (every standard send of the program completes only once matched, as MPI_Ssend: a program "
+                  "that is correct only thanks to buffering deadlocks, MPI-4.1 §3.5)")
+      ->check(CLI::IsMember({"standard", "sync"}));
   cmd->add_option("--progress", f.progress,
                   "when nonblocking collectives advance: async (default: as their messages arrive, as with offload "
                   "or a progress thread) or in-mpi (only while their rank is inside an MPI call, as MPICH and Open "
@@ -99,6 +105,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   if (!f.payload.empty()) cfg.payload = f.payload == "sizes" ? mpi::PayloadMode::sizes : mpi::PayloadMode::data;
   else if (sc.payload) cfg.payload = *sc.payload;
   if (!f.progress.empty()) cfg.progress_in_mpi = f.progress == "in-mpi";
+  cfg.synchronous_sends = f.send_mode == "sync";
   // A trace nobody writes keeps only its counters: memory stays flat however long
   // the run (check, or run without --out, --html or --chrome-trace).
   const bool written = !check_only && (!f.out.empty() || !f.html.empty() || !f.chrome.empty());

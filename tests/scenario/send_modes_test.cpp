@@ -1,0 +1,131 @@
+// The send modes (MPI-4.1 §3.4, §3.6): synchronous, buffered and ready sends,
+// the attached buffer, and --send-mode sync.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tests/support.hpp"
+
+using namespace mpisim;
+using test::has;
+
+namespace {
+const sim::Diagnostic& first(const scenario::RunResult& r) { return r.trace.diagnostics().front(); }
+std::string program(const std::string& steps) { return R"({"mpisim": 1, "program": [)" + steps + "]}"; }
+
+scenario::RunResult run_sync(const std::string& text, std::int64_t ranks) {
+  scenario::Scenario sc = scenario::parse_scenario(text, "s.json");
+  net::Network n = net::default_network();
+  scenario::RunConfig cfg;
+  cfg.ranks = ranks;
+  cfg.synchronous_sends = true;
+  return scenario::run_scenario(sc, n, cfg);
+}
+}  // namespace
+
+TEST_CASE("MPI_Ssend of 8 bytes returns only when the receive matches; MPI_Send returns at once") {
+  const std::string steps = R"({"buffer": "v", "type": "MPI_INT", "count": 2, "init": 5},
+    {"call": "SEND", "ranks": "rank == 0", "buf": "v", "count": 2, "datatype": "MPI_INT", "dest": 1, "tag": 0,
+     "comm": "MPI_COMM_WORLD"},
+    {"compute": {"us": 50}, "ranks": "rank == 1"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "v", "count": 2, "datatype": "MPI_INT", "source": 0, "tag": 0,
+     "comm": "MPI_COMM_WORLD"})";
+  auto replace = [&](const char* call) {
+    std::string t = steps;
+    t.replace(t.find("SEND"), 4, call);
+    return program(t);
+  };
+  auto ssend = test::run_text(replace("MPI_Ssend"), 2);
+  auto send = test::run_text(replace("MPI_Send"), 2);
+  REQUIRE(test::first_code(ssend) == "");
+  REQUIRE(test::first_code(send) == "");
+  CHECK(send.finish_ps[0] < 10'000'000);
+  CHECK(ssend.finish_ps[0] >= 50'000'000);  // matched when rank 1 posts its receive, after 50 us
+}
+
+TEST_CASE("MPI_Bsend copies into the attached buffer: the program may change its data at once, not the pool") {
+  auto r = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 4, "init": "rank == 0 ? i + 1 : 0"},
+    {"buffer": "w", "type": "MPI_INT", "count": 4, "init": 9},
+    {"buffer": "pool", "type": "MPI_BYTE", "count": 512},
+    {"call": "MPI_Buffer_attach", "ranks": "rank == 0", "buffer": "pool", "size": 512},
+    {"call": "MPI_Bsend", "ranks": "rank == 0", "buf": "v", "count": 4, "datatype": "MPI_INT", "dest": 1, "tag": 0,
+     "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Sendrecv_replace", "ranks": "rank == 0", "buf": "v", "count": 4, "datatype": "MPI_INT", "dest": 0,
+     "sendtag": 5, "source": 0, "recvtag": 5, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Reduce_local", "ranks": "rank == 0", "inbuf": "w", "inoutbuf": "v", "count": 4, "datatype": "MPI_INT",
+     "op": "MPI_SUM"},
+    {"compute": {"us": 20}, "ranks": "rank == 1"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "v", "count": 4, "datatype": "MPI_INT", "source": 0, "tag": 0,
+     "comm": "MPI_COMM_WORLD"},
+    {"expect": {"v": "[i + 1 for i in 0..4]"}, "ranks": "rank == 1", "message": "the data as it was at the Bsend"})"),
+                          2);
+  CHECK(test::first_code(r) == "");
+  // Touching the attached buffer before detaching it is an error; after, it is the program's again.
+  auto touch = test::run_text(program(R"({"buffer": "pool", "type": "MPI_BYTE", "count": 256},
+    {"call": "MPI_Buffer_attach", "buffer": "pool", "size": 256},
+    {"expect": "pool[0] == 0"})"), 1);
+  REQUIRE(test::first_code(touch) == "MPI_ERR_BUFFER");
+  CHECK(has(first(touch).message, "the pending MPI_Buffer_attach"));
+  auto detached = test::run_text(program(R"({"buffer": "pool", "type": "MPI_BYTE", "count": 256},
+    {"call": "MPI_Buffer_attach", "buffer": "pool", "size": 256},
+    {"call": "MPI_Buffer_detach", "buffer_addr": "at", "size": "n"},
+    {"expect": "pool[0] == 0 && n == 256"},
+    {"call": "MPI_Buffer_detach", "size": "none"},
+    {"expect": "none == 0"})"), 1);
+  CHECK(test::first_code(detached) == "");
+}
+
+TEST_CASE("buffered sends: no attached buffer, one too small, a second attach are errors") {
+  auto none = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 1},
+    {"call": "MPI_Bsend", "buf": "v", "count": 1, "datatype": "MPI_INT", "dest": 0, "tag": 0, "comm": "MPI_COMM_WORLD"})"),
+                             1);
+  REQUIRE(test::first_code(none) == "MPI_ERR_BUFFER");
+  CHECK(has(first(none).message, "no buffer is attached"));
+  auto twice = test::run_text(program(R"({"buffer": "a", "type": "MPI_BYTE", "count": 256},
+    {"buffer": "b", "type": "MPI_BYTE", "count": 256},
+    {"call": "MPI_Buffer_attach", "buffer": "a", "size": 256},
+    {"call": "MPI_Buffer_attach", "buffer": "b", "size": 256})"), 1);
+  REQUIRE(test::first_code(twice) == "MPI_ERR_BUFFER");
+  CHECK(has(first(twice).rule, "only one buffer"));
+  auto past = test::run_text(program(R"({"buffer": "a", "type": "MPI_BYTE", "count": 64},
+    {"call": "MPI_Buffer_attach", "buffer": "a", "size": 65})"), 1);
+  CHECK(test::first_code(past) == "MPI_ERR_BUFFER");
+}
+
+TEST_CASE("MPI_Rsend and MPI_Irsend: legal once the receive is posted, an error before") {
+  auto ok = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 1, "init": "rank + 3"},
+    {"call": "MPI_Irecv", "ranks": "rank == 1", "buf": "v", "count": 1, "datatype": "MPI_INT", "source": 0,
+     "tag": "MPI_ANY_TAG", "comm": "MPI_COMM_WORLD", "request": "q"},
+    {"call": "MPI_Barrier", "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Irsend", "ranks": "rank == 0", "buf": "v", "count": 1, "datatype": "MPI_INT", "dest": 1, "tag": 7,
+     "comm": "MPI_COMM_WORLD", "request": "s"},
+    {"call": "MPI_Wait", "ranks": "rank == 0", "request": "s"},
+    {"call": "MPI_Wait", "ranks": "rank == 1", "request": "q"},
+    {"expect": "v[0] == 3"})"), 2);
+  CHECK(test::first_code(ok) == "");
+  auto early = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 1},
+    {"call": "MPI_Rsend", "ranks": "rank == 0", "buf": "v", "count": 1, "datatype": "MPI_INT", "dest": 1, "tag": 7,
+     "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "v", "count": 1, "datatype": "MPI_INT", "source": 0, "tag": 7,
+     "comm": "MPI_COMM_WORLD"})"), 2);
+  REQUIRE(test::first_code(early) == "MPI_ERR_OTHER");
+  CHECK(first(early).process == 0);
+  CHECK(has(first(early).rule, "§3.4"));
+}
+
+TEST_CASE("--send-mode sync: the unsafe exchange deadlocks and says why; a safe one still runs") {
+  const char* unsafe = R"({"buffer": "o", "type": "MPI_INT", "count": 2}, {"buffer": "i", "type": "MPI_INT", "count": 2},
+    {"call": "MPI_Send", "buf": "o", "count": 2, "datatype": "MPI_INT", "dest": "1 - rank", "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "buf": "i", "count": 2, "datatype": "MPI_INT", "source": "1 - rank", "tag": 0, "comm": "MPI_COMM_WORLD"})";
+  CHECK(test::first_code(test::run_text(program(unsafe), 2)) == "");
+  auto r = run_sync(program(unsafe), 2);
+  REQUIRE(test::first_code(r) == "DEADLOCK");
+  CHECK(has(first(r).message, "standard sends were run synchronously"));
+  CHECK(has(first(r).detail.front(), "8-byte message (tag 0, synchronous)"));
+  auto safe = run_sync(program(R"({"buffer": "o", "type": "MPI_INT", "count": 2, "init": "rank"},
+    {"buffer": "i", "type": "MPI_INT", "count": 2},
+    {"call": "MPI_Sendrecv", "sendbuf": "o", "sendcount": 2, "sendtype": "MPI_INT", "dest": "1 - rank", "sendtag": 0,
+     "recvbuf": "i", "recvcount": 2, "recvtype": "MPI_INT", "source": "1 - rank", "recvtag": 0, "comm": "MPI_COMM_WORLD"},
+    {"expect": {"i": "[1 - rank, 1 - rank]"}})"), 2);
+  CHECK(test::first_code(safe) == "");
+}
