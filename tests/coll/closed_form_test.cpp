@@ -185,6 +185,16 @@ TEST_CASE("recursive-halving reduce-scatter costs lg p·α + (p−1)/p·n(β + �
       [](std::int64_t p, std::int64_t n) { return lg(p) * kAlpha + (p - 1) * n / p * (kBeta + kGamma); });
 }
 
+TEST_CASE("recursive-doubling reduce-scatter costs lg p·α + (lg p − (p−1)/p)·n(β + γ)") {
+  // Each round leaves out the blocks of the sender's own subtree: n − 2^k·n/p bytes in round k.
+  check(
+      "MPI_Reduce_scatter_block recursive_doubling",
+      [](int p, std::int64_t ints) { return reduce_scatter_block(p, ints, "recursive_doubling"); },
+      [](std::int64_t p, std::int64_t n) {
+        return lg(p) * kAlpha + (lg(p) * n - (p - 1) * n / p) * (kBeta + kGamma);
+      });
+}
+
 TEST_CASE("pairwise reduce-scatter costs (p−1)α + (p−1)/p·n(β + γ)") {
   check(
       "MPI_Reduce_scatter_block pairwise",
