@@ -1,8 +1,8 @@
 // Bcast, binomial tree (MPICH's short-message broadcast).
 //
 // Relative rank v = (rank - root) mod p receives the whole buffer from v - 2^k,
-// where 2^k is v's lowest set bit, then sends it to v + 2^j for every j < k
-// (largest first). ceil(lg p) rounds; any p, any root, any datatype (the buffer is
+// where 2^k is v's lowest set bit, then sends it to v + 2^j for every j < k,
+// largest first, each send complete before the next starts. ceil(lg p) rounds; any p, any root, any datatype (the buffer is
 // sent as it is). Cost on Hockney: ceil(lg p)·(α + nβ).
 #include "model/coll/algorithms.hpp"
 
@@ -17,10 +17,10 @@ Task<void> binomial(Rank& rank, const CollArgs& a) {
       co_await recv(rank, a, a.recvbuf, a.recvcount, a.recvtype, (a.me - mask + p) % p);
       break;
     }
-  Requests reqs;
+  // To the children one after the other, the largest subtree first (as MPICH):
+  // on a shared link they do not compete with each other.
   for (mask >>= 1; mask > 0; mask >>= 1)
-    if (v + mask < p) reqs.push_back(post_send(rank, a, a.recvbuf, a.recvcount, a.recvtype, (a.me + mask) % p));
-  co_await rank.wait_all(reqs);
+    if (v + mask < p) co_await send(rank, a, a.recvbuf, a.recvcount, a.recvtype, (a.me + mask) % p);
 }
 
 }  // namespace mpisim::coll::bcast

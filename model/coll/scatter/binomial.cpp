@@ -2,7 +2,8 @@
 //
 // Relative rank v = (rank - root) mod p owns the blocks of the subtree below it,
 // relative ranks [v, v + 2^k) (2^k its lowest set bit, clipped to p): it receives
-// them at once from its parent, keeps the first and forwards each child's range.
+// them at once from its parent, forwards each child's range (one send after the
+// other, the largest subtree first) and keeps the first.
 // Blocks travel packed (MPI_PACKED), in relative order: the root first rotates its
 // send buffer so that block 0 is its own. A leaf receives straight into recvbuf.
 // Any p, any root. Cost on Hockney: ceil(lg p)·α + (p-1)/p·nβ.
@@ -37,15 +38,15 @@ Task<void> binomial(Rank& rank, const CollArgs& a) {
   } else {
     co_await recv(rank, a, tmp.addr(), subtree * nb, packed, (a.me - low + p) % p);
   }
-  Requests reqs;
+  // To the children one after the other, the largest subtree first (as MPICH):
+  // on a shared link they do not compete with each other.
   for (int mask = low >> 1; mask > 0; mask >>= 1)
     if (v + mask < p) {
       const int n = std::min(mask, p - v - mask);
-      reqs.push_back(post_send(rank, a, tmp.addr() + mask * nb, n * nb, packed, (a.me + mask) % p));
+      co_await send(rank, a, tmp.addr() + mask * nb, n * nb, packed, (a.me + mask) % p);
     }
   if (!(root && a.recvbuf == kInPlace))
     co_await local_copy(rank, tmp.addr(), nb, packed, a.recvbuf, a.recvcount, a.recvtype);
-  co_await rank.wait_all(reqs);
 }
 
 }  // namespace mpisim::coll::scatter
