@@ -24,6 +24,7 @@ struct FlowModel::Flow {
   bool active = false;               // transferring (its latency is over)
   bool scheduled = false;            // has a completion event for its current rate
   bool transferred = false;          // its last byte is through (it may wait for an earlier one)
+  bool latency_over = false;         // may transfer once first in its sender's queue
   std::uint64_t pair = 0;            // its (source, destination) ranks
 };
 
@@ -283,6 +284,8 @@ void FlowModel::reset(Rank ranks) {
   dirty_.clear();
   in_flight_.clear();
   last_arrival_.clear();
+  nic_queue_.clear();
+  nic_free_.assign(ranks, SimTime::zero());
   dirty_at_ = SimTime::never();
   next_seq_ = 0;
 }
@@ -330,11 +333,17 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   }
   const std::uint64_t pair = pair_key(src, dst);
   if (!p_.contention) {
-    // Known now: nothing else can slow it down; only order can delay it.
+    // Known now: nothing else can slow it down; only the sender's earlier messages
+    // (one transfer at a time) and order can delay it.
     SimTime transfer = round_ps(static_cast<double>(bytes) * slowest);
     for (std::uint32_t l : route_scratch_) stats_[l].busy += transfer;
+    SimTime begin = t + latency;
+    if (bytes > 0) {
+      begin = max(begin, nic_free_[src]);
+      nic_free_[src] = begin + transfer;
+    }
     SimTime& last = last_arrival_[pair];
-    last = max(last, t + latency + transfer);
+    last = max(last, begin + transfer);
     return last;
   }
   auto queue = in_flight_.find(pair);
@@ -362,13 +371,23 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   flow.rate = 0;
   flow.active = false;
   flow.scheduled = false;
+  flow.latency_over = false;
   hot_[f] = Hot{};
+  if (bytes > 0) nic_queue_[src].push_back(f);
   if (latency > SimTime::zero() || bytes == 0) {
     schedule(Event{t + latency, flow.seq, f, false});
   } else {
-    activate(f, t);
+    flow.latency_over = true;
+    nic_start(src, t);
   }
   return kDeferred;
+}
+
+void FlowModel::nic_start(Rank src, SimTime t) {
+  auto q = nic_queue_.find(src);
+  if (q == nic_queue_.end() || q->second.empty()) return;
+  const std::uint32_t f = q->second.front();
+  if (flows_[f].latency_over && !flows_[f].active) activate(f, t);
 }
 
 SimTime FlowModel::next_event() const {
@@ -427,11 +446,21 @@ void FlowModel::advance(SimTime t, std::vector<std::uint64_t>& arrived) {
     const Event e = events_.front();
     unschedule_first();
     if (!e.completion) {
-      if (flows_[e.flow].remaining > 0) activate(e.flow, t);
-      else deliver_in_order(e.flow, arrived);  // an empty message held for order
+      if (flows_[e.flow].remaining > 0) {
+        flows_[e.flow].latency_over = true;
+        nic_start(static_cast<Rank>(flows_[e.flow].pair >> 32), t);
+      } else {
+        deliver_in_order(e.flow, arrived);  // an empty message held for order
+      }
       continue;
     }
+    // Its sender's interface is free: the next of its messages may transfer.
+    const Rank src = static_cast<Rank>(flows_[e.flow].pair >> 32);
     finish(e.flow, t);
+    auto q = nic_queue_.find(src);
+    q->second.pop_front();
+    if (q->second.empty()) nic_queue_.erase(q);
+    else nic_start(src, t);
     deliver_in_order(e.flow, arrived);
   }
   if (!dirty_.empty()) solve(t);

@@ -10,6 +10,11 @@
 //    is a flow on every link of its route, and the flows on the links share the
 //    bandwidth max-min fairly: no flow can get more without taking from a flow that
 //    has no more than it (progressive filling, as SimGrid's flow model);
+//  - a rank's network interface transfers one message at a time, in the order the
+//    rank sent them: a message starts its transfer when its latency is over and the
+//    rank's previous message has transferred its last byte (as Hockney's port, and
+//    MPICH's progress engine, serve a rank's sends in order). Messages of one rank
+//    never split its link between them; messages of different ranks do;
 //  - a message is complete at its receiver when its last byte is through, but never
 //    before an earlier message from the same rank to the same rank (the transport
 //    keeps order, as MPI's non-overtaking rule needs): a small message that overtakes
@@ -24,6 +29,7 @@
 // Rates are recomputed when a flow starts or ends, and only where they change
 // (flow_model.cpp explains how that is found): one instant's changes are solved
 // together, before time moves on.
+#include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -150,6 +156,12 @@ class FlowModel final : public CpuOnlyModel {
   // order (with contention), or the last arrival (without). Looked up, never iterated.
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> in_flight_;
   std::unordered_map<std::uint64_t, SimTime> last_arrival_;
+  // By sending rank, with contention: its messages waiting to transfer, in send
+  // order, the first transferring or (its latency not over) next; without: when
+  // its interface is free. Looked up, never iterated.
+  std::unordered_map<Rank, std::deque<std::uint32_t>> nic_queue_;
+  std::vector<SimTime> nic_free_;
+  void nic_start(Rank src, SimTime t);  // activates the first of src's queue if its latency is over
   SimTime dirty_at_ = SimTime::never();
   std::uint64_t next_seq_ = 0;
   std::uint64_t solves_ = 0, solved_flows_ = 0;

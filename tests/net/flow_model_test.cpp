@@ -93,35 +93,60 @@ Network network(const std::string& topology, const std::string& extra = "") {
 
 }  // namespace
 
+// Two ranks on each node: ranks 2k and 2k + 1 share node k's links.
+const char* const kTwoPerNode = R"(, "placement": {"kind": "block", "ranks_per_node": 2})";
+
 TEST_CASE("flows share links max-min fairly") {
-  // A crossbar of 4 nodes, links of 1 B/ps, no latency. Four flows of 1200 B:
+  // A crossbar of 4 nodes, two ranks each, links of 1 B/ps, no latency. Four flows
+  // of 1200 B, from four different ranks, node to node:
   //   f0: 0 -> 1, f1: 0 -> 2, f2: 1 -> 2, f3: 3 -> 2.
   // Node 2's down link carries f1, f2, f3: 1/3 B/ps each. Node 0's up link carries
   // f0 and f1; f1 has 1/3, so f0 gets 2/3. f0 ends at 1800 ps; the others, held by
   // node 2's link throughout, at 3600 ps.
-  Network n = network(R"({"kind": "crossbar"})");
-  auto t = arrivals(*n.model, 4, {{0, 1, 1200, 0}, {0, 2, 1200, 0}, {1, 2, 1200, 0}, {3, 2, 1200, 0}});
+  Network n = network(R"({"kind": "crossbar"})", kTwoPerNode);
+  auto t = arrivals(*n.model, 8, {{0, 2, 1200, 0}, {1, 4, 1200, 0}, {2, 5, 1200, 0}, {6, 4, 1200, 0}});
   CHECK(t == std::vector<std::int64_t>{1800, 3600, 3600, 3600});
 }
 
+TEST_CASE("a rank's interface transfers one message at a time, in the order sent") {
+  // Links of 1 us, 1 B/ps. Rank 0 sends 1000 B to rank 1, then 1000 B to rank 2,
+  // at once: the second starts its transfer when the first has sent its last
+  // byte, as Hockney's port would (2 us + 1000 ps, then 1000 ps more), with and
+  // without contention. Ranks 1 and 2 sending to rank 0 at once do share its link.
+  for (const char* contention : {"true", "false"}) {
+    Network n = net::parse_network(std::string(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+      "link": {"latency": "1us", "beta": "1ps"}, "contention": )") + contention + "}",
+                                   "net.json");
+    CAPTURE(contention);
+    auto t = arrivals(*n.model, 3, {{0, 1, 1000, 0}, {0, 2, 1000, 0}});
+    CHECK(t == std::vector<std::int64_t>{2'001'000, 2'002'000});
+  }
+  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "beta": "1ps"}})",
+                                 "net.json");
+  auto u = arrivals(*n.model, 3, {{1, 0, 1000, 0}, {2, 0, 1000, 0}});
+  CHECK(u == std::vector<std::int64_t>{2'002'000, 2'002'000});
+}
+
 TEST_CASE("a flow that ends frees its share for the others") {
-  // Node 0 sends 400 B to node 1 and 800 B to node 2 at once over its one up link
-  // (1 B/ps): 1/2 B/ps each until the first ends at 800 ps with 400 B of the second
-  // left, which then runs at 1 B/ps and ends at 1200 ps.
-  Network n = network(R"({"kind": "crossbar"})");
-  auto t = arrivals(*n.model, 3, {{0, 1, 400, 0}, {0, 2, 800, 0}});
+  // Node 0's two ranks send 400 B to node 1 and 800 B to node 2 at once over its one
+  // up link (1 B/ps): 1/2 B/ps each until the first ends at 800 ps with 400 B of the
+  // second left, which then runs at 1 B/ps and ends at 1200 ps.
+  Network n = network(R"({"kind": "crossbar"})", kTwoPerNode);
+  auto t = arrivals(*n.model, 6, {{0, 2, 400, 0}, {1, 4, 800, 0}});
   CHECK(t == std::vector<std::int64_t>{800, 1200});
 }
 
 TEST_CASE("a change reaches flows on links that no changed flow crosses") {
-  // Crossbar, links of 1 B/ps, no latency: f0 0 -> 1 (300 B), f1 2 -> 1, f2 2 -> 3,
-  // f3 4 -> 1 (1000 B each). Node 1's down link carries f0, f1, f3 at 1/3 B/ps;
+  // Crossbar, links of 1 B/ps, no latency, node to node: f0 0 -> 1 (300 B), f1 2 -> 1,
+  // f2 2 -> 3 (from node 2's other rank), f3 4 -> 1 (1000 B each). Node 1's down
+  // link carries f0, f1, f3 at 1/3 B/ps;
   // node 2's up link carries f1 and f2, which gets the 2/3 left. f0 ends at 900 ps;
   // only its links changed, but f1 and f3 now get 1/2 on node 1's down link, so
   // f2, two links away, drops to 1/2 on node 2's up link: f2 has 400 B left and
   // ends at 1700 ps, f1 and f3 (300 B left then) at 2300 ps.
-  Network n = network(R"({"kind": "crossbar"})");
-  auto t = arrivals(*n.model, 5, {{0, 1, 300, 0}, {2, 1, 1000, 0}, {2, 3, 1000, 0}, {4, 1, 1000, 0}});
+  Network n = network(R"({"kind": "crossbar"})", kTwoPerNode);
+  auto t = arrivals(*n.model, 10, {{0, 2, 300, 0}, {4, 3, 1000, 0}, {5, 6, 1000, 0}, {8, 2, 1000, 0}});
   CHECK(t == std::vector<std::int64_t>{900, 2300, 1700, 2300});
 }
 
@@ -148,7 +173,7 @@ TEST_CASE("a message in its latency does not take bandwidth") {
 TEST_CASE("the incremental solver gives the rates of a full solve") {
   // Random messages at random times on shapes where flows cross shared links
   // (an oversubscribed fat tree, a dragonfly, a torus, and the torus again with
-  // over a thousand messages in flight at once): after every change, every flow's rate is
+  // hundreds of messages in flight at once): after every change, every flow's rate is
   // its max-min fair rate computed from scratch, and every arrival equals the one
   // of a model that re-solves every flow at every change, to rounding (a
   // completion is rounded to the picosecond, and one a picosecond off moves the
@@ -161,20 +186,24 @@ TEST_CASE("the incremental solver gives the rates of a full solve") {
                        Case{R"({"kind": "dragonfly", "groups": 5, "routers": 2, "hosts_per_router": 2})", 400, 300},
                        Case{R"({"kind": "torus", "dims": [4, 4]})", 400, 300},
                        Case{R"({"kind": "torus", "dims": [4, 4]})", 1500, 40}}) {
+    // 64 ranks on each of the 16 nodes, so that many messages of different ranks
+    // share the links at once (a rank transfers one message at a time).
+    constexpr std::uint32_t kRanks = 16 * 64;
+    const std::string placement = R"(, "placement": {"kind": "block", "ranks_per_node": 64})";
     std::mt19937_64 rng(7);
     std::vector<Send> sends;
     std::int64_t at = 0;
     for (int i = 0; i < c.sends; ++i) {
-      std::uint32_t a = rng() % 16, b = rng() % 16;
-      if (a == b) b = (b + 1) % 16;
+      std::uint32_t a = rng() % kRanks, b = rng() % kRanks;
+      if (a / 64 == b / 64) b = (b + 64) % kRanks;  // another node
       at += static_cast<std::int64_t>(rng() % c.gap_ps);
       sends.push_back({a, b, 100 + rng() % 5000, at});
     }
-    Network inc = network(c.shape);
+    Network inc = network(c.shape, placement);
     auto& flow = dynamic_cast<net::FlowModel&>(*inc.model);
     double worst_rate = 0;
     std::size_t most = 0;
-    auto fast = arrivals(flow, 16, sends, [&] {
+    auto fast = arrivals(flow, kRanks, sends, [&] {
       worst_rate = std::max(worst_rate, maxmin_error(flow));
       most = std::max(most, flow.transferring().size());
     });
@@ -184,10 +213,10 @@ TEST_CASE("the incremental solver gives the rates of a full solve") {
     CHECK(worst_rate < 1e-9);
     MESSAGE("at most ", most, " flows at once");
     // Compared with the full solve by rebuilding the model with the switch off.
-    Network full = network(c.shape, R"(, "contention": true)");
+    Network full = network(c.shape, placement + R"(, "contention": true)");
     auto& reference = dynamic_cast<net::FlowModel&>(*full.model);
     reference.set_incremental(false);
-    auto slow = arrivals(reference, 16, sends);
+    auto slow = arrivals(reference, kRanks, sends);
     REQUIRE(fast.size() == slow.size());
     std::int64_t worst = 0;
     for (std::size_t i = 0; i < fast.size(); ++i) worst = std::max(worst, std::abs(fast[i] - slow[i]));
@@ -298,20 +327,19 @@ TEST_CASE("bad network files get the JSON path and what was expected") {
 
 TEST_CASE("messages between two ranks arrive in the order they were sent") {
   // Rank 0 sends 1000 B, then 10 B, then 0 B to rank 1 at once (links of 1 B/ps,
-  // 1 us). After the 2 us latency the first two share the link, 1/2 B/ps each: the
-  // 10 B are through at 20 ps, the 1000 B take 990 ps more, to 2 us + 1010 ps. The
-  // small ones wait for it, so all three arrive then.
+  // 1 us). After the 2 us latency the 1000 B transfer, then the 10 B (one message
+  // at a time): 2 us + 1000 ps and 2 us + 1010 ps; the empty one is held for order.
   Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}})",
                                  "net.json");
   auto t = arrivals(*n.model, 2, {{0, 1, 1000, 0}, {0, 1, 10, 0}, {0, 1, 0, 0}});
-  CHECK(t == std::vector<std::int64_t>{2'001'010, 2'001'010, 2'001'010});
-  // Without contention: the later, smaller messages are held back just the same.
+  CHECK(t == std::vector<std::int64_t>{2'001'000, 2'001'010, 2'001'010});
+  // Without contention: the same; rank 1's message is not held by rank 0's.
   Network free = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}, "contention": false})",
                                     "net.json");
   auto u = arrivals(*free.model, 2, {{0, 1, 1000, 0}, {0, 1, 10, 0}, {1, 0, 10, 0}});
-  CHECK(u == std::vector<std::int64_t>{2'001'000, 2'001'000, 2'000'010});
+  CHECK(u == std::vector<std::int64_t>{2'001'000, 2'001'010, 2'000'010});
 }
 
 TEST_CASE("a ring allreduce of fewer elements than ranks runs on a shared network") {
