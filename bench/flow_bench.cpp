@@ -16,8 +16,12 @@
 //   torus     the 8x8x8 torus of scenarios/networks/torus-3d.json (512 nodes),
 //             random pairs: with 10,000 flows every link carries about 20, and a
 //             change moves rates across much of the network (the hard case)
+// On the fat tree and the torus each node holds 2·FLOWS/nodes ranks, and the pairs
+// are of random ranks on different nodes: a rank transfers one message at a time,
+// so this many senders keep about FLOWS flows sharing the links at once.
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -52,11 +56,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown shape %s\n", shape.c_str());
     return 2;
   }
+  const std::uint32_t per_node = shape == "disjoint" ? 1 : std::max<std::uint32_t>(1, (2 * flows + nodes - 1) / nodes);
+  const std::uint32_t ranks = nodes * per_node;
   net::Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": )" + topo +
-                                          R"(, "link": {"latency": "100ns", "bandwidth": "100 Gbit/s"}})",
+                                          R"(, "link": {"latency": "100ns", "bandwidth": "100 Gbit/s"},
+                                          "placement": {"kind": "block", "ranks_per_node": )" +
+                                          std::to_string(per_node) + "}}",
                                       "bench");
   auto& m = dynamic_cast<net::FlowModel&>(*n.model);
-  m.reset(nodes);
+  m.reset(ranks);
   std::mt19937_64 rng(1);
   auto pair = [&](std::uint64_t i, std::uint32_t& a, std::uint32_t& b) {
     if (shape == "disjoint") {
@@ -64,9 +72,9 @@ int main(int argc, char** argv) {
       b = a + 1;
       return;
     }
-    a = static_cast<std::uint32_t>(rng() % nodes);
-    b = static_cast<std::uint32_t>(rng() % (nodes - 1));
-    if (b >= a) ++b;
+    a = static_cast<std::uint32_t>(rng() % ranks);
+    b = static_cast<std::uint32_t>(rng() % (ranks - per_node));
+    if (b / per_node >= a / per_node) b += per_node;  // a rank of another node
   };
   auto size = [&] { return 1024 + rng() % (1 << 20); };
   std::uint64_t started = 0, ended = 0;

@@ -25,6 +25,7 @@ struct FlowModel::Flow {
   bool scheduled = false;            // has a completion event for its current rate
   bool transferred = false;          // its last byte is through (it may wait for an earlier one)
   bool latency_over = false;         // may transfer once first in its sender's queue
+  std::uint32_t nic_next = kNone;    // the next message of its sender's queue
   std::uint64_t pair = 0;            // its (source, destination) ranks
 };
 
@@ -284,7 +285,8 @@ void FlowModel::reset(Rank ranks) {
   dirty_.clear();
   in_flight_.clear();
   last_arrival_.clear();
-  nic_queue_.clear();
+  nic_first_.assign(ranks, kNone);
+  nic_last_.assign(ranks, kNone);
   nic_free_.assign(ranks, SimTime::zero());
   dirty_at_ = SimTime::never();
   next_seq_ = 0;
@@ -373,7 +375,12 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   flow.scheduled = false;
   flow.latency_over = false;
   hot_[f] = Hot{};
-  if (bytes > 0) nic_queue_[src].push_back(f);
+  if (bytes > 0) {
+    flow.nic_next = kNone;
+    if (nic_first_[src] == kNone) nic_first_[src] = f;
+    else flows_[nic_last_[src]].nic_next = f;
+    nic_last_[src] = f;
+  }
   if (latency > SimTime::zero() || bytes == 0) {
     schedule(Event{t + latency, flow.seq, f, false});
   } else {
@@ -384,10 +391,8 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
 }
 
 void FlowModel::nic_start(Rank src, SimTime t) {
-  auto q = nic_queue_.find(src);
-  if (q == nic_queue_.end() || q->second.empty()) return;
-  const std::uint32_t f = q->second.front();
-  if (flows_[f].latency_over && !flows_[f].active) activate(f, t);
+  const std::uint32_t f = nic_first_[src];
+  if (f != kNone && flows_[f].latency_over && !flows_[f].active) activate(f, t);
 }
 
 SimTime FlowModel::next_event() const {
@@ -457,9 +462,8 @@ void FlowModel::advance(SimTime t, std::vector<std::uint64_t>& arrived) {
     // Its sender's interface is free: the next of its messages may transfer.
     const Rank src = static_cast<Rank>(flows_[e.flow].pair >> 32);
     finish(e.flow, t);
-    auto q = nic_queue_.find(src);
-    q->second.pop_front();
-    if (q->second.empty()) nic_queue_.erase(q);
+    nic_first_[src] = flows_[e.flow].nic_next;
+    if (nic_first_[src] == kNone) nic_last_[src] = kNone;
     else nic_start(src, t);
     deliver_in_order(e.flow, arrived);
   }

@@ -29,7 +29,6 @@
 // Rates are recomputed when a flow starts or ends, and only where they change
 // (flow_model.cpp explains how that is found): one instant's changes are solved
 // together, before time moves on.
-#include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -159,7 +158,9 @@ class FlowModel final : public CpuOnlyModel {
   // By sending rank, with contention: its messages waiting to transfer, in send
   // order, the first transferring or (its latency not over) next; without: when
   // its interface is free. Looked up, never iterated.
-  std::unordered_map<Rank, std::deque<std::uint32_t>> nic_queue_;
+  // The queue is a list through the flows (Flow::nic_next), by sender its first
+  // and last flow, or none.
+  std::vector<std::uint32_t> nic_first_, nic_last_;
   std::vector<SimTime> nic_free_;
   void nic_start(Rank src, SimTime t);  // activates the first of src's queue if its latency is over
   SimTime dirty_at_ = SimTime::never();
