@@ -28,6 +28,13 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
     }
     case CallId::comm_size: bind_int(env, s, P::size, comm_arg(env, s).size()); return true;
     case CallId::wtime: bind_int(env, s, P::result, world_.engine().now().ps); return true;
+    case CallId::wtick: bind_int(env, s, P::result, 1); return true;  // a picosecond
+    case CallId::get_version:
+      bind_int(env, s, P::version, mpi::VERSION);
+      bind_int(env, s, P::subversion, mpi::SUBVERSION);
+      return true;
+    case CallId::initialized: bind_int(env, s, P::flag, 1); return true;
+    case CallId::finalized: bind_int(env, s, P::flag, 0); return true;
     case CallId::isend:
     case CallId::irecv: {
       const bool send = s.spec->id == CallId::isend;

@@ -129,3 +129,12 @@ TEST_CASE("--send-mode sync: the unsafe exchange deadlocks and says why; a safe 
     {"expect": {"i": "[1 - rank, 1 - rank]"}})"), 2);
   CHECK(test::first_code(safe) == "");
 }
+
+TEST_CASE("the environment's queries: MPI_Wtick, MPI_Get_version, MPI_Initialized, MPI_Finalized") {
+  auto r = test::run_text(program(R"({"call": "MPI_Wtick", "result": "tick"},
+    {"call": "MPI_Get_version", "version": "v", "subversion": "sv"},
+    {"call": "MPI_Initialized", "flag": "init"},
+    {"call": "MPI_Finalized", "flag": "fin"},
+    {"expect": "tick == 1 && v == 4 && sv == 1 && init == 1 && fin == 0"})"), 2);
+  CHECK(test::first_code(r) == "");
+}
