@@ -464,7 +464,7 @@ void Rank::buffer_attach(Address addr, std::int64_t size) {
     throw MpiError(ErrorClass::buffer, "buffer", "a buffer is already attached to this process",
                    "MPI-4.1 §3.6.1: only one buffer can be attached to a process at a time; detach it first");
   static const TypeRef bytes = predefined_type("MPI_BYTE");
-  check_access(TypedBuffer{&memory_, addr, size, bytes.get()}, size, "buffer");
+  check_access(TypedBuffer{&memory_, addr, size, bytes.get()}, data_bytes(size, *bytes, "size"), "buffer");
   World::Attached& a = world_->attached_[id_];
   a = World::Attached{addr, size, 0};
   // The program may not touch the attached buffer until it detaches it.

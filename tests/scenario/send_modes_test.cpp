@@ -90,6 +90,9 @@ TEST_CASE("buffered sends: no attached buffer, one too small, a second attach ar
   auto past = test::run_text(program(R"({"buffer": "a", "type": "MPI_BYTE", "count": 64},
     {"call": "MPI_Buffer_attach", "buffer": "a", "size": 65})"), 1);
   CHECK(test::first_code(past) == "MPI_ERR_BUFFER");
+  auto huge = test::run_text(program(R"({"buffer": "a", "type": "MPI_BYTE", "count": 64},
+    {"call": "MPI_Buffer_attach", "buffer": "a", "size": 9223372036854775807})"), 1);
+  CHECK(test::first_code(huge) == "MPI_ERR_COUNT");
 }
 
 TEST_CASE("MPI_Rsend and MPI_Irsend: legal once the receive is posted, an error before") {
