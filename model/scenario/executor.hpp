@@ -516,6 +516,8 @@ class Executor {
   // The receive is posted first; when the send's arguments are wrong, the error
   // ends the run, which releases the receive.
   Blocking sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk);
+  // MPI_Ssend, MPI_Bsend, MPI_Rsend and their nonblocking forms: the send in the call's mode.
+  Request* send_in_mode(RankEnv& env, const Step& s, mpi::Rank& rk, bool nonblocking);
 
   Task<Status> sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk);
 

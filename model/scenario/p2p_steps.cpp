@@ -48,15 +48,7 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
     }
     case CallId::issend:
     case CallId::ibsend:
-    case CallId::irsend: {
-      auto t = type_arg(env, s, P::datatype);
-      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
-      const auto mode = s.spec->id == CallId::issend   ? mpi::SendMode::synchronous
-                        : s.spec->id == CallId::ibsend ? mpi::SendMode::buffered
-                                                       : mpi::SendMode::ready;
-      bind_request(env, s, rk.isend_mode(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s), mode, true));
-      return true;
-    }
+    case CallId::irsend: bind_request(env, s, send_in_mode(env, s, rk, true)); return true;
     case CallId::buffer_attach: {
       const std::int64_t size = int_arg(env, s, P::size);
       rk.buffer_attach(address(env, arg(s, P::buffer), P::buffer), size);
@@ -179,14 +171,7 @@ Blocking Executor::call_async(RankEnv& env, const Step& s) {
     }
     case CallId::ssend:
     case CallId::bsend:
-    case CallId::rsend: {
-      auto t = type_arg(env, s, P::datatype);
-      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
-      const auto mode = s.spec->id == CallId::ssend   ? mpi::SendMode::synchronous
-                        : s.spec->id == CallId::bsend ? mpi::SendMode::buffered
-                                                      : mpi::SendMode::ready;
-      return pending(env, rk.isend_mode(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s), mode, false));
-    }
+    case CallId::rsend: return pending(env, send_in_mode(env, s, rk, false));
     case CallId::recv: {
       auto t = type_arg(env, s, P::datatype);
       auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
@@ -271,6 +256,20 @@ Task<Status> Executor::waitany(RankEnv& env, const Step& s, mpi::Rank& rk) {
   write_back(env, s, reqs);
   bind_int(env, s, P::index, index);
   co_return st;
+}
+
+Request* Executor::send_in_mode(RankEnv& env, const Step& s, mpi::Rank& rk, bool nonblocking) {
+  mpi::SendMode mode = mpi::SendMode::ready;
+  switch (s.spec->id) {
+    case CallId::ssend:
+    case CallId::issend: mode = mpi::SendMode::synchronous; break;
+    case CallId::bsend:
+    case CallId::ibsend: mode = mpi::SendMode::buffered; break;
+    default: break;  // MPI_Rsend, MPI_Irsend
+  }
+  auto t = type_arg(env, s, P::datatype);
+  auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+  return rk.isend_mode(b, t, rank_arg(env, s, P::dest), rank_arg(env, s, P::tag), comm_arg(env, s), mode, nonblocking);
 }
 
 Blocking Executor::sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk) {
