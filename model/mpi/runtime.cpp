@@ -326,6 +326,16 @@ bool Rank::test(Request*& req, Status* status) {
   return true;
 }
 
+bool Rank::request_get_status(const Request* req, Status* status) const {
+  if (req == nullptr) {
+    if (status) *status = Status{};
+    return true;
+  }
+  if (!req->complete || req->done_at > now()) return false;
+  if (status) *status = req->status;
+  return true;
+}
+
 // ---------------------------------------------------------------------------
 // Posting
 

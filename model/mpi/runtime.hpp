@@ -269,6 +269,9 @@ class Rank {
   Task<int> wait_any(std::span<Request*> reqs, Status* status);
   // True (and the request freed, set to null) if complete now.
   bool test(Request*& req, Status* status);
+  // MPI_Request_get_status (§3.7.3): whether req is complete, and its status then,
+  // without freeing it (null: MPI_REQUEST_NULL, complete with an empty status).
+  bool request_get_status(const Request* req, Status* status) const;
   // MPI-4.1 §3.7.5. test_all: true, and every request freed, when all are
   // complete now (null handles count as complete); else nothing changes.
   // `statuses` is empty (ignored) or as long as `reqs`.

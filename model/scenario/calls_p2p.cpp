@@ -144,6 +144,13 @@ std::vector<CallSpec> point_to_point_rows() {
        "test a request for completion",
        "MPI-4.1 §3.7.3",
        "{flag} = whether {request} has completed (then it is freed)."},
+      {CallId::request_get_status, "MPI_Request_get_status",
+       {{P::request, "request", K::request_in, req}, {P::flag, "flag", K::out_int, req},
+        {P::status, "status", K::status_out, opt}},
+       "test a request without freeing it",
+       "MPI-4.1 §3.7.3",
+       "{flag} = whether {request} has completed, with its status then; unlike MPI_Test it does not free "
+       "{request}, which a wait or test must still complete."},
       {CallId::waitsome, "MPI_Waitsome",
        {{P::incount, "incount", K::integer, opt}, {P::array_of_requests, "array_of_requests", K::request_array, req},
         {P::outcount, "outcount", K::out_int, req}, {P::array_of_indices, "array_of_indices", K::array_out, req},

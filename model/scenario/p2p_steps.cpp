@@ -68,6 +68,14 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       if (done) bind_status(env, s, P::status, st);
       return true;
     }
+    case CallId::request_get_status: {
+      const Request* r = request_slot(env, arg(s, P::request).name, "request");
+      Status st;
+      const bool done = rk.request_get_status(r, &st);
+      bind_int(env, s, P::flag, done ? 1 : 0);
+      if (done) bind_status(env, s, P::status, st);
+      return true;
+    }
     case CallId::iprobe: {
       auto st = rk.iprobe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
       bind_int(env, s, P::flag, st ? 1 : 0);

@@ -121,10 +121,10 @@ enum class CallId {
   alltoall_init, alltoallv_init, alltoallw_init, reduce_init, allreduce_init, reduce_scatter_block_init,
   reduce_scatter_init, scan_init, exscan_init,
   ssend, issend, bsend, ibsend, rsend, irsend, buffer_attach, buffer_detach,
-  wtick, get_version, initialized, finalized,
+  wtick, get_version, initialized, finalized, request_get_status,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::finalized) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::request_get_status) + 1;
 
 // The value of an MPI constant a scenario may name that is not a builtin
 // (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.

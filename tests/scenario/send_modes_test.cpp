@@ -141,3 +141,19 @@ TEST_CASE("the environment's queries: MPI_Wtick, MPI_Get_version, MPI_Initialize
     {"expect": "tick == 1 && v == 4 && sv == 1 && init == 1 && fin == 0"})"), 2);
   CHECK(test::first_code(r) == "");
 }
+
+TEST_CASE("MPI_Request_get_status reports completion without freeing the request") {
+  auto r = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 2, "init": "rank"},
+    {"buffer": "w", "type": "MPI_INT", "count": 2},
+    {"call": "MPI_Irecv", "buf": "w", "count": 2, "datatype": "MPI_INT", "source": "1 - rank", "tag": 3,
+     "comm": "MPI_COMM_WORLD", "request": "q"},
+    {"call": "MPI_Request_get_status", "request": "q", "flag": "before"},
+    {"call": "MPI_Send", "buf": "v", "count": 2, "datatype": "MPI_INT", "dest": "1 - rank", "tag": 3, "comm": "MPI_COMM_WORLD"},
+    {"compute": {"us": 100}},
+    {"call": "MPI_Request_get_status", "request": "q", "flag": "after", "status": "st"},
+    {"call": "MPI_Request_get_status", "request": "q", "flag": "again"},
+    {"call": "MPI_Wait", "request": "q"},
+    {"expect": "before == 0 && after == 1 && again == 1 && st.MPI_SOURCE == 1 - rank && st.MPI_TAG == 3"},
+    {"expect": {"w": "[1 - rank, 1 - rank]"}})"), 2);
+  CHECK(test::first_code(r) == "");
+}
