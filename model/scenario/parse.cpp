@@ -65,17 +65,18 @@ class ScenarioParser {
 
   void top(const Json& j) {
     if (!j.is_object()) fail("", "expected a JSON object (a scenario), got " + std::string(j.type_name()));
-    static const std::set<std::string> known = {"mpisim", "name", "about", "ranks", "network",
+    static const std::set<std::string> known = {"mpisim", "name", "about", "note", "ranks", "network",
                                                 "payload", "progress", "algorithms", "limits", "program"};
     for (auto it = j.begin(); it != j.end(); ++it)
       if (!known.count(it.key()))
         fail("/" + escape_pointer(it.key()),
-             "unknown field; a scenario has: mpisim, name, about, ranks, network, payload, progress, algorithms, "
-             "limits, program");
+             "unknown field; a scenario has: mpisim, name, about, note, ranks, network, payload, progress, "
+             "algorithms, limits, program");
     if (!j.contains("mpisim") || j["mpisim"] != 1)
       fail("/mpisim", "expected \"mpisim\": 1 (the scenario format version)");
     sc_.name = string_field(j, "name", "/name");
     sc_.about = string_field(j, "about", "/about");
+    sc_.note = string_field(j, "note", "/note");
     if (j.contains("ranks")) {
       const Json& r = j["ranks"];
       if (!r.is_number_integer() || r.get<std::int64_t>() < 1)
@@ -237,6 +238,7 @@ class ScenarioParser {
     if (!j.is_object()) fail(path, "expected a step (a JSON object), got " + j.dump(-1, ' ', true));
     Step s;
     s.path = path;
+    s.note = string_field(j, "note", path + "/note");
     // The per-rank filter is "where"; "ranks" is accepted as its shorthand, except
     // on calls that have an MPI parameter named ranks (MPI_Group_incl, ...).
     bool ranks_is_parameter = false;
@@ -256,7 +258,7 @@ class ScenarioParser {
                             : "a step has exactly one of: call, let, buffer, show, expect, compute, repeat");
     if (j.contains("let")) {
       s.kind = Step::let;
-      only(j, path, {"let", "ranks", "where"}, "let");
+      only(j, path, {"let", "ranks", "where", "note"}, "let");
       const Json& l = j["let"];
       if (!l.is_object()) fail(path + "/let", "expected an object of name: value pairs");
       for (auto it = l.begin(); it != l.end(); ++it) {
@@ -272,7 +274,7 @@ class ScenarioParser {
       buffer_step(j, path, s);
     } else if (j.contains("show")) {
       s.kind = Step::show;
-      only(j, path, {"show", "ranks", "where"}, "show");
+      only(j, path, {"show", "ranks", "where", "note"}, "show");
       const Json& v = j["show"];
       if (v.is_string()) s.shown.push_back(name(v, path + "/show", "a buffer or value name"));
       else if (v.is_array())
@@ -281,7 +283,7 @@ class ScenarioParser {
       else fail(path + "/show", "expected a name or a list of names");
     } else if (j.contains("expect")) {
       s.kind = Step::expect;
-      only(j, path, {"expect", "ranks", "message", "where"}, "expect");
+      only(j, path, {"expect", "ranks", "message", "where", "note"}, "expect");
       s.message = string_field(j, "message", path + "/message");
       const Json& e = j["expect"];
       if (e.is_string()) {
@@ -298,7 +300,7 @@ class ScenarioParser {
       }
     } else if (j.contains("compute")) {
       s.kind = Step::compute;
-      only(j, path, {"compute", "ranks", "where"}, "compute");
+      only(j, path, {"compute", "ranks", "where", "note"}, "compute");
       const Json& c = j["compute"];
       static const std::vector<std::pair<std::string, std::int64_t>> units = {
           {"ps", 1}, {"ns", 1000}, {"us", 1000000}, {"ms", 1000000000}};
@@ -316,7 +318,7 @@ class ScenarioParser {
       s.compute_ps = v * u->second;
     } else {
       s.kind = Step::repeat;
-      only(j, path, {"repeat", "as", "program", "ranks", "where"}, "repeat");
+      only(j, path, {"repeat", "as", "program", "ranks", "where", "note"}, "repeat");
       s.times = expr(j["repeat"], path + "/repeat");
       if (j.contains("as")) s.loop_var = name(j["as"], path + "/as", "the loop variable's name");
       if (!j.contains("program") || !j["program"].is_array())
@@ -328,7 +330,7 @@ class ScenarioParser {
 
   void buffer_step(const Json& j, const std::string& path, Step& s) {
     s.kind = Step::buffer;
-    only(j, path, {"buffer", "type", "count", "init", "ranks", "where"}, "buffer");
+    only(j, path, {"buffer", "type", "count", "init", "ranks", "where", "note"}, "buffer");
     s.name = name(j["buffer"], path + "/buffer", "the buffer's name");
     if (!j.contains("type") || !j["type"].is_string())
       fail(path + "/type", "expected the element datatype, e.g. \"MPI_INT\"");
@@ -353,7 +355,7 @@ class ScenarioParser {
     s.slot.fill(-1);
     for (std::size_t i = 0; i < s.spec->params.size(); ++i)
       s.slot[static_cast<std::size_t>(s.spec->params[i].id)] = static_cast<std::int8_t>(i);
-    std::set<std::string> allowed = {"call", "ranks", "where", "algorithm", "segment"};
+    std::set<std::string> allowed = {"call", "ranks", "where", "algorithm", "segment", "note"};
     for (const auto& p : s.spec->params) allowed.insert(p.name);
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (allowed.count(it.key())) continue;

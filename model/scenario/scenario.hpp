@@ -176,6 +176,7 @@ struct Step {
   enum Kind { let, buffer, call, show, expect, compute, repeat };
   Kind kind = Kind::call;
   std::string path;                    // JSON pointer of the step, for messages
+  std::string note;                    // "note": the author's comment (explain prints it)
   std::int32_t index = -1;             // its index in its step list
   std::optional<Expr> ranks;           // per-rank filter: the step runs where it is non-zero
   // let
@@ -211,6 +212,7 @@ struct Step {
 struct Scenario {
   std::string file;                    // where it came from
   std::string name, about;
+  std::string note;                    // "note": the author's comment on the whole scenario
   std::string source_json;             // the scenario as given, compact, for the trace
   std::optional<std::int64_t> ranks;
   std::string network;                 // path as given, resolved against the file's folder

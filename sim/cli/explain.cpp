@@ -46,12 +46,24 @@ std::string signature(const std::string& call, const nlohmann::json& args) {
   return s + ")";
 }
 
+// The notes of the steps, by the steps' JSON pointers.
+void collect_notes(const scenario::Program& program, std::map<std::string, std::string>& notes) {
+  for (const scenario::Step& s : program) {
+    if (!s.note.empty()) notes[s.path] = s.note;
+    if (s.body) collect_notes(*s.body, notes);
+  }
+}
+
 }  // namespace
 
 void print_explanation(std::ostream& out, const scenario::Scenario& sc, const net::Network& net,
                        const scenario::RunResult& r) {
   out << "mpisim explain | " << (sc.name.empty() ? sc.file : sc.name) << " (" << sc.file << "), " << r.ranks
       << " ranks, network " << net.name << "\n";
+  if (!sc.note.empty()) out << "note: " << sc.note << "\n";
+  std::map<std::string, std::string> notes;
+  collect_notes(sc.program, notes);
+  for (const auto& [rank, program] : sc.per_rank) collect_notes(program, notes);
   // Steps in the order they first ran.
   std::vector<std::string> order;
   std::map<std::string, std::vector<const scenario::ExplainEntry*>> by_path;
@@ -65,6 +77,7 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
     const scenario::ExplainEntry& first = *entries.front();
     nlohmann::json args = nlohmann::json::parse(first.args_json.empty() ? "{}" : first.args_json);
     out << "\n" << path << "  " << signature(first.call, args) << "\n";
+    if (auto n = notes.find(path); n != notes.end()) out << "  note: " << n->second << "\n";
     // The standard's definition, from the call's row, with this run's values: the
     // arguments, and what the output parameters got (at the first rank to run it).
     for (const auto& [param, value] : first.results) args[param] = value;

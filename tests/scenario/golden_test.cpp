@@ -16,6 +16,7 @@
 
 #include "sim/cli/app.hpp"
 #include "sim/frame_pool.hpp"
+#include "tests/support.hpp"
 
 namespace fs = std::filesystem;
 
@@ -147,6 +148,23 @@ TEST_CASE("mpisim explain defines every call, with what its output parameters go
   text = out2.str();
   CHECK(text.find("MPI-4.1 §6.12: start MPI_Allreduce and return rs at once") != std::string::npos);
   CHECK(text.find("MPI_Allreduce (MPI-4.1 §6.9.6): as MPI_Reduce followed by MPI_Bcast") != std::string::npos);
+}
+
+TEST_CASE("mpisim explain prints the scenario's and each call's note") {
+  fs::current_path(MPISIM_SOURCE_DIR);
+  std::ostringstream out, err;
+  const char* argv[] = {"mpisim", "explain", "scenarios/p2p/send-modes.json"};
+  CHECK(mpisim::cli::run_cli(3, argv, out, err) == 0);
+  std::string text = out.str();
+  CHECK(text.find("note: Each section is one send mode") != std::string::npos);
+  CHECK(text.find("MPI_Ssend(buf=v, comm=MPI_COMM_WORLD, count=4, datatype=MPI_INT, dest=1, tag=1)\n  note: synchronous: "
+                  "returns once") != std::string::npos);
+  // A note is a string, on any step.
+  CHECK(mpisim::test::has(mpisim::test::parse_error(R"({"mpisim": 1, "program": [{"compute": {"ns": 1}, "note": 5}]})"),
+                          "/program/0/note: expected a string"));
+  CHECK(mpisim::test::parse_error(R"({"mpisim": 1, "note": "n", "program": [{"let": {"a": 1}, "note": "x"},
+    {"buffer": "b", "type": "MPI_INT", "count": 1, "note": "y"}, {"show": "b", "note": "z"},
+    {"repeat": 1, "program": [], "note": "w"}, {"expect": "a == 1", "note": "v"}]})") == "no error");
 }
 
 TEST_CASE("--chrome-trace and --html write what Perfetto and a browser open") {
