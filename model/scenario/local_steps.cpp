@@ -135,11 +135,30 @@ void Executor::record_explain(RankEnv& env, const Step& s, const char* algorithm
 }
 
 // The values a call's output parameters got at this rank, in words.
+namespace {
+
+// A result as a student reads it: the name of the MPI constant it stands for,
+// where the call's parameter can give one (MPI_UNDEFINED for a rank, count or
+// index; MPI_IDENT ... MPI_UNEQUAL for a comparison), else the number.
+std::string shown_value(CallId call, std::string_view param, std::int64_t v) {
+  if ((call == CallId::comm_compare || call == CallId::group_compare) && param == "result" && v >= 0 && v <= 3)
+    return mpi::comparison_name(static_cast<mpi::Comparison>(v));
+  const bool rank_like = param == "rank" || param == "count" || param == "index" || param == "outcount" ||
+                         param == "ranks2" || param == "array_of_indices";
+  if (rank_like && v == mpi::UNDEFINED) return "MPI_UNDEFINED";
+  if (param == "ranks2" && v == mpi::PROC_NULL) return "MPI_PROC_NULL";
+  return std::to_string(v);
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankEnv& env, const Step& s) {
   std::vector<std::pair<std::string, std::string>> out;
-  auto list = [](const std::vector<std::int64_t>& xs) {
+  std::string_view param;
+  auto one = [&](std::int64_t v) { return shown_value(s.spec->id, param, v); };
+  auto list = [&](const std::vector<std::int64_t>& xs) {
     std::string t = "{";
-    for (std::size_t i = 0; i < xs.size() && i < 16; ++i) t += (i ? ", " : "") + std::to_string(xs[i]);
+    for (std::size_t i = 0; i < xs.size() && i < 16; ++i) t += (i ? ", " : "") + one(xs[i]);
     return t + (xs.size() > 16 ? ", ...}" : "}");
   };
   for (std::size_t i = 0; i < s.spec->params.size(); ++i) {
@@ -147,14 +166,16 @@ std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankE
     const ParamSpec& p = s.spec->params[i];
     if (!a.present || a.ignore) continue;
     const std::string& name = names_.str(a.name);
+    param = p.name;
     std::string value;
     switch (p.kind) {
       case ParamKind::out_int:
       case ParamKind::array_out:
       case ParamKind::int_inout:
-        if (const Value* v = find_in(env.values(), a.name)) value = v->is_array ? list(v->array) : std::to_string(v->scalar);
+        if (const Value* v = find_in(env.values(), a.name)) value = v->is_array ? list(v->array) : one(v->scalar);
         break;
       case ParamKind::group_out:
+        param = "members";
         if (const mpi::GroupRef* g = find_in(env.groups(), a.name))
           value = *g ? "the group of world ranks " + list((*g)->members()) : "MPI_GROUP_NULL";
         break;

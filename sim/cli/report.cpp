@@ -181,7 +181,7 @@ std::string compact_values(const std::string& body) {
   std::size_t i = 0;
   int shown = 0;
   while (i < n && shown < 12) {
-    // Fold a run of equal values (v x k) or of consecutive integers (a..b).
+    // Fold a run of equal values ("v (k times)") or of consecutive integers (a..b).
     std::size_t same = i, step = i;
     while (same + 1 < n && v[same + 1] == v[i]) ++same;
     if (v[i].is_number_integer())
@@ -190,7 +190,7 @@ std::string compact_values(const std::string& body) {
         ++step;
     if (!s.empty()) s += " ";
     if (same >= i + 3) {
-      s += v[i].dump() + "x" + std::to_string(same - i + 1);
+      s += v[i].dump() + " (" + std::to_string(same - i + 1) + " times)";
       i = same + 1;
     } else if (step >= i + 3) {
       s += v[i].dump() + ".." + v[step].dump();
@@ -202,7 +202,6 @@ std::string compact_values(const std::string& body) {
     ++shown;
   }
   if (i < total) s += " ... (" + std::to_string(total) + " elements)";
-  if (j.contains("truncated")) s += " (snapshot truncated)";
   if (j.contains("members")) s = "group {" + s + "}";
   if (j.contains("truncated")) s += " (snapshot truncated)";
   return s;

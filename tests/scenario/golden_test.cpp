@@ -130,7 +130,7 @@ TEST_CASE("mpisim explain gives the standard's definition with this run's values
   std::string text = out.str();
   CHECK(text.find("as if the root (rank 0) executed n sends MPI_Send(sendbuf + i·100·extent(MPI_INT), 100, MPI_INT") !=
         std::string::npos);
-  CHECK(text.find("rank 1  rbuf: -1x64 ... (100 elements)  ->  100..163") != std::string::npos);
+  CHECK(text.find("rank 1  rbuf: -1 (64 times) ... (100 elements)  ->  100..163") != std::string::npos);
   CHECK(text.find("algorithm binomial") != std::string::npos);
 }
 
