@@ -100,6 +100,24 @@ void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf
   }
 }
 
+std::int64_t aint_add(std::int64_t base, std::int64_t disp) {
+  std::int64_t r = 0;
+  if (__builtin_add_overflow(base, disp, &r))
+    throw MpiError(ErrorClass::arg, "disp",
+                   std::to_string(base) + " + " + std::to_string(disp) + " does not fit an MPI_Aint",
+                   "MPI-4.1 §5.1.5: the sum of an address and a displacement is an address");
+  return r;
+}
+
+std::int64_t aint_diff(std::int64_t addr1, std::int64_t addr2) {
+  std::int64_t r = 0;
+  if (__builtin_sub_overflow(addr1, addr2, &r))
+    throw MpiError(ErrorClass::arg, "addr2",
+                   std::to_string(addr1) + " - " + std::to_string(addr2) + " does not fit an MPI_Aint",
+                   "MPI-4.1 §5.1.5: the difference of two addresses is a displacement");
+  return r;
+}
+
 std::int64_t get_count(std::int64_t bytes, const Datatype& type) {
   if (type.size() == 0) return bytes == 0 ? 0 : UNDEFINED;
   return bytes % type.size() != 0 ? UNDEFINED : bytes / type.size();

@@ -32,6 +32,11 @@ void unpack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t insize, s
 void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf, std::int64_t count,
                   const TypeRef& type, const Op& op, std::int32_t rank);
 
+// MPI_Aint_add and MPI_Aint_diff (§5.1.5): address arithmetic; a result that does
+// not fit an MPI_Aint is an MpiError (MPI_ERR_ARG).
+std::int64_t aint_add(std::int64_t base, std::int64_t disp);
+std::int64_t aint_diff(std::int64_t addr1, std::int64_t addr2);
+
 // MPI_Get_count (§3.2.5): whole elements of type in `bytes`, else MPI_UNDEFINED.
 std::int64_t get_count(std::int64_t bytes, const Datatype& type);
 // MPI_Get_elements (§5.1.11): basic elements of type in `bytes`, MPI_UNDEFINED

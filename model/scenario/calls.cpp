@@ -130,16 +130,19 @@ const char* param_name(P p) {
       "array_of_gsizes", "array_of_distribs", "array_of_dargs", "array_of_psizes", "num_integers", "num_addresses",
       "num_datatypes", "combiner", "max_integers", "max_addresses", "max_datatypes", "array_of_integers",
       "array_of_addresses", "array_of_datatypes", "buffer", "recvcounts", "sdispls", "rdispls", "sendtypes",
-      "recvtypes", "array_of_indices", "info", "buffer_addr", "version", "subversion"};
+      "recvtypes", "array_of_indices", "info", "buffer_addr", "version", "subversion", "base", "disp", "addr1", "addr2"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }
 
 const std::vector<std::pair<std::string_view, std::string_view>>& call_aliases() {
-  // The seed material uses them.
+  // The MPI-1 names (the seed material uses them), and the _x forms of MPI-3, which
+  // give MPI_Count results: every count here is 64-bit already.
   static const std::vector<std::pair<std::string_view, std::string_view>> aliases = {
       {"MPI_Type_hvector", "MPI_Type_create_hvector"}, {"MPI_Type_hindexed", "MPI_Type_create_hindexed"},
-      {"MPI_Type_struct", "MPI_Type_create_struct"}, {"MPI_Address", "MPI_Get_address"}};
+      {"MPI_Type_struct", "MPI_Type_create_struct"}, {"MPI_Address", "MPI_Get_address"},
+      {"MPI_Type_size_x", "MPI_Type_size"}, {"MPI_Type_get_extent_x", "MPI_Type_get_extent"},
+      {"MPI_Type_get_true_extent_x", "MPI_Type_get_true_extent"}, {"MPI_Get_elements_x", "MPI_Get_elements"}};
   return aliases;
 }
 

@@ -127,6 +127,12 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
     case CallId::type_lb: bind_int(env, s, P::displacement, type_arg(env, s, P::datatype)->lb()); return true;
     case CallId::type_ub: bind_int(env, s, P::displacement, type_arg(env, s, P::datatype)->ub()); return true;
     case CallId::get_address: bind_int(env, s, P::address, address(env, arg(s, P::location), P::location)); return true;
+    case CallId::aint_add:
+      bind_int(env, s, P::result, mpi::aint_add(int_arg(env, s, P::base), int_arg(env, s, P::disp)));
+      return true;
+    case CallId::aint_diff:
+      bind_int(env, s, P::result, mpi::aint_diff(int_arg(env, s, P::addr1), int_arg(env, s, P::addr2)));
+      return true;
     case CallId::pack_size:
       comm_arg(env, s);
       bind_int(env, s, P::size, int_arg(env, s, P::incount) * type_arg(env, s, P::datatype)->size());

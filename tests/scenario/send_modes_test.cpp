@@ -157,3 +157,17 @@ TEST_CASE("MPI_Request_get_status reports completion without freeing the request
     {"expect": {"w": "[1 - rank, 1 - rank]"}})"), 2);
   CHECK(test::first_code(r) == "");
 }
+
+TEST_CASE("address arithmetic and the _x forms of the datatype queries") {
+  auto r = test::run_text(program(R"({"buffer": "v", "type": "MPI_DOUBLE", "count": 4},
+    {"call": "MPI_Get_address", "location": "v", "address": "a0"},
+    {"call": "MPI_Get_address", "location": "v+3", "address": "a3"},
+    {"call": "MPI_Aint_diff", "addr1": "a3", "addr2": "a0", "result": "d"},
+    {"call": "MPI_Aint_add", "base": "a0", "disp": 24, "result": "back"},
+    {"call": "MPI_Type_size_x", "datatype": "MPI_DOUBLE", "size": "sz"},
+    {"call": "MPI_Type_get_extent_x", "datatype": "MPI_DOUBLE", "lb": "lb", "extent": "ext"},
+    {"expect": "d == 24 && back == a3 && sz == 8 && lb == 0 && ext == 8"})"), 1);
+  CHECK(test::first_code(r) == "");
+  auto over = test::run_text(program(R"({"call": "MPI_Aint_add", "base": 9223372036854775807, "disp": 1, "result": "x"})"), 1);
+  CHECK(test::first_code(over) == "MPI_ERR_ARG");
+}
