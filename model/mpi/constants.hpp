@@ -7,6 +7,7 @@ namespace mpisim::mpi {
 
 // The version of the standard mpisim implements (MPI_Get_version, MPI_VERSION).
 inline constexpr int VERSION = 4, SUBVERSION = 1;
+inline constexpr int COMM_TYPE_SHARED = 1;  // MPICH's value
 inline constexpr int ANY_SOURCE = -2;
 inline constexpr int PROC_NULL = -1;
 inline constexpr int ROOT = -3;

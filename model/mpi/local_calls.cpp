@@ -100,6 +100,16 @@ void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf
   }
 }
 
+int split_type_color(std::int64_t split_type, std::uint32_t node) {
+  if (split_type == UNDEFINED) return UNDEFINED;
+  if (split_type != COMM_TYPE_SHARED)
+    throw MpiError(ErrorClass::arg, "split_type",
+                   "split_type = " + std::to_string(split_type) + " is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
+                   "MPI-4.1 §7.4.2: MPI_Comm_split_type takes MPI_COMM_TYPE_SHARED, MPI_UNDEFINED or an "
+                   "implementation's own type (mpisim has none)");
+  return static_cast<int>(node);
+}
+
 std::int64_t aint_add(std::int64_t base, std::int64_t disp) {
   std::int64_t r = 0;
   if (__builtin_add_overflow(base, disp, &r))

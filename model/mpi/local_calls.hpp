@@ -32,6 +32,11 @@ void unpack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t insize, s
 void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf, std::int64_t count,
                   const TypeRef& type, const Op& op, std::int32_t rank);
 
+// MPI_Comm_split_type (§7.4.2): the color of the split at a rank on `node`:
+// MPI_COMM_TYPE_SHARED gives the node, MPI_UNDEFINED stays; another type is
+// MPI_ERR_ARG.
+int split_type_color(std::int64_t split_type, std::uint32_t node);
+
 // MPI_Aint_add and MPI_Aint_diff (§5.1.5): address arithmetic; a result that does
 // not fit an MPI_Aint is an MpiError (MPI_ERR_ARG).
 std::int64_t aint_add(std::int64_t base, std::int64_t disp);

@@ -465,6 +465,8 @@ class World {
   // Record where every byte of data comes from (for the viewer); data mode only.
   void track_origins(std::int64_t allocation_limit);
   bool tracks_origins() const { return track_origins_; }
+  // The node of the network's placement world rank r runs on (MPI_COMM_TYPE_SHARED).
+  std::uint32_t node_of(std::uint32_t r) const { return model_.node(r); }
 
   // When a rank is last busy: the later of its process's end and its CPU's last work.
   SimTime finish_time(std::uint32_t r) const;

@@ -90,6 +90,9 @@ class CostModel {
   // Models with links: the links a message from `src` to `dst` crosses, and what
   // each link carried (links that carried nothing are left out).
   virtual void route(Rank, Rank, std::vector<std::uint32_t>&) const {}
+  // The node (shared-memory domain) rank r runs on: its own one unless the model
+  // places several ranks on a node.
+  virtual std::uint32_t node(Rank r) const { return r; }
   virtual std::vector<LinkUsage> link_usage() const { return {}; }
 };
 

@@ -93,6 +93,7 @@ class FlowModel final : public CpuOnlyModel {
 
   const Topology* topology() const { return topo_.get(); }
   std::uint32_t node_of(Rank r) const { return node_of_[r]; }
+  std::uint32_t node(Rank r) const override { return node_of_[r]; }
   // false: every solve covers every flow (the reference the tests compare against).
   void set_incremental(bool on) { incremental_ = on; }
   // The flows transferring now, each as (its route, its rate in bytes per

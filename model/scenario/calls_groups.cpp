@@ -85,6 +85,14 @@ std::vector<CallSpec> group_rows() {
        "one new communicator per color, ranked by key (collective)",
        "MPI-4.1 §7.4.2",
        "one communicator per color ({color} here), ranked by key ({key} here), ties by old rank."},
+      {CallId::comm_split_type, "MPI_Comm_split_type",
+       {{P::comm, "comm", K::comm, req}, {P::split_type, "split_type", K::integer, req},
+        {P::key, "key", K::integer, req}, {P::info, "info", K::integer, opt}, {P::newcomm, "newcomm", K::comm_out, req}},
+       "one communicator per node: the ranks that share memory (collective)",
+       "MPI-4.1 §7.4.2",
+       "with split_type MPI_COMM_TYPE_SHARED, one communicator per node of the network's placement (the "
+       "ranks that can share memory), ranked by key ({key} here), ties by old rank; with MPI_UNDEFINED, "
+       "MPI_COMM_NULL."},
       {CallId::comm_create, "MPI_Comm_create",
        {{P::comm, "comm", K::comm, req}, {P::group, "group", K::group_in, req}, {P::newcomm, "newcomm", K::comm_out, req}},
        "a communicator for each (equal or disjoint) group given; MPI_COMM_NULL outside (collective over comm)",

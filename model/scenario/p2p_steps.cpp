@@ -196,6 +196,7 @@ Blocking Executor::call_async(RankEnv& env, const Step& s) {
     case CallId::sendrecv_replace: return sendrecv_replace(env, s, rk);
     case CallId::comm_dup:
     case CallId::comm_split:
+    case CallId::comm_split_type:
     case CallId::comm_create:
     case CallId::comm_create_group:
     case CallId::intercomm_create:

@@ -88,7 +88,7 @@ enum class P : std::uint8_t {
   array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, num_integers, num_addresses, num_datatypes,
   combiner, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes,
   buffer, recvcounts, sdispls, rdispls, sendtypes, recvtypes,
-  array_of_indices, info, buffer_addr, version, subversion, base, disp, addr1, addr2,
+  array_of_indices, info, buffer_addr, version, subversion, base, disp, addr1, addr2, split_type,
   count_
 };
 
@@ -121,10 +121,10 @@ enum class CallId {
   alltoall_init, alltoallv_init, alltoallw_init, reduce_init, allreduce_init, reduce_scatter_block_init,
   reduce_scatter_init, scan_init, exscan_init,
   ssend, issend, bsend, ibsend, rsend, irsend, buffer_attach, buffer_detach,
-  wtick, get_version, initialized, finalized, request_get_status, aint_add, aint_diff,
+  wtick, get_version, initialized, finalized, request_get_status, aint_add, aint_diff, comm_split_type,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::aint_diff) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::comm_split_type) + 1;
 
 // The value of an MPI constant a scenario may name that is not a builtin
 // (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.

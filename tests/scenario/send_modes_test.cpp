@@ -171,3 +171,25 @@ TEST_CASE("address arithmetic and the _x forms of the datatype queries") {
   auto over = test::run_text(program(R"({"call": "MPI_Aint_add", "base": 9223372036854775807, "disp": 1, "result": "x"})"), 1);
   CHECK(test::first_code(over) == "MPI_ERR_ARG");
 }
+
+TEST_CASE("MPI_Comm_split_type with MPI_COMM_TYPE_SHARED groups the ranks of one node") {
+  const std::string steps = program(R"({"call": "MPI_Comm_split_type", "comm": "MPI_COMM_WORLD",
+     "split_type": "MPI_COMM_TYPE_SHARED", "key": "rank", "newcomm": "node"},
+    {"call": "MPI_Comm_size", "comm": "node", "size": "n"},
+    {"call": "MPI_Comm_rank", "comm": "node", "rank": "r"},
+    {"expect": "n == NODE && r == rank % NODE"})");
+  auto with = [&](const char* per_node) {
+    std::string t = steps;
+    for (std::size_t at; (at = t.find("NODE")) != std::string::npos;) t.replace(at, 4, per_node);
+    return t;
+  };
+  // Hockney: every rank on its own node.
+  CHECK(test::first_code(test::run_text(with("1"), 4)) == "");
+  // A crossbar with three ranks on each node.
+  auto r = test::run_text(with("3"), 6, R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "1us", "bandwidth": "1GB/s"}, "placement": {"kind": "block", "ranks_per_node": 3}})");
+  CHECK(test::first_code(r) == "");
+  auto bad = test::run_text(program(R"({"call": "MPI_Comm_split_type", "comm": "MPI_COMM_WORLD", "split_type": 7,
+     "key": 0, "newcomm": "x"})"), 2);
+  CHECK(test::first_code(bad) == "MPI_ERR_ARG");
+}
