@@ -89,6 +89,15 @@ Address Memory::scratch(std::int64_t bytes, PayloadMode mode) {
   if (bytes < 0 || bytes > (std::int64_t{1} << 56) || next_ > (std::int64_t{1} << 57))
     throw LimitError("memory", "a collective's scratch space of " + std::to_string(bytes) + " bytes is too large");
   charge(bytes, mode, "a collective algorithm's scratch space");
+  if (host()) {  // from the heap, at its host address; kept sorted by address
+    Allocation a{&name, 0, bytes, byte_type, bytes, std::make_unique<std::byte[]>(static_cast<std::size_t>(std::max<std::int64_t>(bytes, 1))), nullptr};
+    a.base = reinterpret_cast<Address>(a.data.get());
+    const Address base = a.base;
+    auto at = std::upper_bound(scratch_.begin(), scratch_.end(), base,
+                               [](Address x, const Allocation& al) { return x < al.base; });
+    scratch_.insert(at, std::move(a));
+    return base;
+  }
   Address base = place(bytes);
   Allocation a{&name, base, bytes, byte_type, bytes, nullptr, nullptr};
   if (mode == PayloadMode::data && bytes > 0) {
@@ -121,6 +130,14 @@ Allocation* Memory::find_in(Table& v, Address addr, std::int64_t len) const {
 
 const Allocation* Memory::find(Address addr, std::int64_t len) const {
   auto& self = const_cast<Memory&>(*this);
+  if (host()) [[unlikely]] {
+    static const std::string name = "the program's memory";
+    static Allocation everything{&name, 0, std::int64_t{1} << 47, predefined_type("MPI_BYTE"), 0, nullptr, nullptr};
+    if (!scratch_.empty())
+      if (Allocation* a = find_in(self.scratch_, addr, len)) return a;
+    if (addr < kFirstHostAddress || len < 0 || addr > everything.bytes - len) return nullptr;
+    return &everything;
+  }
   if (Allocation* a = find_in(self.allocs_, addr, len)) return a;
   return scratch_.empty() ? nullptr : find_in(self.scratch_, addr, len);
 }
@@ -184,6 +201,14 @@ class RunCursor {
   std::size_t seg_ = 0;
 };
 
+Memory::HostTranslator g_translator = nullptr;
+
+std::byte* host_pointer(const Memory& m, Address a, std::int64_t len) {
+  if (g_translator)
+    if (std::byte* p = g_translator(m.host_rank(), a, len)) return p;
+  return reinterpret_cast<std::byte*>(a);
+}
+
 // Host pointer of a checked run, caching the last allocation found.
 class HostMap {
  public:
@@ -191,7 +216,9 @@ class HostMap {
   std::byte* ptr(Address a, std::int64_t len) {
     if (m_ == nullptr) return reinterpret_cast<std::byte*>(a);
     if (last_ == nullptr || a < last_->base || a + len > last_->base + last_->bytes) last_ = m_->find(a, len);
-    return last_->data.get() + (a - last_->base);
+    if (last_->data) return last_->data.get() + (a - last_->base);
+    // An allocation without data is the host's memory (Memory::use_host_memory).
+    return host_pointer(*m_, a, len);
   }
   // The provenance of the run `ptr` just resolved, or null.
   std::int32_t* origin(Address a) {
@@ -207,6 +234,8 @@ class HostMap {
 };
 
 }  // namespace
+
+void Memory::set_host_translator(HostTranslator t) { g_translator = t; }
 
 void too_much_data(std::int64_t count, const Datatype& type, const char* argument) {
   throw MpiError(ErrorClass::count, argument,

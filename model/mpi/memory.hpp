@@ -50,6 +50,20 @@ class Memory {
   static constexpr Address kFirstAddress = 0x10000;
   static constexpr std::int64_t kGuard = 64;
 
+  // Host mode, for a front-end whose program keeps its buffers in the host's own
+  // memory (a C program): an address is a host pointer, every address from
+  // kFirstHostAddress up to 2^47 is the program's (the host checks the rest), and
+  // scratch space comes from the heap. Set before the first allocation.
+  static constexpr Address kFirstHostAddress = 4096;
+  void use_host_memory(std::uint32_t rank) { next_ = -1 - static_cast<Address>(rank); }
+  bool host() const { return next_ < 0; }
+  std::uint32_t host_rank() const { return static_cast<std::uint32_t>(-1 - next_); }
+  // Where rank `rank`'s bytes [addr, addr + len) are while another rank runs, for a
+  // front-end that keeps part of each rank's memory elsewhere meanwhile (a C
+  // program's globals, swapped per rank); null: at addr itself.
+  using HostTranslator = std::byte* (*)(std::uint32_t rank, Address addr, std::int64_t len);
+  static void set_host_translator(HostTranslator t);
+
   // Room for `n` allocations without reallocating (a hint: more may follow).
   void reserve(std::size_t n) { allocs_.reserve(n); }
   // Throws LimitError when the bytes would overflow or exceed the budget.
@@ -95,7 +109,7 @@ class Memory {
 
   Table allocs_;   // sorted by base (allocated upwards)
   Table scratch_;  // sorted by base; usually empty or a few entries
-  Address next_ = kFirstAddress;
+  Address next_ = kFirstAddress;  // in host mode -1 - the rank (no simulated address space)
   std::int32_t owner_ = -1;
   std::int32_t origin_limit_ = 0;  // beside owner_: a rank's slot has no byte to spare
   Budget* budget_ = nullptr;

@@ -17,8 +17,7 @@ using mpi::MpiError;
 using sim::SimTime;
 
 // A description of every blocked rank and the cycle among them, as a diagnostic.
-sim::Diagnostic deadlock_diagnostic(mpi::World& world, sim::Engine& engine, const Scenario& sc,
-                                    const Executor& ex) {
+sim::Diagnostic deadlock_diagnostic(mpi::World& world, sim::Engine& engine, const PlaceOf& place_of) {
   sim::Diagnostic d;
   d.severity = "error";
   d.code = "DEADLOCK";
@@ -35,10 +34,10 @@ sim::Diagnostic deadlock_diagnostic(mpi::World& world, sim::Engine& engine, cons
     std::string what = rk.blocked_on(&waits);
     for (auto w : waits) edges.emplace_back(r, w);
     if (d.detail.size() < kMaxLines) {
-      const Step* s = ex.env(r).step;
-      std::string call = !s ? "?" : s->kind == Step::call ? s->spec->name : "compute";
-      d.detail.push_back("rank " + std::to_string(r) + " blocked in " + call + " (" + (s ? s->path : "?") +
-                         ") waiting for " + (what.empty() ? "a completion" : what));
+      const RankPlace p = place_of(r);
+      d.detail.push_back("rank " + std::to_string(r) + " blocked in " + (p.call.empty() ? "?" : p.call) +
+                         (p.where.empty() ? "" : " (" + p.where + ")") + " waiting for " +
+                         (what.empty() ? "a completion" : what));
     }
   }
   if (blocked > kMaxLines) d.detail.push_back("... and " + std::to_string(blocked - kMaxLines) + " more blocked ranks");
@@ -55,7 +54,6 @@ sim::Diagnostic deadlock_diagnostic(mpi::World& world, sim::Engine& engine, cons
     msg += "; standard sends were run synchronously (--send-mode sync): each completes only once matched, so a "
            "program that is correct only thanks to buffering deadlocks";
   d.message = msg;
-  (void)sc;
   return d;
 }
 
@@ -117,6 +115,74 @@ std::string events_limit_text(std::uint64_t limit) {
          "10^8 + 10^4 per rank)";
 }
 
+void conclude_run(mpi::World& world, sim::Engine& engine, const RunConfig& cfg, RunResult& res, const PlaceOf& place_of,
+                  const Classify& classify) {
+  if (const auto& f = engine.failure()) {
+    const std::uint32_t r = f->process;
+    const RankPlace p = place_of(r);
+    sim::Diagnostic d;
+    d.severity = "error";
+    d.process = r;
+    d.time = f->time;
+    d.call = p.call == "compute" ? "" : p.call;
+    d.step = p.step;
+    std::string where = p.where.empty() ? "" : " (" + p.where + ")";
+    try {
+      if (classify && classify(f->error, d)) {
+        res.trace.record_diagnostic(std::move(d));
+        if (res.outcome == Outcome::clean) res.outcome = Outcome::erroneous;
+        return;
+      }
+      std::rethrow_exception(f->error);
+    } catch (const MpiError& e) {
+      d.code = mpi::error_class_name(e.error_class());
+      d.argument = e.argument();
+      d.message = e.what() + where;
+      d.rule = e.rule();
+      res.outcome = Outcome::erroneous;
+    } catch (const StepError& e) {
+      d.code = "SCENARIO_ERROR";
+      d.message = e.what() + where;
+      res.outcome = Outcome::erroneous;
+    } catch (const mpi::LimitError& e) {
+      d.code = e.limit() == "memory" ? "LIMIT_MEMORY" : "LIMIT_EVENTS";
+      d.message = e.what() + where;
+      res.outcome = Outcome::erroneous;
+    } catch (const std::exception& e) {
+      d.code = "INTERNAL_ERROR";
+      d.message = std::string("mpisim failed: ") + e.what() + where;
+      res.outcome = Outcome::internal_error;
+    }
+    res.trace.record_diagnostic(std::move(d));
+  } else if (engine.limit_reached() != sim::Engine::Limit::none) {
+    sim::Diagnostic d;
+    d.severity = "error";
+    d.time = engine.now();
+    bool time = engine.limit_reached() == sim::Engine::Limit::time;
+    d.code = time ? "LIMIT_SIM_TIME" : "LIMIT_EVENTS";
+    d.message = !time ? events_limit_text(cfg.max_events)
+                : cfg.max_sim_time_ps && cfg.max_sim_time_ps < net::kLongestTime
+                    ? "the run reached --max-sim-time " + std::to_string(cfg.max_sim_time_ps) +
+                          " ps of virtual time and was stopped there"
+                    : "the run's virtual time passed 2^62 ps (about 53 days), the longest mpisim simulates: a time "
+                      "of the network model or a computation is beyond it";
+    res.trace.record_diagnostic(std::move(d));
+    res.outcome = Outcome::erroneous;
+  } else if (engine.unfinished_count() > 0) {
+    res.trace.record_diagnostic(deadlock_diagnostic(world, engine, place_of));
+    res.outcome = Outcome::erroneous;
+  } else if (auto pending = world.pending_activities(); !pending.empty()) {
+    res.trace.record_diagnostic(unfinished_diagnostic(pending, engine));
+    res.outcome = Outcome::erroneous;
+  } else if (auto left = world.leftovers(32); left.messages + left.requests > 0) {
+    res.trace.record_diagnostic(leftover_diagnostic(left, engine));
+    res.outcome = Outcome::erroneous;
+  }
+  for (const auto& d : res.trace.diagnostics())
+    if (d.code == "EXPECT_FAILED" && res.outcome == Outcome::clean) res.outcome = Outcome::erroneous;
+
+}
+
 RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& given) {
   RunConfig cfg = given;
   if (cfg.max_events == 0) cfg.max_events = default_max_events(cfg.ranks);
@@ -169,66 +235,15 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& g
     });
   }
   engine.run();
-
-  if (const auto& f = engine.failure()) {
-    const std::uint32_t r = f->process;
+  conclude_run(world, engine, cfg, res, [&ex](std::uint32_t r) {
     const Step* s = ex.env(r).step;
-    const char* call = s && s->kind == Step::call ? s->spec->name : nullptr;
-    sim::Diagnostic d;
-    d.severity = "error";
-    d.process = r;
-    d.time = f->time;
-    d.call = call && s && s->kind == Step::call ? call : "";
-    d.step = s ? s->index : -1;
-    std::string where = s ? " (" + s->path + ")" : "";
-    try {
-      std::rethrow_exception(f->error);
-    } catch (const MpiError& e) {
-      d.code = mpi::error_class_name(e.error_class());
-      d.argument = e.argument();
-      d.message = e.what() + where;
-      d.rule = e.rule();
-      res.outcome = Outcome::erroneous;
-    } catch (const StepError& e) {
-      d.code = "SCENARIO_ERROR";
-      d.message = e.what() + where;
-      res.outcome = Outcome::erroneous;
-    } catch (const mpi::LimitError& e) {
-      d.code = e.limit() == "memory" ? "LIMIT_MEMORY" : "LIMIT_EVENTS";
-      d.message = e.what() + where;
-      res.outcome = Outcome::erroneous;
-    } catch (const std::exception& e) {
-      d.code = "INTERNAL_ERROR";
-      d.message = std::string("mpisim failed: ") + e.what() + where;
-      res.outcome = Outcome::internal_error;
-    }
-    res.trace.record_diagnostic(std::move(d));
-  } else if (engine.limit_reached() != sim::Engine::Limit::none) {
-    sim::Diagnostic d;
-    d.severity = "error";
-    d.time = engine.now();
-    bool time = engine.limit_reached() == sim::Engine::Limit::time;
-    d.code = time ? "LIMIT_SIM_TIME" : "LIMIT_EVENTS";
-    d.message = !time ? events_limit_text(cfg.max_events)
-                : cfg.max_sim_time_ps && cfg.max_sim_time_ps < net::kLongestTime
-                    ? "the run reached --max-sim-time " + std::to_string(cfg.max_sim_time_ps) +
-                          " ps of virtual time and was stopped there"
-                    : "the run's virtual time passed 2^62 ps (about 53 days), the longest mpisim simulates: a time "
-                      "of the network model or a computation is beyond it";
-    res.trace.record_diagnostic(std::move(d));
-    res.outcome = Outcome::erroneous;
-  } else if (engine.unfinished_count() > 0) {
-    res.trace.record_diagnostic(deadlock_diagnostic(world, engine, sc, ex));
-    res.outcome = Outcome::erroneous;
-  } else if (auto pending = world.pending_activities(); !pending.empty()) {
-    res.trace.record_diagnostic(unfinished_diagnostic(pending, engine));
-    res.outcome = Outcome::erroneous;
-  } else if (auto left = world.leftovers(32); left.messages + left.requests > 0) {
-    res.trace.record_diagnostic(leftover_diagnostic(left, engine));
-    res.outcome = Outcome::erroneous;
-  }
-  for (const auto& d : res.trace.diagnostics())
-    if (d.code == "EXPECT_FAILED" && res.outcome == Outcome::clean) res.outcome = Outcome::erroneous;
+    RankPlace p;
+    if (!s) return p;
+    p.call = s->kind == Step::call ? s->spec->name : s->kind == Step::compute ? "compute" : "";
+    p.where = s->path;
+    p.step = s->index;
+    return p;
+  });
 
   res.links = net.model->link_usage();
   res.finish_ps.resize(n);

@@ -1,6 +1,7 @@
 #pragma once
 // Running a parsed scenario: one coroutine per rank over the MPI runtime.
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "model/mpi/memory.hpp"
+#include "model/mpi/runtime.hpp"
 #include "model/net/network_file.hpp"
 #include "model/scenario/scenario.hpp"
 #include "sim/trace.hpp"
@@ -99,5 +101,21 @@ constexpr std::uint64_t default_max_events(std::int64_t ranks) {
 std::string events_limit_text(std::uint64_t limit);
 
 RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& cfg);
+
+// What a front-end tells of a rank for the diagnostics: the call it is in ("" if
+// none), where in its program ("/program/3", "prog.c:12"; "" if unknown) and the
+// scenario step's index (-1 if none).
+struct RankPlace {
+  std::string call, where;
+  std::int32_t step = -1;
+};
+using PlaceOf = std::function<RankPlace(std::uint32_t rank)>;
+// A front-end's own kinds of failure: fills the diagnostic and returns true for
+// one it knows (the run is then erroneous), false for the others.
+using Classify = std::function<bool(const std::exception_ptr& error, sim::Diagnostic& d)>;
+// After the engine stopped: the diagnostic of a failure, a limit, a deadlock, a
+// collective or communication left unfinished, if any, and the outcome.
+void conclude_run(mpi::World& world, sim::Engine& engine, const RunConfig& cfg, RunResult& res,
+                  const PlaceOf& place_of, const Classify& classify = {});
 
 }  // namespace mpisim::scenario

@@ -12,14 +12,17 @@
 #include "model/net/network_file.hpp"
 #include "model/net/topology.hpp"
 #include "model/net/units.hpp"
+#include "model/program/program.hpp"
 #include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
 #include "sim/cli/cost.hpp"
 #include "sim/cli/explain.hpp"
 #include "sim/cli/calls.hpp"
+#include "sim/cli/cc.hpp"
 #include "sim/cli/progress.hpp"
 #include "sim/cli/report.hpp"
 #include "sim/input_error.hpp"
+#include "sim/json_writer.hpp"
 
 namespace mpisim::cli {
 namespace {
@@ -41,10 +44,18 @@ struct RunFlags {
   std::string max_memory;
   bool quiet = false;
   bool verify = false;
+  std::vector<std::string> args;  // a C program's arguments
+  std::string stack_size;         // a C program's stack per rank
 };
 
 void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
-  cmd->add_option("scenario", f.scenario, "the scenario file (JSON; docs/scenario-format.md)")->required();
+  cmd->add_option("scenario", f.scenario,
+                  "the scenario file (JSON; docs/scenario-format.md), or a C program built by `mpisim cc` "
+                  "(docs/c-programs.md)")
+      ->required();
+  cmd->add_option("args", f.args, "a C program's arguments, after -- (each rank's argv[1], ...)");
+  cmd->add_option("--stack-size", f.stack_size,
+                  "a C program's stack per rank, e.g. 4MiB (default 1MiB; an overflow is reported, not corrupted)");
   cmd->add_option("--ranks", f.ranks, "number of ranks (overrides the scenario's \"ranks\"; at most 2^24)")->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--network", f.network,
                   "network description file (overrides the scenario's \"network\"; default: the built-in "
@@ -96,11 +107,39 @@ std::string resolve(const std::string& path, const std::string& scenario_file) {
   return beside.string();
 }
 
+// A C program as the report sees it: a scenario with no steps, named after the file.
+scenario::Scenario program_scenario(const RunFlags& f) {
+  scenario::Scenario sc;
+  sc.file = f.scenario;
+  sc.name = std::filesystem::path(f.scenario).filename().string();
+  sc.about = "C program";
+  for (const auto& a : f.args) sc.about += " " + a;
+  std::string src;
+  sim::JsonWriter w(src, 0);
+  w.begin_object().field("program", f.scenario).key("args").begin_array();
+  for (const auto& a : f.args) w.value(a);
+  w.end_array().end_object();
+  src.pop_back();
+  sc.source_json = src;
+  return sc;
+}
+
 int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream& err, bool explain = false) {
-  scenario::Scenario sc = scenario::load_scenario(f.scenario);
+  const bool is_program = program::is_program_file(f.scenario);
+  if (!is_program && !f.args.empty())
+    throw sim::InputError(f.args.front(), "arguments after the scenario are for C programs only; " + f.scenario +
+                                              " is a scenario");
+  if (is_program && explain)
+    throw sim::InputError(f.scenario, "mpisim explain runs scenarios; run a C program with mpisim run or check");
+  if (is_program && f.payload == "sizes")
+    throw sim::InputError("--payload", "a C program's buffers are its own memory: it runs in data mode only");
+  if (!is_program && !f.stack_size.empty())
+    throw sim::InputError("--stack-size", "a scenario has no stacks; --stack-size is for C programs");
+  scenario::Scenario sc = is_program ? program_scenario(f) : scenario::load_scenario(f.scenario);
   scenario::RunConfig cfg;
   if (f.ranks > 0) cfg.ranks = f.ranks;
   else if (sc.ranks) cfg.ranks = *sc.ranks;
+  else if (is_program) throw sim::InputError(f.scenario, "how many ranks? pass --ranks (as mpiexec's -n)");
   else throw sim::InputError(f.scenario + ": /ranks", "the scenario gives no number of ranks; add \"ranks\" or pass --ranks");
   if (!f.payload.empty()) cfg.payload = f.payload == "sizes" ? mpi::PayloadMode::sizes : mpi::PayloadMode::data;
   else if (sc.payload) cfg.payload = *sc.payload;
@@ -165,7 +204,28 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
       progress.show("mpisim: " + std::string(events) + " events, simulated time " + net::format_time(p.now_ps) +
                     ", " + std::to_string(p.ranks_done) + " of " + std::to_string(p.ranks) + " ranks done");
     };
-  scenario::RunResult r = scenario::run_scenario(sc, net, cfg);
+  int exit_status = 0;  // a C program's: MPI_Abort's errorcode, a rank's nonzero exit status
+  scenario::RunResult r;
+  if (is_program) {
+    program::Options opt;
+    opt.args = f.args;
+    if (!f.stack_size.empty()) {
+      auto b = net::parse_bytes(f.stack_size);
+      if (!b || *b < 64 * 1024 || *b > (std::uint64_t{1} << 32))
+        throw sim::InputError("--stack-size", "expected a size from 64KiB to 4GiB, e.g. 4MiB; got \"" + f.stack_size + "\"");
+      opt.stack_bytes = static_cast<std::size_t>(*b);
+    }
+    program::Loaded prog(f.scenario);
+    program::ProgramResult pr = program::run_program(prog, net, cfg, opt);
+    std::fflush(stdout);  // the program's output first
+    if (!pr.stacks_guarded && !f.quiet)
+      err << "mpisim: note: the ranks' stacks have no guard pages (" << pr.unguarded_reason
+          << "); an overflow is found at the rank's next MPI call\n";
+    r = std::move(pr.run);
+    exit_status = pr.exit_status;
+  } else {
+    r = scenario::run_scenario(sc, net, cfg);
+  }
   progress.clear();
   if (explain) {
     print_explanation(out, sc, net, r);
@@ -196,6 +256,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   if (check_only && r.trace.diagnostics().empty())
     out << f.scenario << ": no diagnostics (" << r.ranks << " ranks)\n";
   print_diagnostics(err, r);
+  if (exit_status != 0) return exit_status;  // as mpiexec
   switch (r.outcome) {
     case scenario::Outcome::clean: return 0;
     case scenario::Outcome::erroneous: return 2;
@@ -282,15 +343,22 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   app.add_flag("--list-topologies", list_topology, "list the topologies of the topology model, and exit");
   app.footer(
       "Exit status: 0 clean; 2 the scenario or the simulated MPI program is erroneous (or an expect failed);\n"
-      "1 mpisim itself failed.\nExamples:\n"
+      "1 mpisim itself failed; a C program's MPI_Abort errorcode or nonzero exit status, as mpiexec.\nExamples:\n"
       "  mpisim run scenarios/seed/scatter.json --out trace.json\n"
       "  mpisim run scenarios/ring.json --ranks 65536 --payload sizes --trace summary\n"
       "  mpisim check scenarios/errors/deadlock.json\n"
       "  mpisim explain scenarios/seed/scatter.json\n"
+      "  mpisim cc ring.c -o ring && mpisim run ring --ranks 8 -- 100\n"
       "  mpisim cost MPI_Allreduce --ranks 64 --bytes 8..16MiB --svg allreduce.svg");
 
+  // mpisim cc: every argument is the C compiler's, so it is handled before parsing.
+  if (argc >= 2 && std::string_view(argv[1]) == "cc") return compile_program(argc - 2, argv + 2, err);
+  app.add_subcommand("cc", "compile and link a C MPI program for mpisim run; the arguments are the C compiler's, as "
+                           "with mpicc (docs/c-programs.md)");
+
   RunFlags run_flags, check_flags, explain_flags;
-  CLI::App* run = app.add_subcommand("run", "run a scenario: print a summary, optionally write the trace");
+  CLI::App* run = app.add_subcommand(
+      "run", "run a scenario or a C program: print a summary, optionally write the trace");
   add_run_options(run, run_flags, true);
   CLI::App* check = app.add_subcommand("check", "run a scenario and report only its diagnostics");
   add_run_options(check, check_flags, false);

@@ -1,0 +1,261 @@
+// A C program's run: loading it, a fiber per rank driven by an engine process,
+// the globals swapped at every switch, and how the run ends.
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include "model/net/units.hpp"
+#include "model/program/runtime.hpp"
+#include "sim/input_error.hpp"
+
+namespace mpisim::program {
+
+ProgramRun* g_run = nullptr;
+
+bool is_program_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  in.read(magic, 4);
+  return in.gcount() == 4 && std::memcmp(magic, "\x7f" "ELF", 4) == 0;
+}
+
+Loaded::Loaded(const std::string& path) : path_(path) {
+  // dlopen searches the library path for a name without a slash.
+  const std::string open = path.find('/') == std::string::npos ? "./" + path : path;
+  handle_ = dlopen(open.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) {
+    const char* why = dlerror();
+    throw sim::InputError(path, std::string("cannot load the program (") + (why ? why : "unknown reason") +
+                                    "); build it with `mpisim cc " + path + ".c -o " + path +
+                                    "` (a program built by mpicc is not one mpisim can run)");
+  }
+  main_ = reinterpret_cast<Main>(dlsym(handle_, "main"));
+  if (!main_ || !dlsym(handle_, "mpisim_program")) {
+    dlclose(handle_);
+    handle_ = nullptr;
+    throw sim::InputError(path, main_ ? "this shared object was not built by `mpisim cc` (no mpisim_program marker)"
+                                      : "the program has no main function");
+  }
+}
+
+Loaded::~Loaded() {
+  if (handle_) dlclose(handle_);
+}
+
+ProgramRun::ProgramRun(const Loaded& prog, mpi::World& world, const scenario::RunConfig& cfg,
+                       scenario::RunResult& result, const Options& opt)
+    : prog_(prog), world_(world), cfg_(cfg), result_(result), coordinator_(world, cfg.verify),
+      stacks_(world.size(), opt.stack_bytes), globals_(prog.handle(), world.size()), ranks_(world.size()), opt_(opt) {
+  g_run = this;
+  // The library reaches a rank's globals in that rank's copy while another runs.
+  mpi::Memory::set_host_translator([](std::uint32_t rank, mpi::Address a, std::int64_t len) {
+    return g_run->globals_.locate(rank, static_cast<std::uintptr_t>(a), static_cast<std::size_t>(len));
+  });
+  install_fault_handler(&stacks_, [](char* out, std::size_t size) {
+    ProgramRun* run = g_run;
+    if (!run) return;
+    const CRank& c = run->ranks_[run->current_];
+    std::snprintf(out, size, "in rank %u%s%s", run->current_, c.call ? ", in " : " (in the program, outside MPI)",
+                  c.call ? c.call : "");
+  });
+}
+
+ProgramRun::~ProgramRun() {
+  mpi::Memory::set_host_translator(nullptr);
+  uninstall_fault_handler();
+  g_run = nullptr;
+}
+
+void ProgramRun::rank_main(Fiber& f) {
+  ProgramRun& run = *g_run;
+  CRank& c = run.current();
+  (void)f;
+  const int status = run.prog_.main()(static_cast<int>(c.argv.size() - 1), c.argv.data(), environ);
+  c.ending = Ending::returned;
+  c.status = status;
+}
+
+void ProgramRun::resume(std::uint32_t r) {
+  CRank& c = ranks_[r];
+  current_ = r;
+  globals_.switch_to(r);
+  if (!c.fiber.started()) {
+    stacks_.prepare(r);
+    c.args.insert(c.args.begin(), prog_.path());
+    c.args.insert(c.args.end(), opt_.args.begin(), opt_.args.end());
+    for (auto& a : c.args) c.argv.push_back(a.data());
+    c.argv.push_back(nullptr);
+    c.fiber.start(stacks_.low(r), stacks_.size(), &ProgramRun::rank_main);
+  }
+  c.fiber.resume();
+  if (!stacks_.intact(r))
+    throw std::runtime_error("rank " + std::to_string(r) + " overflowed its stack of " +
+                             std::to_string(stacks_.size() >> 10) +
+                             " KiB (--stack-size sets it); the stacks are unguarded because " +
+                             stacks_.unguarded_reason() + ", so memory near it may have been overwritten");
+}
+
+sim::ProcessTask ProgramRun::run_rank(std::uint32_t r) {
+  CRank& c = ranks_[r];
+  for (;;) {
+    resume(r);
+    if (c.error) std::rethrow_exception(std::exchange(c.error, nullptr));
+    if (c.ending != Ending::running) break;
+    co_await std::move(c.pending);
+    c.pending = Task<void>{};
+  }
+  const char* how = c.ending == Ending::exited ? "called exit" : "returned from main";
+  if (c.status != 0)
+    throw ProgramStop{r, c.status, false, std::string(how) + " with status " + std::to_string(c.status)};
+  if (c.initialized && !c.finalized)
+    throw mpi::MpiError(mpi::ErrorClass::other, "", std::string(how) + " without calling MPI_Finalize",
+                        "MPI-4.1 §11.2.2: every process that initialized MPI must call MPI_Finalize before it exits");
+}
+
+void ProgramRun::block(Task<void> t) {
+  CRank& c = current();
+  c.pending = std::move(t);
+  c.fiber.yield();
+}
+
+void ProgramRun::fail(std::exception_ptr e) {
+  CRank& c = current();
+  c.error = std::move(e);
+  c.fiber.yield();  // the engine stops the run: never resumed
+  std::abort();
+}
+
+void ProgramRun::end_rank(Ending how, int status) {
+  CRank& c = current();
+  c.ending = how;
+  c.status = status;
+  c.fiber.yield();  // never resumed
+  std::abort();
+}
+
+void ProgramRun::call_begins(const char* name) {
+  CRank& c = current();
+  c.call = name;
+  c.call_start = world_.engine().now();
+  world_.set_in_mpi(current_, true);
+}
+
+void ProgramRun::call_ends(const char* algorithm, const Request* started) {
+  CRank& c = current();
+  const SimTime now = world_.engine().now();
+  if (result_.trace.level() == sim::TraceLevel::summary) {
+    result_.trace.count_call(c.call, c.call_start, now);
+  } else {
+    const std::int64_t record =
+        result_.trace.record_call(sim::CallRecord{current_, -1, c.call, c.call_start, now, "{}", algorithm});
+    if (started) world_.set_trace_call(started, record);
+  }
+  world_.set_in_mpi(current_, false);
+  c.call = nullptr;
+}
+
+const mpi::Communicator& ProgramRun::comm(int handle, const char* argument) const {
+  if (handle == 0x44000000) return world_.comm_world();
+  if (handle == 0x44000001) return world_.comm_self();
+  if (handle == 0x04000000)
+    throw mpi::MpiError(mpi::ErrorClass::comm, argument, "MPI_COMM_NULL is not a communicator",
+                        "MPI-4.1 §7.4: MPI_COMM_NULL is not a valid communicator argument");
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%x", static_cast<unsigned>(handle));
+  throw mpi::MpiError(mpi::ErrorClass::comm, argument, std::string(hex) + " is not a communicator handle",
+                      "MPI-4.1 §7.4: a communicator argument must be a valid communicator handle");
+}
+
+std::int64_t ProgramRun::next_instance(CRank& c, const mpi::Communicator& comm) {
+  return &comm == &world_.comm_world() ? c.world_calls++ : c.self_calls++;
+}
+
+const coll::Algorithm& ProgramRun::algorithm_for(const char* call, const coll::CollArgs& a) {
+  const std::string_view cname = coll::collective_name(a.kind);
+  auto it = cfg_.algorithms.find(call);
+  if (it == cfg_.algorithms.end()) it = cfg_.algorithms.find(std::string(cname));
+  const coll::Algorithm* alg = nullptr;
+  if (it != cfg_.algorithms.end() && it->second != "auto") {
+    alg = coll::find_algorithm(a.kind, it->second);
+    if (!alg) throw std::logic_error("an algorithm the command line checked is unknown");
+    if (std::string no = coll::ineligible(*alg, a); !no.empty())
+      throw mpi::MpiError(mpi::ErrorClass::other, "", "the algorithm \"" + std::string(alg->name) + "\" of " + call +
+                                                          " (--algorithm) cannot run this call: " + no,
+                          "mpisim: an algorithm named on the command line must be able to run the call");
+  } else {
+    alg = &coll::auto_algorithm(a);
+  }
+  auto& used = result_.algorithms_used[call];
+  if (used != alg->name) used = alg->name;
+  return *alg;
+}
+
+ProgramResult run_program(const Loaded& program, net::Network& net, const scenario::RunConfig& given,
+                          const Options& opt) {
+  scenario::RunConfig cfg = given;
+  if (cfg.max_events == 0) cfg.max_events = scenario::default_max_events(cfg.ranks);
+  ProgramResult out;
+  scenario::RunResult& res = out.run;
+  res.trace = sim::Trace(cfg.trace_level);
+  res.ranks = cfg.ranks;
+  res.payload = mpi::PayloadMode::data;
+  res.network_kind = std::string(net.model->kind());
+  const auto n = static_cast<std::uint32_t>(cfg.ranks);
+
+  sim::Engine engine;
+  engine.set_limits(cfg.max_events,
+                    SimTime::from_ps(cfg.max_sim_time_ps ? std::min(cfg.max_sim_time_ps, net::kLongestTime)
+                                                         : net::kLongestTime));
+  mpi::World world(engine, *net.model, res.trace, n, mpi::PayloadMode::data);
+  res.network_parameters = net.model->parameters();
+  for (std::uint32_t r = 0; r < n; ++r) world.rank(r).memory().use_host_memory(r);
+  if (cfg.progress_in_mpi.value_or(false)) world.set_progress(mpi::World::Progress::in_mpi);
+  world.set_standard_sends_synchronous(cfg.synchronous_sends);
+  {
+    ProgramRun run(program, world, cfg, res, opt);
+    out.stacks_guarded = run.stacks().guarded();
+    out.unguarded_reason = run.stacks().unguarded_reason();
+    engine.reserve_processes(n);
+    for (std::uint32_t r = 0; r < n; ++r) engine.spawn(run.run_rank(r));
+    engine.run();
+    out.stacks_guarded = run.stacks().guarded();
+    out.unguarded_reason = run.stacks().unguarded_reason();
+
+    scenario::conclude_run(
+        world, engine, cfg, res,
+        [&run](std::uint32_t r) {
+          scenario::RankPlace p;
+          const CRank& c = run.ranks()[r];
+          p.call = c.call ? c.call : "";
+          return p;
+        },
+        [&out](const std::exception_ptr& e, sim::Diagnostic& d) {
+          try {
+            std::rethrow_exception(e);
+          } catch (const ProgramStop& s) {
+            d.code = s.abort ? "MPI_ABORT" : "EXIT_STATUS";
+            d.call = s.abort ? "MPI_Abort" : "";
+            d.message = s.how + "; the run stopped there, as mpiexec stops every process of the job";
+            out.exit_status = s.status;
+            return true;
+          } catch (...) {
+            return false;
+          }
+        });
+    res.links = net.model->link_usage();
+    res.finish_ps.resize(n);
+    for (std::uint32_t r = 0; r < n; ++r) {
+      res.finish_ps[r] = world.finish_time(r).ps;
+      res.makespan_ps = std::max(res.makespan_ps, res.finish_ps[r]);
+    }
+    res.events = engine.events_processed();
+    for (const auto& [name, t] : run.coordinator().totals()) res.collectives[name] = {t.calls, t.time.ps};
+    world.abandon_activities();
+    engine.destroy_processes();
+  }
+  return out;
+}
+
+}  // namespace mpisim::program

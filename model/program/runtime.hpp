@@ -1,0 +1,106 @@
+#pragma once
+// The state of a running C program, shared by its runner (run.cpp) and the C
+// entry points (capi.cpp). Internal to model/program.
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/coll/arguments.hpp"
+#include "model/coll/coordinator.hpp"
+#include "model/coll/registry.hpp"
+#include "model/mpi/runtime.hpp"
+#include "model/program/fiber.hpp"
+#include "model/program/globals.hpp"
+#include "model/program/program.hpp"
+
+namespace mpisim::program {
+
+using mpi::Request;
+using mpi::Status;
+using sim::SimTime;
+using sim::Task;
+
+// How a rank's program ended.
+enum class Ending : std::uint8_t { running, returned, exited };
+
+// Thrown in the engine for a rank that called MPI_Abort, or that ended with a
+// nonzero status: the run stops there, as mpiexec stops every process.
+struct ProgramStop {
+  std::uint32_t rank;
+  int status;
+  bool abort;  // MPI_Abort (else exit or return from main)
+  std::string how;
+};
+
+struct CRank {
+  Fiber fiber;
+  Task<void> pending;          // what the fiber waits for, run by the engine
+  std::exception_ptr error;    // the failure of a call that did not block
+  const char* call = nullptr;  // the MPI call running, or null
+  SimTime call_start{};
+  Ending ending = Ending::running;
+  int status = 0;              // main's return value or exit's argument
+  bool initialized = false, finalized = false;
+  std::int64_t world_calls = 0, self_calls = 0;  // collectives so far per communicator
+  std::vector<Request*> requests;               // MPI_Request handles (null: a free slot)
+  std::vector<mpi::TypeRef> types;              // derived datatypes (null: freed)
+  std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
+  std::vector<Status> scratch_statuses;
+  std::vector<std::string> args;                // argv's strings, this rank's own copy
+  std::vector<char*> argv;
+};
+
+class ProgramRun {
+ public:
+  ProgramRun(const Loaded& prog, mpi::World& world, const scenario::RunConfig& cfg, scenario::RunResult& result,
+             const Options& opt);
+  ~ProgramRun();
+
+  sim::ProcessTask run_rank(std::uint32_t r);
+
+  // Fiber side. The rank whose fiber runs now.
+  CRank& current() { return ranks_[current_]; }
+  std::uint32_t current_rank() const { return current_; }
+  mpi::World& world() { return world_; }
+  coll::Coordinator& coordinator() { return coordinator_; }
+  // Waits for `t` on the engine (the fiber is suspended meanwhile).
+  void block(Task<void> t);
+  // The running call failed: the rank stops here (never returns).
+  [[noreturn]] void fail(std::exception_ptr e);
+  // The program ends this rank (return from main, exit): never returns.
+  [[noreturn]] void end_rank(Ending how, int status);
+
+  // A call starts and ends: for the trace, for the in-MPI progress rule.
+  void call_begins(const char* name);
+  void call_ends(const char* algorithm = "", const Request* started = nullptr);
+
+  const mpi::Communicator& comm(int handle, const char* argument) const;
+  std::int64_t next_instance(CRank& c, const mpi::Communicator& comm);
+  const coll::Algorithm& algorithm_for(const char* call, const coll::CollArgs& a);
+
+  const scenario::RunConfig& config() const { return cfg_; }
+  scenario::RunResult& result() { return result_; }
+  const std::vector<CRank>& ranks() const { return ranks_; }
+  const Stacks& stacks() const { return stacks_; }
+
+ private:
+  static void rank_main(Fiber& f);
+  void resume(std::uint32_t r);
+
+  const Loaded& prog_;
+  mpi::World& world_;
+  const scenario::RunConfig& cfg_;
+  scenario::RunResult& result_;
+  coll::Coordinator coordinator_;
+  Stacks stacks_;
+  PrivateGlobals globals_;
+  std::vector<CRank> ranks_;
+  std::uint32_t current_ = 0;
+  const Options& opt_;
+};
+
+// The run in progress (one at a time: the C entry points find it here).
+extern ProgramRun* g_run;
+
+}  // namespace mpisim::program

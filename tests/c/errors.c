@@ -1,0 +1,41 @@
+/* Erroneous programs, one per argument: each must stop with a diagnostic. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A frame larger than the stack (with mpisim cc's stack probes, the guard catches it). */
+static int overflow(void) {
+  volatile char big[4 << 20];
+  big[0] = 1;
+  MPI_Barrier(MPI_COMM_SELF);
+  return big[0];
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size, x = 1, y[4];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char *what = argc > 1 ? argv[1] : "";
+  if (!strcmp(what, "bad-rank") && rank == 0) MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
+  if (!strcmp(what, "deadlock")) MPI_Recv(&x, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (!strcmp(what, "root-mismatch")) MPI_Bcast(&x, 1, MPI_INT, rank == 1 ? 1 : 0, MPI_COMM_WORLD);
+  if (!strcmp(what, "truncate")) {
+    if (rank == 0) MPI_Send(y, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    if (rank == 1) MPI_Recv(y, 2, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (!strcmp(what, "abort") && rank == 1) MPI_Abort(MPI_COMM_WORLD, 7);
+  if (!strcmp(what, "exit") && rank == 2) exit(3);
+  if (!strcmp(what, "no-finalize") && rank == 0) return 0;
+  if (!strcmp(what, "bad-type")) MPI_Send(&x, 1, 12345, 0, 0, MPI_COMM_SELF);
+  if (!strcmp(what, "null-buffer")) MPI_Allreduce(NULL, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (!strcmp(what, "segv") && rank == 1) *(volatile int *)16 = 1;
+  if (!strcmp(what, "overflow") && rank == 2) x = overflow();
+  if (!strcmp(what, "unfinished") && rank == 0) {
+    MPI_Request r;
+    MPI_Isend(&x, 1, MPI_INT, 1, 9, MPI_COMM_WORLD, &r);
+  }
+  MPI_Finalize();
+  return 0;
+}

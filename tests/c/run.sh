@@ -1,0 +1,79 @@
+#!/bin/sh
+# The C programs of tests/c, built with `mpisim cc` and run under mpisim: their
+# output (sorted: ranks print in any order under mpiexec) must equal the expected
+# file, and, when MPICH is there, the same program's output under mpiexec.
+# Then each erroneous case must stop with its diagnostic and exit status.
+# Usage: run.sh MPISIM SOURCE_DIR WORK_DIR [MPICC MPIEXEC]
+set -u
+mpisim=$1 src=$2 work=$3 mpicc=${4:-} mpiexec=${5:-}
+mkdir -p "$work" && cd "$work" || exit 1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+build() {  # name
+  "$mpisim" cc -O1 -g "$src/$1.c" -o "$1" || { fail "$1: mpisim cc"; return 1; }
+  if [ -n "$mpicc" ]; then "$mpicc" -O1 "$src/$1.c" -o "$1.mpich" || fail "$1: $mpicc"; fi
+}
+
+# name ranks args...: the output against expected/NAME.RANKS.txt and MPICH's.
+compare() {
+  name=$1 ranks=$2
+  shift 2
+  "$mpisim" run "./$name" --ranks "$ranks" -q -- "$@" > "$name.$ranks.out" 2> "$name.$ranks.err"
+  status=$?
+  [ $status -eq 0 ] || { fail "$name on $ranks ranks: exit $status"; cat "$name.$ranks.err"; }
+  sort "$name.$ranks.out" > "$name.$ranks.sorted"
+  cmp -s "$name.$ranks.sorted" "$src/expected/$name.$ranks.txt" ||
+    { fail "$name on $ranks ranks: output differs from expected/$name.$ranks.txt"; diff "$name.$ranks.sorted" "$src/expected/$name.$ranks.txt" | head -20; }
+  if [ -n "$mpicc" ] && [ -x "$name.mpich" ]; then
+    rm -rf "mpich.$name.$ranks" && mkdir "mpich.$name.$ranks"
+    timeout 120 "$mpiexec" -n "$ranks" -outfile-pattern "mpich.$name.$ranks/out.%r" "./$name.mpich" "$@" > /dev/null 2>&1 ||
+      fail "$name on $ranks ranks: mpiexec failed"
+    cat "mpich.$name.$ranks"/out.* 2>/dev/null | sort > "$name.$ranks.mpich"
+    cmp -s "$name.$ranks.sorted" "$name.$ranks.mpich" ||
+      { fail "$name on $ranks ranks: mpisim and MPICH differ"; diff "$name.$ranks.sorted" "$name.$ranks.mpich" | head -20; }
+  fi
+}
+
+# expected-status pattern args...: an erroneous run of the errors program on 4 ranks.
+erroneous() {
+  want=$1 pattern=$2
+  shift 2
+  "$mpisim" run ./errors --ranks 4 -q -- "$@" > /dev/null 2> "errors.$1.err"
+  status=$?
+  [ $status -eq "$want" ] || fail "errors $*: exit $status, expected $want"
+  grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
+}
+
+for p in ring globals collectives nonblocking datatypes errors; do build $p; done
+compare ring 1 5
+compare ring 4 3
+compare ring 7 2
+compare globals 4
+compare globals 5
+for n in 1 3 4 5; do compare collectives $n; compare nonblocking $n; compare datatypes $n; done
+
+erroneous 2 "MPI_ERR_RANK: rank 0, MPI_Send, argument dest" bad-rank
+erroneous 2 "DEADLOCK: 4 ranks blocked forever" deadlock
+erroneous 2 "MPI_ERR_ROOT: rank 1, MPI_Bcast, argument root" root-mismatch
+erroneous 2 "MPI_ERR_TRUNCATE: rank 1, MPI_Recv" truncate
+erroneous 7 "MPI_ABORT: rank 1, MPI_Abort: called MPI_Abort(MPI_COMM_WORLD, 7)" abort
+erroneous 3 "EXIT_STATUS: rank 2: called exit with status 3" exit
+erroneous 2 "returned from main without calling MPI_Finalize" no-finalize
+erroneous 2 "MPI_ERR_TYPE: rank 0, MPI_Send, argument datatype" bad-type
+erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allreduce, argument sendbuf" null-buffer
+erroneous 2 "segmentation fault at address 16 in rank 1" segv
+erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow
+erroneous 2 "UNFINISHED_COMMUNICATION" unfinished
+
+# Not a program of mpisim cc: a clear error, exit 2.
+printf 'not a program' > notes.txt
+"$mpisim" run ./ring.mpich --ranks 2 > /dev/null 2> foreign.err
+status=$?
+if [ -n "$mpicc" ]; then
+  [ $status -eq 2 ] && grep -q "mpisim cc" foreign.err || { fail "a program built by mpicc: exit $status"; cat foreign.err; }
+fi
+"$mpisim" run ./ring > /dev/null 2> noranks.err
+[ $? -eq 2 ] && grep -q -- "--ranks" noranks.err || fail "a program without --ranks"
+
+[ $failures -eq 0 ] && echo "all C program tests passed" || { echo "$failures failures"; exit 1; }
