@@ -12,6 +12,8 @@
 #define MPISIM_IMPLEMENTATION 1
 #include "include/mpi.h"
 #include "include/mpisim.h"
+#include "model/coll/comm/constructors.hpp"
+#include "model/mpi/group.hpp"
 #include "model/mpi/local_calls.hpp"
 #include "model/mpi/op.hpp"
 #include "model/mpi/type_constructors.hpp"
@@ -66,16 +68,12 @@ int call(const char* name, F&& body) {
   return MPI_SUCCESS;
 }
 
-std::string hex(int v) {
-  char s[16];
-  std::snprintf(s, sizeof s, "0x%08x", static_cast<unsigned>(v));
-  return s;
-}
+std::string hex(int v) { return handle_text(v); }
 
 // ---- handles
 constexpr int kDerivedType = static_cast<int>(0xcc000000u);
 constexpr int kRequestKind = static_cast<int>(0xac000000u);
-constexpr int kIndexMask = 0x00ffffff;
+constexpr int kIndexMask = kHandleIndex;
 
 struct TypeName {
   int handle;
@@ -220,7 +218,7 @@ class CArgs final : public coll::ArgSource {
   }
   std::vector<std::int64_t> integers(coll::Param p) override {
     const int* a = arrays_[static_cast<std::size_t>(p)];
-    const std::size_t n = comm_.size();
+    const auto n = static_cast<std::size_t>(comm_.peer_count());  // the remote group's on an intercommunicator
     if (a == nullptr && n > 0)
       throw MpiError(ErrorClass::arg, coll::param_name(p), std::string(coll::param_name(p)) + " is NULL",
                      "MPI-4.1 §6.5: the array has one entry per process of the group");
@@ -312,6 +310,17 @@ void new_type(Ctx& x, MPI_Datatype* newtype, mpi::TypeRef t) {
   *newtype = kDerivedType | static_cast<int>(free - x.c.types.begin());
 }
 
+Task<void> made_comm(Task<const mpi::Communicator*> t, const mpi::Communicator** out) { *out = co_await std::move(t); }
+// A communicator constructor: a collective on `comm` whose result is a new handle.
+template <typename Make>
+void construct(Ctx& x, MPI_Comm comm, MPI_Comm* newcomm, Make make) {
+  const mpi::Communicator& c = x.run.comm(comm, "comm");
+  need(newcomm, "newcomm");
+  const std::int64_t seq = x.run.next_instance(x.c, c);
+  const mpi::Communicator* made = nullptr;
+  x.run.block(made_comm(make(c, seq, std::string(x.name) + " #" + std::to_string(seq) + " of " + c.name()), &made));
+  *newcomm = x.run.add_comm(made);
+}
 }  // namespace
 }  // namespace mpisim::program
 
@@ -449,6 +458,60 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
     const auto& c = x.run.comm(comm, "comm");
     program::need(size, "size");
     *size = static_cast<int>(c.size());
+  });
+}
+
+// ---- communicators
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  return call("MPI_Comm_dup", [&](Ctx& x) {
+    program::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::dup(x.rk, c, seq, std::move(label));
+    });
+  });
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  return call("MPI_Comm_split", [&](Ctx& x) {
+    program::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::split(x.rk, c, seq, color, key, std::move(label));
+    });
+  });
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  return call("MPI_Comm_split_type", [&](Ctx& x) {
+    mpi::check_info(info);
+    const int color = mpi::split_type_color(split_type, x.run.world().node_of(x.r));
+    program::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::split(x.rk, c, seq, color, key, std::move(label));
+    });
+  });
+}
+
+int MPI_Comm_free(MPI_Comm* comm) {
+  return call("MPI_Comm_free", [&](Ctx& x) {
+    program::need(comm, "comm");
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+      throw mpi::MpiError(mpi::ErrorClass::comm, "comm", "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
+                          "MPI-4.1 §7.4.3: MPI_Comm_free takes a communicator the program made");
+    x.run.comm(*comm, "comm");  // a valid handle
+    x.c.comms[static_cast<std::size_t>(*comm & program::kIndexMask)] = nullptr;  // pending operations still complete
+    *comm = MPI_COMM_NULL;
+  });
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+  return call("MPI_Comm_compare", [&](Ctx& x) {
+    program::need(result, "result");
+    *result = static_cast<int>(mpi::compare(x.run.comm(comm1, "comm1"), x.run.comm(comm2, "comm2"), x.r));
+  });
+}
+
+int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+  return call("MPI_Comm_test_inter", [&](Ctx& x) {
+    program::need(flag, "flag");
+    *flag = x.run.comm(comm, "comm").is_inter() ? 1 : 0;
   });
 }
 

@@ -156,20 +156,42 @@ void ProgramRun::call_ends(const char* algorithm, const Request* started) {
   c.call = nullptr;
 }
 
-const mpi::Communicator& ProgramRun::comm(int handle, const char* argument) const {
-  if (handle == 0x44000000) return world_.comm_world();
-  if (handle == 0x44000001) return world_.comm_self();
-  if (handle == 0x04000000)
-    throw mpi::MpiError(mpi::ErrorClass::comm, argument, "MPI_COMM_NULL is not a communicator",
-                        "MPI-4.1 §7.4: MPI_COMM_NULL is not a valid communicator argument");
-  char hex[16];
-  std::snprintf(hex, sizeof hex, "0x%x", static_cast<unsigned>(handle));
-  throw mpi::MpiError(mpi::ErrorClass::comm, argument, std::string(hex) + " is not a communicator handle",
+const mpi::Communicator& ProgramRun::comm(int handle, const char* argument) {
+  if (handle == kCommWorld) return world_.comm_world();
+  if (handle == kCommSelf) return world_.comm_self();
+  const CRank& c = current();
+  const auto i = static_cast<std::size_t>(handle & kHandleIndex);
+  if ((handle & ~kHandleIndex) == kCommKind && i < c.comms.size()) {
+    if (c.comms[i]) return *c.comms[i];
+    throw mpi::MpiError(mpi::ErrorClass::comm, argument, "communicator " + handle_text(handle) + " was freed",
+                        "MPI-4.1 §7.4.3: a freed communicator handle may not be used");
+  }
+  throw mpi::MpiError(mpi::ErrorClass::comm, argument,
+                      handle == kCommNull ? std::string("MPI_COMM_NULL is not a communicator")
+                                          : handle_text(handle) + " is not a communicator handle of this rank",
                       "MPI-4.1 §7.4: a communicator argument must be a valid communicator handle");
 }
 
+int ProgramRun::add_comm(const mpi::Communicator* made) {
+  if (!made) return kCommNull;
+  CRank& c = current();
+  c.comms.push_back(made);
+  return kCommKind | static_cast<int>(c.comms.size() - 1);
+}
+
+std::string handle_text(int handle) {
+  char s[16];
+  std::snprintf(s, sizeof s, "0x%08x", static_cast<unsigned>(handle));
+  return s;
+}
+
 std::int64_t ProgramRun::next_instance(CRank& c, const mpi::Communicator& comm) {
-  return &comm == &world_.comm_world() ? c.world_calls++ : c.self_calls++;
+  if (&comm == &world_.comm_world()) return c.world_calls++;
+  const std::uint32_t ctx = comm.is_self() ? 0xffffffffu : comm.base_context();
+  for (auto& [k, n] : c.calls_on)
+    if (k == ctx) return n++;
+  c.calls_on.emplace_back(ctx, 1);
+  return 0;
 }
 
 const coll::Algorithm& ProgramRun::algorithm_for(const char* call, const coll::CollArgs& a) {

@@ -21,6 +21,13 @@ using mpi::Status;
 using sim::SimTime;
 using sim::Task;
 
+// Handle values (mpi.h): MPICH's for the predefined objects; a made object's is
+// its kind and its index in the rank's table.
+inline constexpr int kCommWorld = 0x44000000, kCommSelf = 0x44000001, kCommNull = 0x04000000;
+inline constexpr int kCommKind = static_cast<int>(0x84000000u);
+inline constexpr int kHandleIndex = 0x00ffffff;
+std::string handle_text(int handle);  // "0x84000001"
+
 // How a rank's program ended.
 enum class Ending : std::uint8_t { running, returned, exited };
 
@@ -42,7 +49,9 @@ struct CRank {
   Ending ending = Ending::running;
   int status = 0;              // main's return value or exit's argument
   bool initialized = false, finalized = false;
-  std::int64_t world_calls = 0, self_calls = 0;  // collectives so far per communicator
+  std::int64_t world_calls = 0;                 // collectives so far on MPI_COMM_WORLD
+  std::vector<std::pair<std::uint32_t, std::int64_t>> calls_on;  // and on the others, by context
+  std::vector<const mpi::Communicator*> comms;  // MPI_Comm handles made (null: freed or MPI_COMM_NULL)
   std::vector<Request*> requests;               // MPI_Request handles (null: a free slot)
   std::vector<mpi::TypeRef> types;              // derived datatypes (null: freed)
   std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
@@ -75,7 +84,10 @@ class ProgramRun {
   void call_begins(const char* name);
   void call_ends(const char* algorithm = "", const Request* started = nullptr);
 
-  const mpi::Communicator& comm(int handle, const char* argument) const;
+  // The communicator a handle of the running rank names (MPI_ERR_COMM otherwise);
+  // a new one's handle (MPI_COMM_NULL for null).
+  const mpi::Communicator& comm(int handle, const char* argument);
+  int add_comm(const mpi::Communicator* made);
   std::int64_t next_instance(CRank& c, const mpi::Communicator& comm);
   const coll::Algorithm& algorithm_for(const char* call, const coll::CollArgs& a);
 

@@ -30,6 +30,13 @@ int main(int argc, char **argv) {
   if (!strcmp(what, "no-finalize") && rank == 0) return 0;
   if (!strcmp(what, "bad-type")) MPI_Send(&x, 1, 12345, 0, 0, MPI_COMM_SELF);
   if (!strcmp(what, "null-buffer")) MPI_Allreduce(NULL, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (!strcmp(what, "freed-comm")) {
+    MPI_Comm c, keep;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    keep = c;
+    MPI_Comm_free(&c);
+    MPI_Barrier(keep);
+  }
   if (!strcmp(what, "segv") && rank == 1) *(volatile int *)16 = 1;
   if (!strcmp(what, "overflow") && rank == 2) x = overflow();
   if (!strcmp(what, "unfinished") && rank == 0) {
