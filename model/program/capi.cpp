@@ -46,10 +46,13 @@ bool allowed_outside(const char* name) {
 
 // Runs one MPI call: the error of a failing call stops the rank (the run's
 // diagnostic says why), as under MPI_ERRORS_ARE_FATAL.
+// `site`: where the program called (the C entry point's return address), for
+// the diagnostics' source line.
 template <typename F>
-int call(const char* name, F&& body) {
+int call(const void* site, const char* name, F&& body) {
   ProgramRun& run = *g_run;
   CRank& c = run.current();
+  c.site = site;
   Ctx x{run, c, run.current_rank(), run.world().rank(run.current_rank()), name};
   run.call_begins(name);
   std::exception_ptr error;
@@ -283,9 +286,9 @@ auto reduce_args(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dat
 }
 
 // ---- point-to-point
-int send_in_mode(const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+int send_in_mode(const void* site, const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                  MPI_Comm comm, mpi::SendMode mode, MPI_Request* request) {
-  return call(name, [&](Ctx& x) {
+  return call(site, name, [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     auto t = type_of(x.c, datatype, "datatype");
     if (request) need(request, "request");
@@ -342,7 +345,7 @@ extern "C" {
 // ---- the environment
 int MPI_Init(int* argc, char*** argv) {
   (void)argc, (void)argv;
-  return call("MPI_Init", [](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Init", [](Ctx& x) {
     if (x.c.initialized)
       throw mpi::MpiError(mpi::ErrorClass::other, "", "MPI_Init was called twice",
                           "MPI-4.1 §11.2.1: MPI may be initialized once per process");
@@ -352,7 +355,7 @@ int MPI_Init(int* argc, char*** argv) {
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   (void)argc, (void)argv;
-  return call("MPI_Init_thread", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Init_thread", [&](Ctx& x) {
     if (x.c.initialized)
       throw mpi::MpiError(mpi::ErrorClass::other, "", "MPI_Init_thread was called after MPI was initialized",
                           "MPI-4.1 §11.2.1: MPI may be initialized once per process");
@@ -365,25 +368,25 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 }
 
 int MPI_Finalize(void) {
-  return call("MPI_Finalize", [](Ctx& x) { x.c.finalized = true; });
+  return call(__builtin_return_address(0), "MPI_Finalize", [](Ctx& x) { x.c.finalized = true; });
 }
 
 int MPI_Initialized(int* flag) {
-  return call("MPI_Initialized", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Initialized", [&](Ctx& x) {
     program::need(flag, "flag");
     *flag = x.c.initialized ? 1 : 0;
   });
 }
 
 int MPI_Finalized(int* flag) {
-  return call("MPI_Finalized", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Finalized", [&](Ctx& x) {
     program::need(flag, "flag");
     *flag = x.c.finalized ? 1 : 0;
   });
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode) {
-  return call("MPI_Abort", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Abort", [&](Ctx& x) {
     const char* name = comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : comm == MPI_COMM_SELF ? "MPI_COMM_SELF" : "comm";
     throw program::ProgramStop{x.r, errorcode, true,
                                "called MPI_Abort(" + std::string(name) + ", " + std::to_string(errorcode) + ")"};
@@ -391,14 +394,14 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
 }
 
 int MPI_Query_thread(int* provided) {
-  return call("MPI_Query_thread", [&](Ctx&) {
+  return call(__builtin_return_address(0), "MPI_Query_thread", [&](Ctx&) {
     program::need(provided, "provided");
     *provided = MPI_THREAD_SERIALIZED;
   });
 }
 
 int MPI_Is_thread_main(int* flag) {
-  return call("MPI_Is_thread_main", [&](Ctx&) {
+  return call(__builtin_return_address(0), "MPI_Is_thread_main", [&](Ctx&) {
     program::need(flag, "flag");
     *flag = 1;
   });
@@ -408,7 +411,7 @@ double MPI_Wtime(void) { return static_cast<double>(program::g_run->world().engi
 double MPI_Wtick(void) { return 1e-12; }
 
 int MPI_Get_processor_name(char* name, int* resultlen) {
-  return call("MPI_Get_processor_name", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Get_processor_name", [&](Ctx& x) {
     program::need(name, "name");
     program::need(resultlen, "resultlen");
     const std::string n = "node" + std::to_string(x.run.world().node_of(x.r));
@@ -418,7 +421,7 @@ int MPI_Get_processor_name(char* name, int* resultlen) {
 }
 
 int MPI_Get_version(int* version, int* subversion) {
-  return call("MPI_Get_version", [&](Ctx&) {
+  return call(__builtin_return_address(0), "MPI_Get_version", [&](Ctx&) {
     program::need(version, "version");
     program::need(subversion, "subversion");
     *version = MPI_VERSION;
@@ -427,14 +430,14 @@ int MPI_Get_version(int* version, int* subversion) {
 }
 
 int MPI_Error_class(int errorcode, int* errorclass) {
-  return call("MPI_Error_class", [&](Ctx&) {
+  return call(__builtin_return_address(0), "MPI_Error_class", [&](Ctx&) {
     program::need(errorclass, "errorclass");
     *errorclass = errorcode;
   });
 }
 
 int MPI_Error_string(int errorcode, char* string, int* resultlen) {
-  return call("MPI_Error_string", [&](Ctx&) {
+  return call(__builtin_return_address(0), "MPI_Error_string", [&](Ctx&) {
     program::need(string, "string");
     program::need(resultlen, "resultlen");
     const std::string s = mpi::error_class_name(static_cast<mpi::ErrorClass>(errorcode));
@@ -446,7 +449,7 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
 }
 
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {
-  return call("MPI_Comm_rank", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Comm_rank", [&](Ctx& x) {
     const auto& c = x.run.comm(comm, "comm");
     program::need(rank, "rank");
     *rank = c.rank_of(x.r, x.r);
@@ -454,7 +457,7 @@ int MPI_Comm_rank(MPI_Comm comm, int* rank) {
 }
 
 int MPI_Comm_size(MPI_Comm comm, int* size) {
-  return call("MPI_Comm_size", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Comm_size", [&](Ctx& x) {
     const auto& c = x.run.comm(comm, "comm");
     program::need(size, "size");
     *size = static_cast<int>(c.size());
@@ -464,7 +467,7 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
 // ---- communicators
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
-  return call("MPI_Comm_dup", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Comm_dup", [&](Ctx& x) {
     program::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::dup(x.rk, c, seq, std::move(label));
     });
@@ -472,7 +475,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-  return call("MPI_Comm_split", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Comm_split", [&](Ctx& x) {
     program::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::split(x.rk, c, seq, color, key, std::move(label));
     });
@@ -480,7 +483,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
-  return call("MPI_Comm_split_type", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Comm_split_type", [&](Ctx& x) {
     mpi::check_info(info);
     const int color = mpi::split_type_color(split_type, x.run.world().node_of(x.r));
     program::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
@@ -490,7 +493,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {
-  return call("MPI_Comm_free", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Comm_free", [&](Ctx& x) {
     program::need(comm, "comm");
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
       throw mpi::MpiError(mpi::ErrorClass::comm, "comm", "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
@@ -502,14 +505,14 @@ int MPI_Comm_free(MPI_Comm* comm) {
 }
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
-  return call("MPI_Comm_compare", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Comm_compare", [&](Ctx& x) {
     program::need(result, "result");
     *result = static_cast<int>(mpi::compare(x.run.comm(comm1, "comm1"), x.run.comm(comm2, "comm2"), x.r));
   });
 }
 
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
-  return call("MPI_Comm_test_inter", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Comm_test_inter", [&](Ctx& x) {
     program::need(flag, "flag");
     *flag = x.run.comm(comm, "comm").is_inter() ? 1 : 0;
   });
@@ -517,31 +520,31 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
 
 // ---- point-to-point
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  return program::send_in_mode("MPI_Send", buf, count, datatype, dest, tag, comm, mpi::SendMode::standard, nullptr);
+  return program::send_in_mode(__builtin_return_address(0), "MPI_Send", buf, count, datatype, dest, tag, comm, mpi::SendMode::standard, nullptr);
 }
 int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  return program::send_in_mode("MPI_Ssend", buf, count, datatype, dest, tag, comm, mpi::SendMode::synchronous,
+  return program::send_in_mode(__builtin_return_address(0), "MPI_Ssend", buf, count, datatype, dest, tag, comm, mpi::SendMode::synchronous,
                                nullptr);
 }
 int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  return program::send_in_mode("MPI_Rsend", buf, count, datatype, dest, tag, comm, mpi::SendMode::ready, nullptr);
+  return program::send_in_mode(__builtin_return_address(0), "MPI_Rsend", buf, count, datatype, dest, tag, comm, mpi::SendMode::ready, nullptr);
 }
 int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
               MPI_Request* request) {
-  return program::send_in_mode("MPI_Isend", buf, count, datatype, dest, tag, comm, mpi::SendMode::standard, request);
+  return program::send_in_mode(__builtin_return_address(0), "MPI_Isend", buf, count, datatype, dest, tag, comm, mpi::SendMode::standard, request);
 }
 int MPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request* request) {
-  return program::send_in_mode("MPI_Issend", buf, count, datatype, dest, tag, comm, mpi::SendMode::synchronous,
+  return program::send_in_mode(__builtin_return_address(0), "MPI_Issend", buf, count, datatype, dest, tag, comm, mpi::SendMode::synchronous,
                                request);
 }
 int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request* request) {
-  return program::send_in_mode("MPI_Irsend", buf, count, datatype, dest, tag, comm, mpi::SendMode::ready, request);
+  return program::send_in_mode(__builtin_return_address(0), "MPI_Irsend", buf, count, datatype, dest, tag, comm, mpi::SendMode::ready, request);
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  return call("MPI_Recv", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Recv", [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     auto t = program::type_of(x.c, datatype, "datatype");
     Request* r = x.rk.irecv(program::typed(x, buf, count, t), t, source, tag, cm);
@@ -553,7 +556,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Request* request) {
-  return call("MPI_Irecv", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Irecv", [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     auto t = program::type_of(x.c, datatype, "datatype");
     program::need(request, "request");
@@ -563,7 +566,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, 
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-  return call("MPI_Sendrecv", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Sendrecv", [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     auto st_t = program::type_of(x.c, sendtype, "sendtype");
     auto rt_t = program::type_of(x.c, recvtype, "recvtype");
@@ -577,7 +580,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                          int recvtag, MPI_Comm comm, MPI_Status* status) {
-  return call("MPI_Sendrecv_replace", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Sendrecv_replace", [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     auto t = program::type_of(x.c, datatype, "datatype");
     mpi::Status st;
@@ -588,7 +591,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
 }
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
-  return call("MPI_Wait", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Wait", [&](Ctx& x) {
     program::need(request, "request");
     Request* r = std::exchange(program::request_of(x.c, *request, "request"), nullptr);
     *request = MPI_REQUEST_NULL;
@@ -599,7 +602,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 }
 
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
-  return call("MPI_Waitall", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Waitall", [&](Ctx& x) {
     if (count < 0)
       throw mpi::MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(count) + " is negative",
                           "MPI-4.1 §3.7.5: count is the number of requests");
@@ -622,7 +625,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
 }
 
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Status* status) {
-  return call("MPI_Waitany", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Waitany", [&](Ctx& x) {
     program::need(index, "index");
     if (count > 0) program::need(array_of_requests, "array_of_requests");
     auto& reqs = x.c.scratch_requests;
@@ -640,7 +643,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Stat
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-  return call("MPI_Test", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Test", [&](Ctx& x) {
     program::need(request, "request");
     program::need(flag, "flag");
     Request*& slot = program::request_of(x.c, *request, "request");
@@ -654,7 +657,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 }
 
 int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Status array_of_statuses[]) {
-  return call("MPI_Testall", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Testall", [&](Ctx& x) {
     program::need(flag, "flag");
     if (count > 0) program::need(array_of_requests, "array_of_requests");
     auto& reqs = x.c.scratch_requests;
@@ -677,7 +680,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
 }
 
 int MPI_Request_free(MPI_Request* request) {
-  return call("MPI_Request_free", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Request_free", [&](Ctx& x) {
     program::need(request, "request");
     x.rk.free_request(program::request_of(x.c, *request, "request"));
     *request = MPI_REQUEST_NULL;
@@ -685,7 +688,7 @@ int MPI_Request_free(MPI_Request* request) {
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  return call("MPI_Probe", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Probe", [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     mpi::Status st;
     x.run.block(program::probe(x.rk, source, tag, cm, &st));
@@ -694,7 +697,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
-  return call("MPI_Iprobe", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Iprobe", [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     program::need(flag, "flag");
     auto st = x.rk.iprobe(source, tag, cm);
@@ -705,7 +708,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
 }
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
-  return call("MPI_Get_count", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Get_count", [&](Ctx& x) {
     program::need(status, "status");
     program::need(count, "count");
     auto t = program::type_of(x.c, datatype, "datatype");
@@ -715,15 +718,15 @@ int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
 
 // ---- collectives
 int MPI_Barrier(MPI_Comm comm) {
-  return call("MPI_Barrier", [&](Ctx& x) { program::collective(x, coll::Collective::barrier, comm, [](auto&) {}); });
+  return call(__builtin_return_address(0), "MPI_Barrier", [&](Ctx& x) { program::collective(x, coll::Collective::barrier, comm, [](auto&) {}); });
 }
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
-  return call("MPI_Ibarrier",
+  return call(__builtin_return_address(0), "MPI_Ibarrier",
               [&](Ctx& x) { program::collective(x, coll::Collective::barrier, comm, [](auto&) {}, request); });
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return call("MPI_Bcast", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Bcast", [&](Ctx& x) {
     program::collective(x, coll::Collective::bcast, comm, [&](program::CArgs& a) {
       a.buffer(Param::buffer, buffer).integer(Param::count, count).type(Param::datatype, datatype);
       a.integer(Param::root, root);
@@ -731,7 +734,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   });
 }
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
-  return call("MPI_Ibcast", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Ibcast", [&](Ctx& x) {
     program::collective(
         x, coll::Collective::bcast, comm,
         [&](program::CArgs& a) {
@@ -744,14 +747,14 @@ int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return call("MPI_Gather", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Gather", [&](Ctx& x) {
     program::collective(x, coll::Collective::gather, comm,
                         program::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
   });
 }
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
-  return call("MPI_Igather", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Igather", [&](Ctx& x) {
     program::collective(x, coll::Collective::gather, comm,
                         program::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root),
                         request);
@@ -760,7 +763,7 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return call("MPI_Gatherv", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Gatherv", [&](Ctx& x) {
     program::collective(x, coll::Collective::gatherv, comm, [&](program::CArgs& a) {
       a.buffer(Param::sendbuf, sendbuf).integer(Param::sendcount, sendcount).type(Param::sendtype, sendtype);
       a.buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts).ints(Param::displs, displs);
@@ -771,14 +774,14 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return call("MPI_Scatter", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Scatter", [&](Ctx& x) {
     program::collective(x, coll::Collective::scatter, comm,
                         program::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
   });
 }
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
-  return call("MPI_Iscatter", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Iscatter", [&](Ctx& x) {
     program::collective(x, coll::Collective::scatter, comm,
                         program::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root),
                         request);
@@ -787,7 +790,7 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return call("MPI_Scatterv", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Scatterv", [&](Ctx& x) {
     program::collective(x, coll::Collective::scatterv, comm, [&](program::CArgs& a) {
       a.buffer(Param::sendbuf, sendbuf).ints(Param::sendcounts, sendcounts).ints(Param::displs, displs);
       a.type(Param::sendtype, sendtype).buffer(Param::recvbuf, recvbuf).integer(Param::recvcount, recvcount);
@@ -798,14 +801,14 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
-  return call("MPI_Allgather", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Allgather", [&](Ctx& x) {
     program::collective(x, coll::Collective::allgather, comm,
                         program::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
   });
 }
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return call("MPI_Iallgather", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Iallgather", [&](Ctx& x) {
     program::collective(x, coll::Collective::allgather, comm,
                         program::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
   });
@@ -813,7 +816,7 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return call("MPI_Allgatherv", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Allgatherv", [&](Ctx& x) {
     program::collective(x, coll::Collective::allgatherv, comm, [&](program::CArgs& a) {
       a.buffer(Param::sendbuf, sendbuf).integer(Param::sendcount, sendcount).type(Param::sendtype, sendtype);
       a.buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts).ints(Param::displs, displs);
@@ -824,14 +827,14 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
-  return call("MPI_Alltoall", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Alltoall", [&](Ctx& x) {
     program::collective(x, coll::Collective::alltoall, comm,
                         program::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
   });
 }
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return call("MPI_Ialltoall", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Ialltoall", [&](Ctx& x) {
     program::collective(x, coll::Collective::alltoall, comm,
                         program::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
   });
@@ -839,7 +842,7 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return call("MPI_Alltoallv", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Alltoallv", [&](Ctx& x) {
     program::collective(x, coll::Collective::alltoallv, comm, [&](program::CArgs& a) {
       a.buffer(Param::sendbuf, sendbuf).ints(Param::sendcounts, sendcounts).ints(Param::sdispls, sdispls);
       a.type(Param::sendtype, sendtype).buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts);
@@ -850,28 +853,28 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
-  return call("MPI_Reduce", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Reduce", [&](Ctx& x) {
     program::collective(x, coll::Collective::reduce, comm,
                         program::reduce_args(sendbuf, recvbuf, count, datatype, op, root));
   });
 }
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm, MPI_Request* request) {
-  return call("MPI_Ireduce", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Ireduce", [&](Ctx& x) {
     program::collective(x, coll::Collective::reduce, comm,
                         program::reduce_args(sendbuf, recvbuf, count, datatype, op, root), request);
   });
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return call("MPI_Allreduce", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Allreduce", [&](Ctx& x) {
     program::collective(x, coll::Collective::allreduce, comm,
                         program::reduce_args(sendbuf, recvbuf, count, datatype, op));
   });
 }
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request* request) {
-  return call("MPI_Iallreduce", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Iallreduce", [&](Ctx& x) {
     program::collective(x, coll::Collective::allreduce, comm,
                         program::reduce_args(sendbuf, recvbuf, count, datatype, op), request);
   });
@@ -879,7 +882,7 @@ int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
-  return call("MPI_Reduce_scatter", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Reduce_scatter", [&](Ctx& x) {
     program::collective(x, coll::Collective::reduce_scatter, comm, [&](program::CArgs& a) {
       a.buffer(Param::sendbuf, sendbuf).buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts);
       a.type(Param::datatype, datatype).op(op);
@@ -889,7 +892,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm) {
-  return call("MPI_Reduce_scatter_block", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Reduce_scatter_block", [&](Ctx& x) {
     program::collective(x, coll::Collective::reduce_scatter_block, comm, [&](program::CArgs& a) {
       a.buffer(Param::sendbuf, sendbuf).buffer(Param::recvbuf, recvbuf).integer(Param::recvcount, recvcount);
       a.type(Param::datatype, datatype).op(op);
@@ -898,27 +901,27 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return call("MPI_Scan", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Scan", [&](Ctx& x) {
     program::collective(x, coll::Collective::scan, comm, program::reduce_args(sendbuf, recvbuf, count, datatype, op));
   });
 }
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
               MPI_Request* request) {
-  return call("MPI_Iscan", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Iscan", [&](Ctx& x) {
     program::collective(x, coll::Collective::scan, comm, program::reduce_args(sendbuf, recvbuf, count, datatype, op),
                         request);
   });
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return call("MPI_Exscan", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Exscan", [&](Ctx& x) {
     program::collective(x, coll::Collective::exscan, comm,
                         program::reduce_args(sendbuf, recvbuf, count, datatype, op));
   });
 }
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                 MPI_Request* request) {
-  return call("MPI_Iexscan", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Iexscan", [&](Ctx& x) {
     program::collective(x, coll::Collective::exscan, comm,
                         program::reduce_args(sendbuf, recvbuf, count, datatype, op), request);
   });
@@ -926,7 +929,7 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
 
 // ---- datatypes
 int MPI_Type_size(MPI_Datatype datatype, int* size) {
-  return call("MPI_Type_size", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Type_size", [&](Ctx& x) {
     program::need(size, "size");
     const auto s = program::type_of(x.c, datatype, "datatype")->size();
     *size = s > INT32_MAX ? MPI_UNDEFINED : static_cast<int>(s);
@@ -934,7 +937,7 @@ int MPI_Type_size(MPI_Datatype datatype, int* size) {
 }
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
-  return call("MPI_Type_get_extent", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Type_get_extent", [&](Ctx& x) {
     program::need(lb, "lb");
     program::need(extent, "extent");
     auto t = program::type_of(x.c, datatype, "datatype");
@@ -945,27 +948,27 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
 
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call("MPI_Type_contiguous", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Type_contiguous", [&](Ctx& x) {
     program::new_type(x, newtype, mpi::type_contiguous(count, program::type_of(x.c, oldtype, "oldtype")));
   });
 }
 
 int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call("MPI_Type_vector", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Type_vector", [&](Ctx& x) {
     program::new_type(x, newtype,
                       mpi::type_vector(count, blocklength, stride, program::type_of(x.c, oldtype, "oldtype")));
   });
 }
 
 int MPI_Type_commit(MPI_Datatype* datatype) {
-  return call("MPI_Type_commit", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Type_commit", [&](Ctx& x) {
     program::need(datatype, "datatype");
     program::type_of(x.c, *datatype, "datatype")->commit();
   });
 }
 
 int MPI_Type_free(MPI_Datatype* datatype) {
-  return call("MPI_Type_free", [&](Ctx& x) {
+  return call(__builtin_return_address(0), "MPI_Type_free", [&](Ctx& x) {
     program::need(datatype, "datatype");
     auto t = program::type_of(x.c, *datatype, "datatype");
     mpi::check_type_free(*t, "datatype");
@@ -976,7 +979,7 @@ int MPI_Type_free(MPI_Datatype* datatype) {
 
 // ---- mpisim.h
 void mpisim_compute(double seconds) {
-  call("mpisim_compute", [&](Ctx& x) {
+  call(__builtin_return_address(0), "mpisim_compute", [&](Ctx& x) {
     if (!(seconds >= 0) || seconds > 4.6e6)
       throw mpi::MpiError(mpi::ErrorClass::arg, "seconds",
                           "mpisim_compute(" + std::to_string(seconds) + "): expected a time from 0 to 4.6e6 s",

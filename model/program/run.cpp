@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 
 #include "model/net/units.hpp"
 #include "model/program/runtime.hpp"
@@ -42,6 +43,39 @@ Loaded::Loaded(const std::string& path) : path_(path) {
 
 Loaded::~Loaded() {
   if (handle_) dlclose(handle_);
+}
+
+std::string source_line(const void* site) {
+  static std::map<const void*, std::string> known;  // a deadlock may name the same line for many ranks
+  if (!site) return "";
+  if (auto it = known.find(site); it != known.end()) return it->second;
+  std::string out;
+  Dl_info info{};
+  if (dladdr(site, &info) && info.dli_fname) {
+    // The call instruction ends just before the return address.
+    const auto offset = reinterpret_cast<std::uintptr_t>(site) - 1 - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    std::string file = info.dli_fname, quoted = "'";
+    for (char ch : file) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    quoted += "'";
+    char cmd[64];
+    std::snprintf(cmd, sizeof cmd, " 0x%zx 2>/dev/null", static_cast<std::size_t>(offset));
+    if (FILE* p = popen(("addr2line -f -s -e " + quoted + cmd).c_str(), "r")) {
+      char function[512] = "", line[512] = "";
+      const bool ok = std::fgets(function, sizeof function, p) && std::fgets(line, sizeof line, p);
+      pclose(p);
+      auto chomp = [](char* s) { s[std::strcspn(s, "\n")] = '\0'; };
+      chomp(function), chomp(line);
+      if (char* d = std::strstr(line, " (discriminator")) *d = '\0';
+      if (ok && std::strncmp(line, "??", 2) != 0) out = std::string(line) + (std::strcmp(function, "??") ? std::string(" in ") + function : "");
+    }
+    if (out.empty()) {
+      char off[32];
+      std::snprintf(off, sizeof off, "+0x%zx", static_cast<std::size_t>(offset));
+      const std::string base = file.substr(file.find_last_of('/') + 1);
+      out = info.dli_sname ? std::string("in ") + info.dli_sname + " (" + base + off + ")" : base + off;
+    }
+  }
+  return known[site] = out;
 }
 
 ProgramRun::ProgramRun(const Loaded& prog, mpi::World& world, const scenario::RunConfig& cfg,
@@ -251,6 +285,7 @@ ProgramResult run_program(const Loaded& program, net::Network& net, const scenar
           scenario::RankPlace p;
           const CRank& c = run.ranks()[r];
           p.call = c.call ? c.call : "";
+          if (c.call) p.where = source_line(c.site);
           return p;
         },
         [&out](const std::exception_ptr& e, sim::Diagnostic& d) {

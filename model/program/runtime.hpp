@@ -45,6 +45,7 @@ struct CRank {
   Task<void> pending;          // what the fiber waits for, run by the engine
   std::exception_ptr error;    // the failure of a call that did not block
   const char* call = nullptr;  // the MPI call running, or null
+  const void* site = nullptr;  // where the program made it (a return address in the program)
   SimTime call_start{};
   Ending ending = Ending::running;
   int status = 0;              // main's return value or exit's argument
@@ -111,6 +112,10 @@ class ProgramRun {
   std::uint32_t current_ = 0;
   const Options& opt_;
 };
+
+// "ring.c:12 in main" for a return address in the program (from its debug
+// information, by addr2line), else "in main (ring+0x1139)"; "" if unknown.
+std::string source_line(const void* site);
 
 // The run in progress (one at a time: the C entry points find it here).
 extern ProgramRun* g_run;

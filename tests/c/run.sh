@@ -53,7 +53,7 @@ compare globals 4
 compare globals 5
 for n in 1 3 4 5; do compare collectives $n; compare nonblocking $n; compare datatypes $n; compare comms $n; done
 
-erroneous 2 "MPI_ERR_RANK: rank 0, MPI_Send, argument dest" bad-rank
+erroneous 2 "MPI_ERR_RANK: rank 0, MPI_Send, argument dest: .*(errors.c:[0-9]* in main)" bad-rank
 erroneous 2 "DEADLOCK: 4 ranks blocked forever" deadlock
 erroneous 2 "MPI_ERR_ROOT: rank 1, MPI_Bcast, argument root" root-mismatch
 erroneous 2 "MPI_ERR_TRUNCATE: rank 1, MPI_Recv" truncate
