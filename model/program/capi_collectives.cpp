@@ -1,0 +1,227 @@
+// The C entry points of mpi.h: the collectives, blocking and nonblocking (capi.cpp has the
+// environment, communicators and point-to-point).
+#include "model/program/capi_support.hpp"
+
+using namespace mpisim;
+using program::capi::call;
+using program::capi::Ctx;
+using program::capi::Param;
+namespace capi = program::capi;
+using mpi::Request;
+using sim::SimTime;
+namespace coll = mpisim::coll;
+
+extern "C" {
+
+// ---- collectives
+int MPI_Barrier(MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Barrier", [&](Ctx& x) { capi::collective(x, coll::Collective::barrier, comm, [](auto&) {}); });
+}
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ibarrier",
+              [&](Ctx& x) { capi::collective(x, coll::Collective::barrier, comm, [](auto&) {}, request); });
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Bcast", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::bcast, comm, [&](capi::CArgs& a) {
+      a.buffer(Param::buffer, buffer).integer(Param::count, count).type(Param::datatype, datatype);
+      a.integer(Param::root, root);
+    });
+  });
+}
+int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ibcast", [&](Ctx& x) {
+    capi::collective(
+        x, coll::Collective::bcast, comm,
+        [&](capi::CArgs& a) {
+          a.buffer(Param::buffer, buffer).integer(Param::count, count).type(Param::datatype, datatype);
+          a.integer(Param::root, root);
+        },
+        request);
+  });
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Gather", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::gather, comm,
+                        capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+  });
+}
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Igather", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::gather, comm,
+                        capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root),
+                        request);
+  });
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Gatherv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::gatherv, comm, [&](capi::CArgs& a) {
+      a.buffer(Param::sendbuf, sendbuf).integer(Param::sendcount, sendcount).type(Param::sendtype, sendtype);
+      a.buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts).ints(Param::displs, displs);
+      a.type(Param::recvtype, recvtype).integer(Param::root, root);
+    });
+  });
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Scatter", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::scatter, comm,
+                        capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+  });
+}
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Iscatter", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::scatter, comm,
+                        capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root),
+                        request);
+  });
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Scatterv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::scatterv, comm, [&](capi::CArgs& a) {
+      a.buffer(Param::sendbuf, sendbuf).ints(Param::sendcounts, sendcounts).ints(Param::displs, displs);
+      a.type(Param::sendtype, sendtype).buffer(Param::recvbuf, recvbuf).integer(Param::recvcount, recvcount);
+      a.type(Param::recvtype, recvtype).integer(Param::root, root);
+    });
+  });
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Allgather", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::allgather, comm,
+                        capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  });
+}
+int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Iallgather", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::allgather, comm,
+                        capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
+  });
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Allgatherv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::allgatherv, comm, [&](capi::CArgs& a) {
+      a.buffer(Param::sendbuf, sendbuf).integer(Param::sendcount, sendcount).type(Param::sendtype, sendtype);
+      a.buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts).ints(Param::displs, displs);
+      a.type(Param::recvtype, recvtype);
+    });
+  });
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Alltoall", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::alltoall, comm,
+                        capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  });
+}
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ialltoall", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::alltoall, comm,
+                        capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
+  });
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Alltoallv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::alltoallv, comm, [&](capi::CArgs& a) {
+      a.buffer(Param::sendbuf, sendbuf).ints(Param::sendcounts, sendcounts).ints(Param::sdispls, sdispls);
+      a.type(Param::sendtype, sendtype).buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts);
+      a.ints(Param::rdispls, rdispls).type(Param::recvtype, recvtype);
+    });
+  });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Reduce", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::reduce, comm,
+                        capi::reduce_args(sendbuf, recvbuf, count, datatype, op, root));
+  });
+}
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ireduce", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::reduce, comm,
+                        capi::reduce_args(sendbuf, recvbuf, count, datatype, op, root), request);
+  });
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Allreduce", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::allreduce, comm,
+                        capi::reduce_args(sendbuf, recvbuf, count, datatype, op));
+  });
+}
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Iallreduce", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::allreduce, comm,
+                        capi::reduce_args(sendbuf, recvbuf, count, datatype, op), request);
+  });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Reduce_scatter", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::reduce_scatter, comm, [&](capi::CArgs& a) {
+      a.buffer(Param::sendbuf, sendbuf).buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts);
+      a.type(Param::datatype, datatype).op(op);
+    });
+  });
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Reduce_scatter_block", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::reduce_scatter_block, comm, [&](capi::CArgs& a) {
+      a.buffer(Param::sendbuf, sendbuf).buffer(Param::recvbuf, recvbuf).integer(Param::recvcount, recvcount);
+      a.type(Param::datatype, datatype).op(op);
+    });
+  });
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Scan", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::scan, comm, capi::reduce_args(sendbuf, recvbuf, count, datatype, op));
+  });
+}
+int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+              MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Iscan", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::scan, comm, capi::reduce_args(sendbuf, recvbuf, count, datatype, op),
+                        request);
+  });
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Exscan", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::exscan, comm,
+                        capi::reduce_args(sendbuf, recvbuf, count, datatype, op));
+  });
+}
+int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Iexscan", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::exscan, comm,
+                        capi::reduce_args(sendbuf, recvbuf, count, datatype, op), request);
+  });
+}
+
+}  // extern "C"

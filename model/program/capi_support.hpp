@@ -1,0 +1,327 @@
+#pragma once
+// What the C entry points of mpi.h share (capi*.cpp): one call of the running
+// rank, the handles of mpi.h and the library's objects they name, statuses, the
+// coroutines that wait on the engine, the collectives' arguments. Internal to
+// model/program.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <span>
+
+#define MPISIM_IMPLEMENTATION 1
+#include "include/mpi.h"
+#include "include/mpisim.h"
+#include "model/coll/comm/constructors.hpp"
+#include "model/mpi/group.hpp"
+#include "model/mpi/local_calls.hpp"
+#include "model/mpi/op.hpp"
+#include "model/mpi/type_constructors.hpp"
+#include "model/program/runtime.hpp"
+
+namespace mpisim::program::capi {
+
+using mpi::ErrorClass;
+using mpi::MpiError;
+
+// One call of the running rank.
+struct Ctx {
+  ProgramRun& run;
+  CRank& c;
+  std::uint32_t r;
+  mpi::Rank& rk;
+  const char* name;
+  const char* algorithm = "";
+  const Request* started = nullptr;
+};
+
+// The calls a program may make before MPI_Init and after MPI_Finalize (MPI-4.1 §11.2.1).
+inline bool allowed_outside(const char* name) {
+  static constexpr std::array<const char*, 7> names{"MPI_Init",      "MPI_Init_thread", "MPI_Initialized",
+                                                    "MPI_Finalized", "MPI_Get_version", "MPI_Abort",
+                                                    "mpisim_compute"};
+  return std::any_of(names.begin(), names.end(), [name](const char* n) { return std::strcmp(n, name) == 0; });
+}
+
+// Runs one MPI call: the error of a failing call stops the rank (the run's
+// diagnostic says why), as under MPI_ERRORS_ARE_FATAL.
+// `site`: where the program called (the C entry point's return address), for
+// the diagnostics' source line.
+template <typename F>
+inline int call(const void* site, const char* name, F&& body) {
+  ProgramRun& run = *g_run;
+  CRank& c = run.current();
+  c.site = site;
+  Ctx x{run, c, run.current_rank(), run.world().rank(run.current_rank()), name};
+  run.call_begins(name);
+  std::exception_ptr error;
+  try {
+    if (!allowed_outside(name) && (!c.initialized || c.finalized))
+      throw MpiError(ErrorClass::other, "", std::string(name) + " was called " +
+                                                (c.finalized ? "after MPI_Finalize" : "before MPI_Init"),
+                     "MPI-4.1 §11.2.1: a program calls MPI only between MPI_Init and MPI_Finalize (a few "
+                     "calls, such as MPI_Initialized, aside)");
+    body(x);
+  } catch (...) {
+    error = std::current_exception();  // handled outside the catch: fail() leaves this fiber for good
+  }
+  if (error) run.fail(std::move(error));
+  run.call_ends(x.algorithm, x.started);
+  return MPI_SUCCESS;
+}
+
+inline std::string hex(int v) { return handle_text(v); }
+
+// ---- handles
+constexpr int kDerivedType = static_cast<int>(0xcc000000u);
+constexpr int kRequestKind = static_cast<int>(0xac000000u);
+constexpr int kIndexMask = kHandleIndex;
+
+struct TypeName {
+  int handle;
+  const char* name;
+};
+constexpr TypeName kTypes[] = {
+    {MPI_CHAR, "MPI_CHAR"}, {MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR"}, {MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR"},
+    {MPI_BYTE, "MPI_BYTE"}, {MPI_WCHAR, "MPI_WCHAR"}, {MPI_SHORT, "MPI_SHORT"},
+    {MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT"}, {MPI_INT, "MPI_INT"}, {MPI_UNSIGNED, "MPI_UNSIGNED"},
+    {MPI_LONG, "MPI_LONG"}, {MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG"}, {MPI_FLOAT, "MPI_FLOAT"},
+    {MPI_DOUBLE, "MPI_DOUBLE"}, {MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE"}, {MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT"},
+    {MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG"}, {MPI_PACKED, "MPI_PACKED"},
+    {MPI_FLOAT_INT, "MPI_FLOAT_INT"}, {MPI_DOUBLE_INT, "MPI_DOUBLE_INT"}, {MPI_LONG_INT, "MPI_LONG_INT"},
+    {MPI_SHORT_INT, "MPI_SHORT_INT"}, {MPI_2INT, "MPI_2INT"}, {MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT"},
+    {MPI_INT8_T, "MPI_INT8_T"}, {MPI_INT16_T, "MPI_INT16_T"}, {MPI_INT32_T, "MPI_INT32_T"},
+    {MPI_INT64_T, "MPI_INT64_T"}, {MPI_UINT8_T, "MPI_UINT8_T"}, {MPI_UINT16_T, "MPI_UINT16_T"},
+    {MPI_UINT32_T, "MPI_UINT32_T"}, {MPI_UINT64_T, "MPI_UINT64_T"}, {MPI_C_BOOL, "MPI_C_BOOL"},
+    {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX"}, {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX"},
+    {MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX"}, {MPI_AINT, "MPI_AINT"}, {MPI_OFFSET, "MPI_OFFSET"},
+    {MPI_COUNT, "MPI_COUNT"}};
+
+inline mpi::TypeRef type_of(const CRank& c, int h, const char* argument) {
+  static const std::map<int, mpi::TypeRef> predefined = [] {
+    std::map<int, mpi::TypeRef> m;
+    for (const TypeName& t : kTypes) m.emplace(t.handle, mpi::predefined_type(t.name));
+    return m;
+  }();
+  if (auto it = predefined.find(h); it != predefined.end()) return it->second;
+  if ((h & ~kIndexMask) == kDerivedType) {
+    const auto i = static_cast<std::size_t>(h & kIndexMask);
+    if (i < c.types.size() && c.types[i]) return c.types[i];
+    if (i < c.types.size())
+      throw MpiError(ErrorClass::type, argument, "datatype " + hex(h) + " was freed (MPI_Type_free)",
+                     "MPI-4.1 §5.1.9: a freed datatype handle may not be used");
+  }
+  throw MpiError(ErrorClass::type, argument,
+                 h == MPI_DATATYPE_NULL ? std::string("MPI_DATATYPE_NULL is not a datatype")
+                                        : hex(h) + " is not a datatype handle",
+                 "MPI-4.1 §3.2.2: a datatype argument must be a predefined or a constructed datatype");
+}
+
+inline mpi::OpRef op_of(int h) {
+  static constexpr std::array<const char*, 14> names{"MPI_MAX",  "MPI_MIN",  "MPI_SUM",    "MPI_PROD",   "MPI_LAND",
+                                                     "MPI_BAND", "MPI_LOR",  "MPI_BOR",    "MPI_LXOR",   "MPI_BXOR",
+                                                     "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
+  static const std::array<mpi::OpRef, 14> ops = [] {
+    std::array<mpi::OpRef, 14> a;
+    for (std::size_t i = 0; i < names.size(); ++i) a[i] = mpi::predefined_op(names[i]);
+    return a;
+  }();
+  const auto i = static_cast<unsigned>(h) - 0x58000001u;
+  if (i < ops.size()) return ops[i];
+  throw MpiError(ErrorClass::op, "op",
+                 h == MPI_OP_NULL ? std::string("MPI_OP_NULL is not an operation") : hex(h) + " is not an operation handle",
+                 "MPI-4.1 §6.9.2: op must be a predefined or a user-defined operation");
+}
+
+inline int add_request(CRank& c, Request* r) {
+  auto free = std::find(c.requests.begin(), c.requests.end(), nullptr);
+  if (free == c.requests.end()) free = c.requests.insert(free, nullptr);
+  *free = r;
+  return kRequestKind | static_cast<int>(free - c.requests.begin());
+}
+
+inline Request*& request_of(CRank& c, int h, const char* argument) {
+  static Request* null_request = nullptr;
+  if (h == MPI_REQUEST_NULL) return null_request = nullptr;
+  const auto i = static_cast<std::size_t>(h & kIndexMask);
+  if ((h & ~kIndexMask) == kRequestKind && i < c.requests.size() && c.requests[i]) return c.requests[i];
+  throw MpiError(ErrorClass::request, argument, hex(h) + " is not an active request of this rank",
+                 "MPI-4.1 §3.7.3: a request handle must come from a nonblocking call and not be completed or "
+                 "freed yet");
+}
+
+inline void put_status(MPI_Status* out, const Status& st) {
+  if (out == nullptr || out == MPI_STATUS_IGNORE) return;
+  out->MPI_SOURCE = st.source;
+  out->MPI_TAG = st.tag;
+  out->MPI_ERROR = static_cast<int>(st.error);
+  out->count_lo = static_cast<int>(st.bytes & 0xffffffff);
+  out->count_hi_and_cancelled = static_cast<int>((st.bytes >> 32) << 1);
+}
+
+inline std::int64_t status_bytes(const MPI_Status* st) {
+  return static_cast<std::int64_t>(static_cast<std::uint32_t>(st->count_lo)) +
+         (static_cast<std::int64_t>(st->count_hi_and_cancelled >> 1) << 32);
+}
+
+// An MPI_Test, MPI_Testall or MPI_Iprobe that finds nothing costs the caller this
+// much virtual time: a loop that polls until a message arrives lets time run on
+// (the program's own code costs none), as each poll does on a real machine.
+constexpr SimTime kPollCost = SimTime::from_ps(100'000);
+
+inline mpi::Address address(const void* p) { return static_cast<mpi::Address>(reinterpret_cast<std::intptr_t>(p)); }
+
+inline mpi::TypedBuffer typed(Ctx& x, const void* buf, int count, const mpi::TypeRef& t) {
+  return mpi::TypedBuffer{&x.rk.memory(), address(buf), count, t.get()};
+}
+
+template <typename T>
+inline void need(T* p, const char* argument) {
+  if (p == nullptr)
+    throw MpiError(ErrorClass::arg, argument, std::string(argument) + " is NULL",
+                   "MPI-4.1 §2.5: an output argument must point to storage for the result");
+}
+
+// ---- waiting on the engine
+inline Task<void> wait_one(mpi::Rank& rk, Request* r, Status* out) { *out = co_await rk.wait(r); }
+inline Task<void> wait_two(mpi::Rank& rk, Request* a, Request* b, Status* out) {
+  std::array<Request*, 2> rs{a, b};
+  *out = co_await rk.wait_all(rs);
+}
+inline Task<void> wait_all(mpi::Rank& rk, std::span<Request*> rs, std::span<Status> sts) { co_await rk.wait_all(rs, sts); }
+inline Task<void> wait_any(mpi::Rank& rk, std::span<Request*> rs, Status* st, int* index) {
+  *index = co_await rk.wait_any(rs, st);
+}
+inline Task<void> compute(mpi::Rank& rk, SimTime d) { co_await rk.compute(d); }
+inline void poll_failed(Ctx& x) { x.run.block(compute(x.rk, kPollCost)); }
+inline Task<void> status_of(Task<Status> t, Status* out) { *out = co_await std::move(t); }
+inline Task<void> probe(mpi::Rank& rk, int source, int tag, const mpi::Communicator& comm, Status* out) {
+  *out = co_await rk.probe(source, tag, comm);
+}
+
+// ---- collectives
+class CArgs final : public coll::ArgSource {
+ public:
+  CArgs(const CRank& c, const mpi::Communicator& comm) : c_(c), comm_(comm) {}
+  CArgs& buffer(coll::Param p, const void* v) { return set(p, v == MPI_IN_PLACE ? coll::kInPlace : address(v)); }
+  CArgs& integer(coll::Param p, int v) { return set(p, v); }
+  CArgs& type(coll::Param p, MPI_Datatype h) { return set(p, h); }
+  CArgs& ints(coll::Param p, const int* a) {
+    arrays_[static_cast<std::size_t>(p)] = a;
+    return set(p, 0);
+  }
+  CArgs& op(MPI_Op h) { return set(coll::Param::op, h); }
+
+  bool given(coll::Param p) const override { return given_ >> static_cast<unsigned>(p) & 1u; }
+  std::int64_t integer(coll::Param p) override { return values_[static_cast<std::size_t>(p)]; }
+  mpi::Address buffer(coll::Param p) override { return values_[static_cast<std::size_t>(p)]; }
+  mpi::TypeRef datatype(coll::Param p) override {
+    return type_of(c_, static_cast<int>(values_[static_cast<std::size_t>(p)]), coll::param_name(p));
+  }
+  std::vector<std::int64_t> integers(coll::Param p) override {
+    const int* a = arrays_[static_cast<std::size_t>(p)];
+    const auto n = static_cast<std::size_t>(comm_.peer_count());  // the remote group's on an intercommunicator
+    if (a == nullptr && n > 0)
+      throw MpiError(ErrorClass::arg, coll::param_name(p), std::string(coll::param_name(p)) + " is NULL",
+                     "MPI-4.1 §6.5: the array has one entry per process of the group");
+    return std::vector<std::int64_t>(a, a + n);
+  }
+  std::vector<mpi::TypeRef> datatypes(coll::Param p) override {
+    throw MpiError(ErrorClass::arg, coll::param_name(p), "arrays of datatypes are not available from C yet", "");
+  }
+  mpi::OpRef op() override { return op_of(static_cast<int>(values_[static_cast<std::size_t>(coll::Param::op)])); }
+
+ private:
+  CArgs& set(coll::Param p, std::int64_t v) {
+    values_[static_cast<std::size_t>(p)] = v;
+    given_ |= 1u << static_cast<unsigned>(p);
+    return *this;
+  }
+  const CRank& c_;
+  const mpi::Communicator& comm_;
+  std::array<std::int64_t, 18> values_{};
+  std::array<const int*, 18> arrays_{};
+  std::uint32_t given_ = 0;
+};
+
+using coll::Param;
+
+inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::function<void(CArgs&)>& fill,
+                MPI_Request* request = nullptr) {
+  const mpi::Communicator& cm = x.run.comm(comm, "comm");
+  if (request) need(request, "request");
+  CArgs a(x.c, cm);
+  fill(a);
+  const coll::Form form = request ? coll::Form::nonblocking : coll::Form::blocking;
+  coll::CollArgs args = coll::read_arguments(x.rk, kind, form, cm, a);
+  args.instance = x.run.next_instance(x.c, cm);
+  const coll::Algorithm& alg = x.run.algorithm_for(x.name, args);
+  x.algorithm = alg.name.data();
+  if (!request) {
+    x.run.block(x.run.coordinator().run(x.rk, std::move(args), alg));
+    return;
+  }
+  Request* r = x.run.coordinator().start(x.rk, std::move(args), alg);
+  x.started = r;
+  *request = add_request(x.c, r);
+}
+
+// The send and receive arguments of gather, scatter, allgather, alltoall.
+inline auto exchange_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, int root = MPI_UNDEFINED) {
+  return [=](CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).integer(Param::sendcount, sendcount).type(Param::sendtype, sendtype);
+    a.buffer(Param::recvbuf, recvbuf).integer(Param::recvcount, recvcount).type(Param::recvtype, recvtype);
+    if (root != MPI_UNDEFINED) a.integer(Param::root, root);
+  };
+}
+inline auto reduce_args(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root = MPI_UNDEFINED) {
+  return [=](CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).buffer(Param::recvbuf, recvbuf).integer(Param::count, count);
+    a.type(Param::datatype, datatype).op(op);
+    if (root != MPI_UNDEFINED) a.integer(Param::root, root);
+  };
+}
+
+// ---- point-to-point
+inline int send_in_mode(const void* site, const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, mpi::SendMode mode, MPI_Request* request) {
+  return call(site, name, [&](Ctx& x) {
+    const auto& cm = x.run.comm(comm, "comm");
+    auto t = type_of(x.c, datatype, "datatype");
+    if (request) need(request, "request");
+    Request* r = mode == mpi::SendMode::standard
+                     ? (request ? x.rk.isend_held(typed(x, buf, count, t), t, dest, tag, cm)
+                                : x.rk.isend(typed(x, buf, count, t), t, dest, tag, cm))
+                     : x.rk.isend_mode(typed(x, buf, count, t), t, dest, tag, cm, mode, request != nullptr);
+    if (request) {
+      *request = add_request(x.c, r);
+      return;
+    }
+    Status st;
+    x.run.block(wait_one(x.rk, r, &st));
+  });
+}
+
+inline void new_type(Ctx& x, MPI_Datatype* newtype, mpi::TypeRef t) {
+  need(newtype, "newtype");
+  auto free = std::find(x.c.types.begin(), x.c.types.end(), nullptr);
+  if (free == x.c.types.end()) free = x.c.types.insert(free, nullptr);
+  *free = std::move(t);
+  *newtype = kDerivedType | static_cast<int>(free - x.c.types.begin());
+}
+
+inline Task<void> made_comm(Task<const mpi::Communicator*> t, const mpi::Communicator** out) { *out = co_await std::move(t); }
+// A communicator constructor: a collective on `comm` whose result is a new handle.
+template <typename Make>
+inline void construct(Ctx& x, MPI_Comm comm, MPI_Comm* newcomm, Make make) {
+  const mpi::Communicator& c = x.run.comm(comm, "comm");
+  need(newcomm, "newcomm");
+  const std::int64_t seq = x.run.next_instance(x.c, c);
+  const mpi::Communicator* made = nullptr;
+  x.run.block(made_comm(make(c, seq, std::string(x.name) + " #" + std::to_string(seq) + " of " + c.name()), &made));
+  *newcomm = x.run.add_comm(made);
+}
+}  // namespace mpisim::program::capi
