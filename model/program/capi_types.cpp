@@ -64,3 +64,304 @@ int MPI_Type_free(MPI_Datatype* datatype) {
 }
 
 }  // extern "C"
+
+namespace mpisim::program::capi {
+namespace {
+
+template <typename T>
+std::vector<std::int64_t> array_of(const T* a, int n, const char* argument) {
+  if (n < 0)
+    throw mpi::MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
+                        "MPI-4.1 §5.1.2: count is a nonnegative number of blocks");
+  if (n > 0) need(a, argument);
+  return std::vector<std::int64_t>(a, a + n);
+}
+
+std::vector<mpi::TypeRef> types_of(const CRank& c, const MPI_Datatype* a, int n, const char* argument) {
+  if (n > 0) need(a, argument);
+  std::vector<mpi::TypeRef> out;
+  for (int i = 0; i < n; ++i) out.push_back(type_of(c, a[i], argument));
+  return out;
+}
+
+mpi::GroupRef group_of(const CRank& c, MPI_Group h, const char* argument) {
+  if (h == MPI_GROUP_EMPTY) return mpi::Group::empty();
+  const auto i = static_cast<std::size_t>(h & kIndexMask);
+  if ((h & ~kIndexMask) == kGroupKind && i < c.groups.size()) {
+    if (c.groups[i]) return c.groups[i];
+    throw mpi::MpiError(mpi::ErrorClass::group, argument, "group " + hex(h) + " was freed (MPI_Group_free)",
+                        "MPI-4.1 §7.3.3: a freed group handle may not be used");
+  }
+  throw mpi::MpiError(mpi::ErrorClass::group, argument,
+                      h == MPI_GROUP_NULL ? std::string("MPI_GROUP_NULL is not a group")
+                                          : hex(h) + " is not a group handle of this rank",
+                      "MPI-4.1 §7.3: a group argument must be a valid group handle");
+}
+
+void new_group(CRank& c, MPI_Group* out, mpi::GroupRef g) {
+  need(out, "newgroup");
+  if (g->size() == 0) {
+    *out = MPI_GROUP_EMPTY;
+    return;
+  }
+  c.groups.push_back(std::move(g));
+  *out = kGroupKind | static_cast<int>(c.groups.size() - 1);
+}
+
+}  // namespace
+}  // namespace mpisim::program::capi
+
+extern "C" {
+
+// ---- datatype constructors
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_hvector", [&](Ctx& x) {
+    capi::new_type(x, newtype, mpi::type_hvector(count, blocklength, stride, capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                     MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_indexed", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_indexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
+                                     capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                     capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_hindexed", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_hindexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
+                                      capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                      capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_indexed_block", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_indexed_block(blocklength,
+                                           capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                           capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_hindexed_block", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_hindexed_block(blocklength,
+                                            capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                            capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                           const MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_struct", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_struct(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
+                                    capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                    capi::types_of(x.c, array_of_types, count, "array_of_types")));
+  });
+}
+
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_subarray", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_subarray(capi::array_of(array_of_sizes, ndims, "array_of_sizes"),
+                                      capi::array_of(array_of_subsizes, ndims, "array_of_subsizes"),
+                                      capi::array_of(array_of_starts, ndims, "array_of_starts"),
+                                      mpi::order_argument(order, false), capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_resized", [&](Ctx& x) {
+    capi::new_type(x, newtype, mpi::type_resized(capi::type_of(x.c, oldtype, "oldtype"), lb, extent));
+  });
+}
+
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_dup", [&](Ctx& x) {
+    capi::new_type(x, newtype, mpi::type_dup(capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
+  return call(__builtin_return_address(0), "MPI_Type_get_true_extent", [&](Ctx& x) {
+    capi::need(true_lb, "true_lb");
+    capi::need(true_extent, "true_extent");
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    *true_lb = t->true_lb();
+    *true_extent = t->true_extent();
+  });
+}
+
+int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  return call(__builtin_return_address(0), "MPI_Get_elements", [&](Ctx& x) {
+    capi::need(status, "status");
+    capi::need(count, "count");
+    *count = static_cast<int>(mpi::get_elements(capi::status_bytes(status), *capi::type_of(x.c, datatype, "datatype")));
+  });
+}
+
+int MPI_Get_address(const void* location, MPI_Aint* address) {
+  return call(__builtin_return_address(0), "MPI_Get_address", [&](Ctx&) {
+    capi::need(address, "address");
+    *address = static_cast<MPI_Aint>(reinterpret_cast<std::intptr_t>(location));
+  });
+}
+
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) {
+  MPI_Aint out = 0;
+  call(__builtin_return_address(0), "MPI_Aint_add", [&](Ctx&) { out = mpi::aint_add(base, disp); });
+  return out;
+}
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
+  MPI_Aint out = 0;
+  call(__builtin_return_address(0), "MPI_Aint_diff", [&](Ctx&) { out = mpi::aint_diff(addr1, addr2); });
+  return out;
+}
+
+// ---- pack and unpack
+int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize, int* position,
+             MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Pack", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    capi::need(position, "position");
+    std::int64_t at = *position;
+    mpi::pack(x.rk.memory(), mpi::PayloadMode::data, capi::address(inbuf), incount,
+              capi::type_of(x.c, datatype, "datatype"), capi::address(outbuf), outsize, at);
+    *position = static_cast<int>(at);
+  });
+}
+
+int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype datatype,
+               MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Unpack", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    capi::need(position, "position");
+    std::int64_t at = *position;
+    mpi::unpack(x.rk.memory(), mpi::PayloadMode::data, capi::address(inbuf), insize, at, capi::address(outbuf),
+                outcount, capi::type_of(x.c, datatype, "datatype"));
+    *position = static_cast<int>(at);
+  });
+}
+
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size) {
+  return call(__builtin_return_address(0), "MPI_Pack_size", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    capi::need(size, "size");
+    // The packed form is the data bytes in type-map order (docs/semantics.md).
+    *size = static_cast<int>(mpi::data_bytes(incount, *capi::type_of(x.c, datatype, "datatype"), "incount"));
+  });
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  return call(__builtin_return_address(0), "MPI_Reduce_local", [&](Ctx& x) {
+    mpi::reduce_local(x.rk.memory(), mpi::PayloadMode::data, capi::address(inbuf), capi::address(inoutbuf), count,
+                      capi::type_of(x.c, datatype, "datatype"), *capi::op_of(op), static_cast<std::int32_t>(x.r));
+  });
+}
+
+// ---- groups
+int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
+  return call(__builtin_return_address(0), "MPI_Comm_group", [&](Ctx& x) {
+    const auto& c = x.run.comm(comm, "comm");
+    capi::new_group(x.c, group,
+                    c.is_self()                       ? mpi::Group::of({x.r})
+                    : &c == &x.run.world().comm_world() ? mpi::Group::range(0, x.run.world().size())
+                                                        : c.group(x.r));
+  });
+}
+
+int MPI_Group_size(MPI_Group group, int* size) {
+  return call(__builtin_return_address(0), "MPI_Group_size", [&](Ctx& x) {
+    capi::need(size, "size");
+    *size = static_cast<int>(capi::group_of(x.c, group, "group")->size());
+  });
+}
+
+int MPI_Group_rank(MPI_Group group, int* rank) {
+  return call(__builtin_return_address(0), "MPI_Group_rank", [&](Ctx& x) {
+    capi::need(rank, "rank");
+    *rank = static_cast<int>(capi::group_of(x.c, group, "group")->rank_of(x.r));
+  });
+}
+
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
+  return call(__builtin_return_address(0), "MPI_Group_incl", [&](Ctx& x) {
+    capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->incl(capi::array_of(ranks, n, "ranks")));
+  });
+}
+
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
+  return call(__builtin_return_address(0), "MPI_Group_excl", [&](Ctx& x) {
+    capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->excl(capi::array_of(ranks, n, "ranks")));
+  });
+}
+
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
+  return call(__builtin_return_address(0), "MPI_Group_translate_ranks", [&](Ctx& x) {
+    auto out = mpi::Group::translate(*capi::group_of(x.c, group1, "group1"), capi::array_of(ranks1, n, "ranks1"),
+                                     *capi::group_of(x.c, group2, "group2"));
+    if (n > 0) capi::need(ranks2, "ranks2");
+    for (std::size_t i = 0; i < out.size(); ++i) ranks2[i] = static_cast<int>(out[i]);
+  });
+}
+
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
+  return call(__builtin_return_address(0), "MPI_Group_compare", [&](Ctx& x) {
+    capi::need(result, "result");
+    *result = static_cast<int>(
+        mpi::Group::compare(*capi::group_of(x.c, group1, "group1"), *capi::group_of(x.c, group2, "group2")));
+  });
+}
+
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+  return call(__builtin_return_address(0), "MPI_Group_union", [&](Ctx& x) {
+    capi::new_group(x.c, newgroup,
+                    mpi::Group::set_union(*capi::group_of(x.c, group1, "group1"), *capi::group_of(x.c, group2, "group2")));
+  });
+}
+
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+  return call(__builtin_return_address(0), "MPI_Group_intersection", [&](Ctx& x) {
+    capi::new_group(x.c, newgroup, mpi::Group::intersection(*capi::group_of(x.c, group1, "group1"),
+                                                            *capi::group_of(x.c, group2, "group2")));
+  });
+}
+
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup) {
+  return call(__builtin_return_address(0), "MPI_Group_difference", [&](Ctx& x) {
+    capi::new_group(x.c, newgroup, mpi::Group::difference(*capi::group_of(x.c, group1, "group1"),
+                                                          *capi::group_of(x.c, group2, "group2")));
+  });
+}
+
+int MPI_Group_free(MPI_Group* group) {
+  return call(__builtin_return_address(0), "MPI_Group_free", [&](Ctx& x) {
+    capi::need(group, "group");
+    capi::group_of(x.c, *group, "group");
+    if (*group != MPI_GROUP_EMPTY) x.c.groups[static_cast<std::size_t>(*group & capi::kIndexMask)] = nullptr;
+    *group = MPI_GROUP_NULL;
+  });
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  return call(__builtin_return_address(0), "MPI_Comm_create", [&](Ctx& x) {
+    auto g = capi::group_of(x.c, group, "group");
+    capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::create(x.rk, c, seq, g, std::move(label));
+    });
+  });
+}
+
+}  // extern "C"

@@ -9,6 +9,7 @@
 #include "model/coll/arguments.hpp"
 #include "model/coll/coordinator.hpp"
 #include "model/coll/registry.hpp"
+#include "model/mpi/group.hpp"
 #include "model/mpi/runtime.hpp"
 #include "model/program/fiber.hpp"
 #include "model/program/globals.hpp"
@@ -25,6 +26,7 @@ using sim::Task;
 // its kind and its index in the rank's table.
 inline constexpr int kCommWorld = 0x44000000, kCommSelf = 0x44000001, kCommNull = 0x04000000;
 inline constexpr int kCommKind = static_cast<int>(0x84000000u);
+inline constexpr int kGroupKind = static_cast<int>(0x88000000u);
 inline constexpr int kHandleIndex = 0x00ffffff;
 std::string handle_text(int handle);  // "0x84000001"
 
@@ -55,6 +57,7 @@ struct CRank {
   std::vector<const mpi::Communicator*> comms;  // MPI_Comm handles made (null: freed or MPI_COMM_NULL)
   std::vector<Request*> requests;               // MPI_Request handles (null: a free slot)
   std::vector<mpi::TypeRef> types;              // derived datatypes (null: freed)
+  std::vector<mpi::GroupRef> groups;            // MPI_Group handles (null: freed)
   std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
   std::vector<Status> scratch_statuses;
   std::vector<std::string> args;                // argv's strings, this rank's own copy
