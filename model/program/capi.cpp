@@ -359,6 +359,88 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
   });
 }
 
+int MPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Bsend", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::buffered, nullptr);
+}
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Ibsend", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::buffered, request);
+}
+
+int MPI_Buffer_attach(void* buffer, int size) {
+  return call(__builtin_return_address(0), "MPI_Buffer_attach",
+              [&](Ctx& x) { x.rk.buffer_attach(capi::address(buffer), size); });
+}
+
+int MPI_Buffer_detach(void* buffer_addr, int* size) {
+  return call(__builtin_return_address(0), "MPI_Buffer_detach", [&](Ctx& x) {
+    capi::need(buffer_addr, "buffer_addr");
+    capi::need(size, "size");
+    const auto [at, bytes] = x.rk.buffer_detach();
+    // buffer_addr is a void** in disguise (MPI-4.1 §3.6.1)
+    *static_cast<void**>(buffer_addr) = reinterpret_cast<void*>(static_cast<std::intptr_t>(at));
+    *size = static_cast<int>(bytes);
+  });
+}
+
+int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* flag, MPI_Status* status) {
+  return call(__builtin_return_address(0), "MPI_Testany", [&](Ctx& x) {
+    capi::need(index, "index");
+    capi::need(flag, "flag");
+    auto& reqs = capi::gather(x.c, count, array_of_requests);
+    mpi::Status st;
+    int i = MPI_UNDEFINED;
+    const bool done = x.rk.test_any(reqs, &i, &st);
+    *index = i;
+    *flag = done ? 1 : 0;
+    if (!done) return capi::poll_failed(x);
+    if (i != MPI_UNDEFINED) capi::release(x.c, array_of_requests[i]);
+    capi::put_status(status, st);
+  });
+}
+
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[]) {
+  return call(__builtin_return_address(0), "MPI_Waitsome", [&](Ctx& x) {
+    capi::need(outcount, "outcount");
+    auto& reqs = capi::gather(x.c, incount, array_of_requests);
+    std::vector<int>& indices = x.c.scratch_indices;
+    indices.clear();
+    x.c.scratch_statuses.clear();
+    int n = 0;
+    x.run.block(capi::wait_some(x.rk, reqs, &indices, &x.c.scratch_statuses, &n));
+    capi::some_done(x.c, n, indices, array_of_requests, outcount, array_of_indices, array_of_statuses);
+  });
+}
+
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[]) {
+  return call(__builtin_return_address(0), "MPI_Testsome", [&](Ctx& x) {
+    capi::need(outcount, "outcount");
+    auto& reqs = capi::gather(x.c, incount, array_of_requests);
+    std::vector<int>& indices = x.c.scratch_indices;
+    indices.clear();
+    x.c.scratch_statuses.clear();
+    const int n = x.rk.test_some(reqs, &indices, &x.c.scratch_statuses);
+    capi::some_done(x.c, n, indices, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    if (n == 0) capi::poll_failed(x);
+  });
+}
+
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  return call(__builtin_return_address(0), "MPI_Request_get_status", [&](Ctx& x) {
+    capi::need(flag, "flag");
+    const Request* r = capi::request_of(x.c, request, "request");
+    mpi::Status st;
+    const bool done = x.rk.request_get_status(r, &st);
+    *flag = done ? 1 : 0;
+    if (!done) return capi::poll_failed(x);
+    capi::put_status(status, st);
+  });
+}
+
 int MPI_Request_free(MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Request_free", [&](Ctx& x) {
     capi::need(request, "request");

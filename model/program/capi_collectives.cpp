@@ -225,3 +225,119 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
 }
 
 }  // extern "C"
+
+// ---- the vector forms, blocking and nonblocking; MPI_Alltoallw
+namespace {
+auto gatherv_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                  const int* displs, MPI_Datatype recvtype, int root) {
+  return [=](capi::CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).integer(Param::sendcount, sendcount).type(Param::sendtype, sendtype);
+    a.buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts).ints(Param::displs, displs);
+    a.type(Param::recvtype, recvtype);
+    if (root != MPI_UNDEFINED) a.integer(Param::root, root);
+  };
+}
+auto scatterv_args(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
+                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
+  return [=](capi::CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).ints(Param::sendcounts, sendcounts).ints(Param::displs, displs);
+    a.type(Param::sendtype, sendtype).buffer(Param::recvbuf, recvbuf).integer(Param::recvcount, recvcount);
+    a.type(Param::recvtype, recvtype).integer(Param::root, root);
+  };
+}
+auto alltoallv_args(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                    void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype) {
+  return [=](capi::CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).ints(Param::sendcounts, sendcounts).ints(Param::sdispls, sdispls);
+    a.type(Param::sendtype, sendtype).buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts);
+    a.ints(Param::rdispls, rdispls).type(Param::recvtype, recvtype);
+  };
+}
+auto alltoallw_args(const void* sendbuf, const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
+                    void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {
+  return [=](capi::CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).ints(Param::sendcounts, sendcounts).ints(Param::sdispls, sdispls);
+    a.types(Param::sendtypes, sendtypes).buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts);
+    a.ints(Param::rdispls, rdispls).types(Param::recvtypes, recvtypes);
+  };
+}
+auto reduce_scatter_args(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype, MPI_Op op) {
+  return [=](capi::CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts);
+    a.type(Param::datatype, datatype).op(op);
+  };
+}
+auto reduce_scatter_block_args(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op) {
+  return [=](capi::CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).buffer(Param::recvbuf, recvbuf).integer(Param::recvcount, recvcount);
+    a.type(Param::datatype, datatype).op(op);
+  };
+}
+}  // namespace
+
+extern "C" {
+
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                  void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                  MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Alltoallw", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::alltoallw, comm,
+                     alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
+  });
+}
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ialltoallw", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::alltoallw, comm,
+                     alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes),
+                     request);
+  });
+}
+int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Igatherv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::gatherv, comm,
+                     gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root), request);
+  });
+}
+int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Iscatterv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::scatterv, comm,
+                     scatterv_args(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root), request);
+  });
+}
+int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Iallgatherv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::allgatherv, comm,
+                     gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, MPI_UNDEFINED),
+                     request);
+  });
+}
+int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ialltoallv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::alltoallv, comm,
+                     alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype),
+                     request);
+  });
+}
+int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ireduce_scatter", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::reduce_scatter, comm,
+                     reduce_scatter_args(sendbuf, recvbuf, recvcounts, datatype, op), request);
+  });
+}
+int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ireduce_scatter_block", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::reduce_scatter_block, comm,
+                     reduce_scatter_block_args(sendbuf, recvbuf, recvcount, datatype, op), request);
+  });
+}
+
+}  // extern "C"

@@ -200,6 +200,44 @@ inline Task<void> probe(mpi::Rank& rk, int source, int tag, const mpi::Communica
   *out = co_await rk.probe(source, tag, comm);
 }
 
+inline Task<void> wait_some(mpi::Rank& rk, std::span<Request*> rs, std::vector<int>* indices,
+                            std::vector<Status>* sts, int* n) {
+  *n = co_await rk.wait_some(rs, indices, sts);
+}
+
+// The requests of an array argument, in the rank's scratch vector.
+inline std::vector<Request*>& gather(CRank& c, int count, const MPI_Request* handles) {
+  if (count < 0)
+    throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(count) + " is negative",
+                   "MPI-4.1 §3.7.5: count is the number of requests");
+  if (count > 0) need(handles, "array_of_requests");
+  auto& reqs = c.scratch_requests;
+  reqs.assign(static_cast<std::size_t>(count), nullptr);
+  for (int i = 0; i < count; ++i) reqs[static_cast<std::size_t>(i)] = request_of(c, handles[i], "array_of_requests");
+  return reqs;
+}
+
+// A request a completion call completed: its handle becomes MPI_REQUEST_NULL.
+inline void release(CRank& c, MPI_Request& handle) {
+  if (handle != MPI_REQUEST_NULL) request_of(c, handle, "array_of_requests") = nullptr;
+  handle = MPI_REQUEST_NULL;
+}
+
+// MPI_Waitsome and MPI_Testsome's results.
+inline void some_done(CRank& c, int n, const std::vector<int>& indices, MPI_Request* handles, int* outcount,
+                      int* array_of_indices, MPI_Status* statuses) {
+  *outcount = n;
+  if (n == MPI_UNDEFINED) return;
+  if (n > 0) need(array_of_indices, "array_of_indices");
+  for (int k = 0; k < n; ++k) {
+    const int i = indices[static_cast<std::size_t>(k)];
+    array_of_indices[k] = i;
+    release(c, handles[i]);
+    if (statuses != MPI_STATUSES_IGNORE && statuses != nullptr)
+      put_status(&statuses[k], c.scratch_statuses[static_cast<std::size_t>(k)]);
+  }
+}
+
 // ---- collectives
 class CArgs final : public coll::ArgSource {
  public:
@@ -227,8 +265,19 @@ class CArgs final : public coll::ArgSource {
                      "MPI-4.1 §6.5: the array has one entry per process of the group");
     return std::vector<std::int64_t>(a, a + n);
   }
+  CArgs& types(coll::Param p, const MPI_Datatype* a) {
+    type_arrays_[static_cast<std::size_t>(p)] = a;
+    return set(p, 0);
+  }
   std::vector<mpi::TypeRef> datatypes(coll::Param p) override {
-    throw MpiError(ErrorClass::arg, coll::param_name(p), "arrays of datatypes are not available from C yet", "");
+    const MPI_Datatype* a = type_arrays_[static_cast<std::size_t>(p)];
+    const int n = comm_.peer_count();
+    if (a == nullptr && n > 0)
+      throw MpiError(ErrorClass::arg, coll::param_name(p), std::string(coll::param_name(p)) + " is NULL",
+                     "MPI-4.1 §6.8: the array has one entry per process of the group");
+    std::vector<mpi::TypeRef> out;
+    for (int i = 0; i < n; ++i) out.push_back(type_of(c_, a[i], coll::param_name(p)));
+    return out;
   }
   mpi::OpRef op() override { return op_of(static_cast<int>(values_[static_cast<std::size_t>(coll::Param::op)])); }
 
@@ -242,6 +291,7 @@ class CArgs final : public coll::ArgSource {
   const mpi::Communicator& comm_;
   std::array<std::int64_t, 18> values_{};
   std::array<const int*, 18> arrays_{};
+  std::array<const MPI_Datatype*, 18> type_arrays_{};
   std::uint32_t given_ = 0;
 };
 

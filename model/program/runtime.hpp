@@ -60,6 +60,7 @@ struct CRank {
   std::vector<mpi::GroupRef> groups;            // MPI_Group handles (null: freed)
   std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
   std::vector<Status> scratch_statuses;
+  std::vector<int> scratch_indices;
   std::vector<std::string> args;                // argv's strings, this rank's own copy
   std::vector<char*> argv;
 };

@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&c);
     MPI_Barrier(keep);
   }
+  if (!strcmp(what, "aliased")) MPI_Allgather(y, 1, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD);
   if (!strcmp(what, "segv") && rank == 1) *(volatile int *)16 = 1;
   if (!strcmp(what, "overflow") && rank == 2) x = overflow();
   if (!strcmp(what, "unfinished") && rank == 0) {

@@ -45,13 +45,13 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms derived errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms derived completion errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
 compare globals 4
 compare globals 5
-for n in 1 2 3 4 5; do compare derived $n; done
+for n in 1 2 3 4 5; do compare derived $n; compare completion $n; done
 for n in 1 3 4 5; do compare collectives $n; compare nonblocking $n; compare datatypes $n; compare comms $n; done
 
 erroneous 2 "MPI_ERR_RANK: rank 0, MPI_Send, argument dest: .*(errors.c:[0-9]* in main)" bad-rank
@@ -64,6 +64,7 @@ erroneous 2 "returned from main without calling MPI_Finalize" no-finalize
 erroneous 2 "MPI_ERR_TYPE: rank 0, MPI_Send, argument datatype" bad-type
 erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allreduce, argument sendbuf" null-buffer
 erroneous 2 "MPI_ERR_COMM: rank 1, MPI_Barrier, argument comm: communicator 0x84000000 was freed" freed-comm
+erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allgather, argument recvbuf: .* at 0x" aliased
 erroneous 2 "segmentation fault at address 16 in rank 1" segv
 erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow
 erroneous 2 "UNFINISHED_COMMUNICATION" unfinished
