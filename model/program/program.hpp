@@ -40,6 +40,8 @@ bool is_program_file(const std::string& path);
 struct Options {
   std::vector<std::string> args;              // each rank's argv[1], argv[2], ...
   std::size_t stack_bytes = std::size_t{1} << 20;
+  // Each line a rank writes to stdout or stderr starts with "[rank] " (mpiexec -l).
+  bool label_output = false;
 };
 
 // Runs the program on every rank. Never throws for a problem of the program: an

@@ -97,6 +97,10 @@ ProgramRun::ProgramRun(const Loaded& prog, mpi::World& world, const scenario::Ru
 }
 
 ProgramRun::~ProgramRun() {
+  for (CRank& c : ranks_) {  // the labelled streams: what is left of their lines
+    if (c.out) std::fclose(c.out);
+    if (c.err) std::fclose(c.err);
+  }
   mpi::Memory::set_host_translator(nullptr);
   uninstall_fault_handler();
   g_run = nullptr;
@@ -123,12 +127,75 @@ void ProgramRun::resume(std::uint32_t r) {
     c.argv.push_back(nullptr);
     c.fiber.start(stacks_.low(r), stacks_.size(), &ProgramRun::rank_main);
   }
+  std::FILE* const out = stdout;
+  std::FILE* const err = stderr;
+  if (opt_.label_output) {
+    label_streams(c, r);
+    stdout = c.out;  // the program's printf and puts go to its rank's stream while it runs
+    stderr = c.err;
+  }
   c.fiber.resume();
+  stdout = out;
+  stderr = err;
   if (!stacks_.intact(r))
     throw std::runtime_error("rank " + std::to_string(r) + " overflowed its stack of " +
                              std::to_string(stacks_.size() >> 10) +
                              " KiB (--stack-size sets it); the stacks are unguarded because " +
                              stacks_.unguarded_reason() + ", so memory near it may have been overwritten");
+}
+
+namespace {
+
+// A stream that writes whole lines, each after its rank's label, to another.
+struct Labelled {
+  std::FILE* to;
+  std::string label;
+  std::string line;  // the part of a line not yet ended
+};
+
+ssize_t write_labelled(void* cookie, const char* data, std::size_t size) {
+  auto* l = static_cast<Labelled*>(cookie);
+  for (std::size_t i = 0; i < size; ++i) {
+    l->line += data[i];
+    if (data[i] != '\n') continue;
+    std::fputs(l->label.c_str(), l->to);
+    std::fwrite(l->line.data(), 1, l->line.size(), l->to);
+    l->line.clear();
+  }
+  return static_cast<ssize_t>(size);
+}
+
+int close_labelled(void* cookie) {
+  auto* l = static_cast<Labelled*>(cookie);
+  if (!l->line.empty()) {  // a last line without its newline
+    std::fputs(l->label.c_str(), l->to);
+    std::fwrite(l->line.data(), 1, l->line.size(), l->to);
+    std::fputc('\n', l->to);
+  }
+  std::fflush(l->to);
+  delete l;
+  return 0;
+}
+
+std::FILE* labelled(std::FILE* to, std::uint32_t r) {
+  auto* l = new Labelled{to, "[" + std::to_string(r) + "] ", {}};
+  cookie_io_functions_t io{};
+  io.write = write_labelled;
+  io.close = close_labelled;
+  std::FILE* f = fopencookie(l, "w", io);
+  if (!f) {
+    delete l;
+    throw std::runtime_error("cannot make a labelled stream for rank " + std::to_string(r));
+  }
+  setvbuf(f, nullptr, _IOLBF, BUFSIZ);
+  return f;
+}
+
+}  // namespace
+
+void ProgramRun::label_streams(CRank& c, std::uint32_t r) {
+  if (!c.out) c.out = labelled(stdout, r);
+  if (!c.err) c.err = labelled(stderr, r);
 }
 
 sim::ProcessTask ProgramRun::run_rank(std::uint32_t r) {

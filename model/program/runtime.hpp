@@ -1,6 +1,7 @@
 #pragma once
 // The state of a running C program, shared by its runner (run.cpp) and the C
 // entry points (capi.cpp). Internal to model/program.
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
@@ -61,6 +62,8 @@ struct CRank {
   std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
   std::vector<Status> scratch_statuses;
   std::vector<int> scratch_indices;
+  std::FILE* out = nullptr;                     // with labels: the rank's stdout and stderr
+  std::FILE* err = nullptr;
   std::vector<std::string> args;                // argv's strings, this rank's own copy
   std::vector<char*> argv;
 };
@@ -104,6 +107,9 @@ class ProgramRun {
  private:
   static void rank_main(Fiber& f);
   void resume(std::uint32_t r);
+  // With labels: the rank's streams, which prefix each line and pass it to the
+  // process's own (made on first use).
+  void label_streams(CRank& c, std::uint32_t r);
 
   const Loaded& prog_;
   mpi::World& world_;

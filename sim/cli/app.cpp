@@ -46,6 +46,7 @@ struct RunFlags {
   bool verify = false;
   std::vector<std::string> args;  // a C program's arguments
   std::string stack_size;         // a C program's stack per rank
+  bool label = false;             // a C program's lines labelled with their rank
 };
 
 void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
@@ -53,6 +54,8 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
                   "the scenario file (JSON; docs/scenario-format.md), or a C program built by `mpisim cc` "
                   "(docs/c-programs.md)")
       ->required();
+  cmd->add_flag("--label,-l", f.label,
+                "prefix each line a C program's rank writes to stdout or stderr with [rank] (as mpiexec -l)");
   cmd->add_option("args", f.args, "a C program's arguments, after -- (each rank's argv[1], ...)");
   cmd->add_option("--stack-size", f.stack_size,
                   "a C program's stack per rank, e.g. 4MiB (default 1MiB; an overflow is reported, not corrupted)");
@@ -133,6 +136,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
     throw sim::InputError(f.scenario, "mpisim explain runs scenarios; run a C program with mpisim run or check");
   if (is_program && f.payload == "sizes")
     throw sim::InputError("--payload", "a C program's buffers are its own memory: it runs in data mode only");
+  if (!is_program && f.label) throw sim::InputError("--label", "a scenario writes no output of its own; --label is for C programs");
   if (!is_program && !f.stack_size.empty())
     throw sim::InputError("--stack-size", "a scenario has no stacks; --stack-size is for C programs");
   scenario::Scenario sc = is_program ? program_scenario(f) : scenario::load_scenario(f.scenario);
@@ -209,6 +213,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   if (is_program) {
     program::Options opt;
     opt.args = f.args;
+    opt.label_output = f.label;
     if (!f.stack_size.empty()) {
       auto b = net::parse_bytes(f.stack_size);
       if (!b || *b < 64 * 1024 || *b > (std::uint64_t{1} << 32))

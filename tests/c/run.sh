@@ -69,6 +69,11 @@ erroneous 2 "segmentation fault at address 16 in rank 1" segv
 erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow
 erroneous 2 "UNFINISHED_COMMUNICATION" unfinished
 
+# --label: each line after its rank, as mpiexec -l.
+"$mpisim" run ./ring --ranks 3 --label -q -- 2 | sort > ring.labelled
+printf '[0] rank 0 of 3: token 3\n[1] rank 1 of 3: token 4\n[2] rank 2 of 3: token 2\n' | cmp -s - ring.labelled ||
+  { fail "--label"; cat ring.labelled; }
+
 # Not a program of mpisim cc: a clear error, exit 2.
 printf 'not a program' > notes.txt
 "$mpisim" run ./ring.mpich --ranks 2 > /dev/null 2> foreign.err
