@@ -62,6 +62,7 @@ inline int call(const void* site, const char* name, F&& body) {
                                                 (c.finalized ? "after MPI_Finalize" : "before MPI_Init"),
                      "MPI-4.1 §11.2.1: a program calls MPI only between MPI_Init and MPI_Finalize (a few "
                      "calls, such as MPI_Initialized, aside)");
+    if (run.host_compute()) run.charge_host_time();
     body(x);
   } catch (...) {
     error = std::current_exception();  // handled outside the catch: fail() leaves this fiber for good

@@ -42,6 +42,9 @@ struct Options {
   std::size_t stack_bytes = std::size_t{1} << 20;
   // Each line a rank writes to stdout or stderr starts with "[rank] " (mpiexec -l).
   bool label_output = false;
+  // The program's own code costs the host CPU time it took (measured per rank
+  // between its MPI calls), not nothing: a run is then not deterministic.
+  bool host_compute = false;
 };
 
 // Runs the program on every rank. Never throws for a problem of the program: an

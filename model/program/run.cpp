@@ -1,6 +1,7 @@
 // A C program's run: loading it, a fiber per rank driven by an engine process,
 // the globals swapped at every switch, and how the run ends.
 #include <dlfcn.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cstring>
@@ -14,6 +15,16 @@
 namespace mpisim::program {
 
 ProgramRun* g_run = nullptr;
+
+namespace {
+std::int64_t cpu_now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+Task<void> computing(mpi::Rank& rk, SimTime d) { co_await rk.compute(d); }
+}  // namespace
+
 
 bool is_program_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -126,6 +137,7 @@ void ProgramRun::resume(std::uint32_t r) {
     for (auto& a : c.args) c.argv.push_back(a.data());
     c.argv.push_back(nullptr);
     c.fiber.start(stacks_.low(r), stacks_.size(), &ProgramRun::rank_main);
+    if (opt_.host_compute) c.cpu_mark_ns = cpu_now_ns();
   }
   std::FILE* const out = stdout;
   std::FILE* const err = stderr;
@@ -203,7 +215,13 @@ sim::ProcessTask ProgramRun::run_rank(std::uint32_t r) {
   for (;;) {
     resume(r);
     if (c.error) std::rethrow_exception(std::exchange(c.error, nullptr));
-    if (c.ending != Ending::running) break;
+    if (c.ending != Ending::running) {
+      if (c.cpu_mark_ns >= 0) {  // the code after the last call (host compute)
+        const std::int64_t ns = cpu_now_ns() - c.cpu_mark_ns;
+        if (ns > 0) co_await world_.rank(r).compute(SimTime::from_ps(ns * 1000));
+      }
+      break;
+    }
     co_await std::move(c.pending);
     c.pending = Task<void>{};
   }
@@ -236,6 +254,18 @@ void ProgramRun::end_rank(Ending how, int status) {
   std::abort();
 }
 
+void ProgramRun::charge_host_time() {
+  CRank& c = current();
+  const std::int64_t ns = c.cpu_mark_ns < 0 ? 0 : cpu_now_ns() - c.cpu_mark_ns;
+  c.cpu_mark_ns = -1;
+  if (ns > 0) block(computing(world_.rank(current_), SimTime::from_ps(ns * 1000)));
+}
+
+void ProgramRun::catch_up() {
+  charge_host_time();
+  current().cpu_mark_ns = cpu_now_ns();
+}
+
 void ProgramRun::call_begins(const char* name) {
   CRank& c = current();
   c.call = name;
@@ -255,6 +285,7 @@ void ProgramRun::call_ends(const char* algorithm, const Request* started) {
   }
   world_.set_in_mpi(current_, false);
   c.call = nullptr;
+  if (opt_.host_compute) c.cpu_mark_ns = cpu_now_ns();  // the program's code runs from here
 }
 
 const mpi::Communicator& ProgramRun::comm(int handle, const char* argument) {

@@ -62,6 +62,7 @@ struct CRank {
   std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
   std::vector<Status> scratch_statuses;
   std::vector<int> scratch_indices;
+  std::int64_t cpu_mark_ns = -1;                // with host compute: CPU time when the program's code resumed
   std::FILE* out = nullptr;                     // with labels: the rank's stdout and stderr
   std::FILE* err = nullptr;
   std::vector<std::string> args;                // argv's strings, this rank's own copy
@@ -88,6 +89,11 @@ class ProgramRun {
   // The program ends this rank (return from main, exit): never returns.
   [[noreturn]] void end_rank(Ending how, int status);
 
+  // With host compute: the CPU time the program's code took since it last
+  // resumed, charged to the rank now (it computes that long before the call).
+  void charge_host_time();
+  // The same outside a call (MPI_Wtime): charged, and the code runs on from here.
+  void catch_up();
   // A call starts and ends: for the trace, for the in-MPI progress rule.
   void call_begins(const char* name);
   void call_ends(const char* algorithm = "", const Request* started = nullptr);
@@ -103,6 +109,7 @@ class ProgramRun {
   scenario::RunResult& result() { return result_; }
   const std::vector<CRank>& ranks() const { return ranks_; }
   const Stacks& stacks() const { return stacks_; }
+  bool host_compute() const { return opt_.host_compute; }
 
  private:
   static void rank_main(Fiber& f);

@@ -47,6 +47,7 @@ struct RunFlags {
   std::vector<std::string> args;  // a C program's arguments
   std::string stack_size;         // a C program's stack per rank
   bool label = false;             // a C program's lines labelled with their rank
+  std::string compute;            // a C program's own code: none or host
 };
 
 void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
@@ -56,6 +57,11 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
       ->required();
   cmd->add_flag("--label,-l", f.label,
                 "prefix each line a C program's rank writes to stdout or stderr with [rank] (as mpiexec -l)");
+  cmd->add_option("--compute", f.compute,
+                  "what a C program's own code between MPI calls costs: none (default: nothing, so runs are "
+                  "deterministic; mpisim_compute() charges time explicitly) or host (the host CPU time it took; "
+                  "the run is then not deterministic, and the trace says so)")
+      ->check(CLI::IsMember({"none", "host"}));
   cmd->add_option("args", f.args, "a C program's arguments, after -- (each rank's argv[1], ...)");
   cmd->add_option("--stack-size", f.stack_size,
                   "a C program's stack per rank, e.g. 4MiB (default 1MiB; an overflow is reported, not corrupted)");
@@ -117,11 +123,13 @@ scenario::Scenario program_scenario(const RunFlags& f) {
   sc.name = std::filesystem::path(f.scenario).filename().string();
   sc.about = "C program";
   for (const auto& a : f.args) sc.about += " " + a;
+  const bool host = f.compute == "host";
+  if (host) sc.about += " (its code costs the host CPU time it took: not deterministic)";
   std::string src;
   sim::JsonWriter w(src, 0);
   w.begin_object().field("program", f.scenario).key("args").begin_array();
   for (const auto& a : f.args) w.value(a);
-  w.end_array().end_object();
+  w.end_array().field("compute", host ? "host" : "none").end_object();
   src.pop_back();
   sc.source_json = src;
   return sc;
@@ -136,6 +144,8 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
     throw sim::InputError(f.scenario, "mpisim explain runs scenarios; run a C program with mpisim run or check");
   if (is_program && f.payload == "sizes")
     throw sim::InputError("--payload", "a C program's buffers are its own memory: it runs in data mode only");
+  if (!is_program && !f.compute.empty())
+    throw sim::InputError("--compute", "a scenario's computations are its compute steps; --compute is for C programs");
   if (!is_program && f.label) throw sim::InputError("--label", "a scenario writes no output of its own; --label is for C programs");
   if (!is_program && !f.stack_size.empty())
     throw sim::InputError("--stack-size", "a scenario has no stacks; --stack-size is for C programs");
@@ -214,6 +224,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
     program::Options opt;
     opt.args = f.args;
     opt.label_output = f.label;
+    opt.host_compute = f.compute == "host";
     if (!f.stack_size.empty()) {
       auto b = net::parse_bytes(f.stack_size);
       if (!b || *b < 64 * 1024 || *b > (std::uint64_t{1} << 32))

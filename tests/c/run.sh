@@ -69,6 +69,18 @@ erroneous 2 "segmentation fault at address 16 in rank 1" segv
 erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow
 erroneous 2 "UNFINISHED_COMMUNICATION" unfinished
 
+# Time: mpisim_compute (deterministic), and --compute host (the loop takes time).
+"$mpisim" cc "$src/compute.c" -o compute || fail "compute: mpisim cc"
+"$mpisim" run ./compute --ranks 3 -q | sort > compute.out
+printf 'rank 0: barrier left at 0.500002 s\nrank 0: computed until 0, barrier left at later\nrank 1: computed until later, barrier left at later\nrank 2: computed until later, barrier left at later\n' |
+  cmp -s - compute.out || { fail "mpisim_compute"; cat compute.out; }
+"$mpisim" run ./compute --ranks 2 -q --compute host -- loop | sort > compute-host.out
+printf 'rank 0: computed until later, barrier left at later\nrank 1: computed until later, barrier left at later\n' |
+  cmp -s - compute-host.out || { fail "--compute host"; cat compute-host.out; }
+"$mpisim" run ./compute --ranks 2 -q -- loop | sort > compute-none.out
+printf 'rank 0: computed until 0, barrier left at 0\nrank 1: computed until 0, barrier left at 0\n' |
+  cmp -s - compute-none.out || { fail "no --compute"; cat compute-none.out; }
+
 # --label: each line after its rank, as mpiexec -l.
 "$mpisim" run ./ring --ranks 3 --label -q -- 2 | sort > ring.labelled
 printf '[0] rank 0 of 3: token 3\n[1] rank 1 of 3: token 4\n[2] rank 2 of 3: token 2\n' | cmp -s - ring.labelled ||
