@@ -168,6 +168,12 @@ typedef struct MPI_Status {
 #define MPI_ERR_REQUEST 19
 #define MPI_ERR_LASTCODE 0x3fffffff
 
+/* User-defined operations: inoutvec[i] = invec[i] op inoutvec[i], *len elements */
+typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
+int MPI_Op_commutative(MPI_Op op, int *commute);
+
 /* The environment */
 int MPI_Init(int *argc, char ***argv);
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);

@@ -260,7 +260,8 @@ void reduce_packed(const Op& op, const Datatype& t, std::int64_t count, const st
   const std::byte* a = in;
   std::byte* b = inout;
   if (op.kind == OpKind::user) {
-    op.function(a, b, count, t);
+    if (op.foreign) op.foreign(op, a, b, count, t);
+    else op.function(a, b, count, t);
   } else if (op.kind == OpKind::maxloc || op.kind == OpKind::minloc) {
     const BasicType& v = basic_type(t.signature()[0].basic);
     with_c_type(v, [&](auto zero) { combine_loc<decltype(zero)>(op.kind == OpKind::maxloc, a, b, count); });

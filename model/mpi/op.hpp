@@ -23,12 +23,20 @@ class Datatype;
 // A user function: combines `count` elements of `type`, packed contiguously.
 using UserFunction = void (*)(const std::byte* in, std::byte* inout, std::int64_t count, const Datatype& type);
 
+struct Op;
+// A user function of a front-end (a C program's MPI_User_function): called with
+// the op, whose `foreign_data` it reads, and `count` elements of `type`, packed.
+using ForeignFunction = void (*)(const Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
+                                 const Datatype& type);
+
 struct Op {
   std::string name;
   OpKind kind;
   bool commutative;
-  UserFunction function = nullptr;  // for OpKind::user
+  UserFunction function = nullptr;  // for OpKind::user: one of mpisim's own, or
   std::string function_name;
+  ForeignFunction foreign = nullptr;  // a front-end's, with its data
+  const void* foreign_data = nullptr;
 };
 using OpRef = std::shared_ptr<const Op>;
 

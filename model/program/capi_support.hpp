@@ -78,6 +78,7 @@ inline std::string hex(int v) { return handle_text(v); }
 constexpr int kDerivedType = static_cast<int>(0xcc000000u);
 constexpr int kRequestKind = static_cast<int>(0xac000000u);
 constexpr int kIndexMask = kHandleIndex;
+constexpr int kOpKind = static_cast<int>(0x98000000u);
 
 struct TypeName {
   int handle;
@@ -119,7 +120,7 @@ inline mpi::TypeRef type_of(const CRank& c, int h, const char* argument) {
                  "MPI-4.1 §3.2.2: a datatype argument must be a predefined or a constructed datatype");
 }
 
-inline mpi::OpRef op_of(int h) {
+inline mpi::OpRef op_of(const CRank& c, int h) {
   static constexpr std::array<const char*, 14> names{"MPI_MAX",  "MPI_MIN",  "MPI_SUM",    "MPI_PROD",   "MPI_LAND",
                                                      "MPI_BAND", "MPI_LOR",  "MPI_BOR",    "MPI_LXOR",   "MPI_BXOR",
                                                      "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
@@ -130,6 +131,12 @@ inline mpi::OpRef op_of(int h) {
   }();
   const auto i = static_cast<unsigned>(h) - 0x58000001u;
   if (i < ops.size()) return ops[i];
+  const auto k = static_cast<std::size_t>(h & kIndexMask);
+  if ((h & ~kIndexMask) == kOpKind && k < c.ops.size()) {
+    if (c.ops[k]) return c.ops[k];
+    throw MpiError(ErrorClass::op, "op", "operation " + hex(h) + " was freed (MPI_Op_free)",
+                   "MPI-4.1 §6.9.5: a freed operation handle may not be used");
+  }
   throw MpiError(ErrorClass::op, "op",
                  h == MPI_OP_NULL ? std::string("MPI_OP_NULL is not an operation") : hex(h) + " is not an operation handle",
                  "MPI-4.1 §6.9.2: op must be a predefined or a user-defined operation");
@@ -280,7 +287,7 @@ class CArgs final : public coll::ArgSource {
     for (int i = 0; i < n; ++i) out.push_back(type_of(c_, a[i], coll::param_name(p)));
     return out;
   }
-  mpi::OpRef op() override { return op_of(static_cast<int>(values_[static_cast<std::size_t>(coll::Param::op)])); }
+  mpi::OpRef op() override { return op_of(c_, static_cast<int>(values_[static_cast<std::size_t>(coll::Param::op)])); }
 
  private:
   CArgs& set(coll::Param p, std::int64_t v) {

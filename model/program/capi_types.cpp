@@ -108,10 +108,88 @@ void new_group(CRank& c, MPI_Group* out, mpi::GroupRef g) {
   *out = kGroupKind | static_cast<int>(c.groups.size() - 1);
 }
 
+// The handle a user function is given for `type`: a predefined type's, else the
+// handle the running rank has for it, else any rank's (the reduction may run for
+// another rank than the running one), else MPI_DATATYPE_NULL.
+MPI_Datatype handle_of(const mpi::Datatype& type) {
+  for (const TypeName& t : kTypes)
+    if (mpi::predefined_type(t.name).get() == &type) return t.handle;
+  ProgramRun& run = *g_run;
+  auto find = [&](const CRank& c) {
+    for (std::size_t i = 0; i < c.types.size(); ++i)
+      if (c.types[i].get() == &type) return kDerivedType | static_cast<int>(i);
+    return MPI_DATATYPE_NULL;
+  };
+  if (MPI_Datatype h = find(run.current()); h != MPI_DATATYPE_NULL) return h;
+  for (const CRank& c : run.ranks())
+    if (MPI_Datatype h = find(c); h != MPI_DATATYPE_NULL) return h;
+  return MPI_DATATYPE_NULL;
+}
+
+// A C program's MPI_User_function on `count` elements of `type`, packed: called
+// on them laid out as the type says (its extent apart, holes and all).
+void call_user_function(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
+                        const mpi::Datatype& type) {
+  auto* fn = reinterpret_cast<MPI_User_function*>(const_cast<void*>(op.foreign_data));
+  MPI_Datatype handle = handle_of(type);
+  int n = static_cast<int>(count);
+  if (type.dense() && type.lb() == 0) {
+    fn(const_cast<std::byte*>(in), inout, &n, &handle);
+    return;
+  }
+  static const mpi::TypeRef bytes = mpi::predefined_type("MPI_BYTE");
+  const std::int64_t size = count * type.size(), span = count * type.extent();
+  std::vector<std::byte> a(static_cast<std::size_t>(span)), b(static_cast<std::size_t>(span));
+  auto laid_out = [&](std::vector<std::byte>& v) {
+    return mpi::TypedBuffer{nullptr, reinterpret_cast<mpi::Address>(v.data()) - type.lb(), count, &type};
+  };
+  auto packed = [&](const std::byte* p) {
+    return mpi::TypedBuffer{nullptr, reinterpret_cast<mpi::Address>(p), size, bytes.get()};
+  };
+  mpi::copy_typed(packed(in), laid_out(a), size);
+  mpi::copy_typed(packed(inout), laid_out(b), size);
+  fn(a.data(), b.data(), &n, &handle);
+  mpi::copy_typed(laid_out(b), packed(inout), size);
+}
+
 }  // namespace
 }  // namespace mpisim::program::capi
 
 extern "C" {
+
+// ---- user-defined operations
+int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  return call(__builtin_return_address(0), "MPI_Op_create", [&](Ctx& x) {
+    capi::need(op, "op");
+    if (!user_fn)
+      throw mpi::MpiError(mpi::ErrorClass::arg, "user_fn", "user_fn is NULL",
+                          "MPI-4.1 §6.9.5: MPI_Op_create takes the function that combines the elements");
+    mpi::Op o{"user op", mpi::OpKind::user, commute != 0, nullptr, "", &capi::call_user_function,
+              reinterpret_cast<const void*>(user_fn)};
+    x.c.ops.push_back(std::make_shared<const mpi::Op>(std::move(o)));
+    *op = capi::kOpKind | static_cast<int>(x.c.ops.size() - 1);
+  });
+}
+
+int MPI_Op_free(MPI_Op* op) {
+  return call(__builtin_return_address(0), "MPI_Op_free", [&](Ctx& x) {
+    capi::need(op, "op");
+    if ((*op & ~capi::kIndexMask) != capi::kOpKind)
+      throw mpi::MpiError(mpi::ErrorClass::op, "op", *op == MPI_OP_NULL ? "MPI_OP_NULL is not an operation"
+                                                                        : "a predefined operation cannot be freed",
+                          "MPI-4.1 §6.9.5: MPI_Op_free takes an operation made by MPI_Op_create");
+    capi::op_of(x.c, *op);  // not freed yet
+    x.c.ops[static_cast<std::size_t>(*op & capi::kIndexMask)] = nullptr;  // calls under way keep it
+    *op = MPI_OP_NULL;
+  });
+}
+
+int MPI_Op_commutative(MPI_Op op, int* commute) {
+  return call(__builtin_return_address(0), "MPI_Op_commutative", [&](Ctx& x) {
+    capi::need(commute, "commute");
+    *commute = capi::op_of(x.c, op)->commutative ? 1 : 0;
+  });
+}
 
 // ---- datatype constructors
 int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
@@ -267,7 +345,7 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size) 
 int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
   return call(__builtin_return_address(0), "MPI_Reduce_local", [&](Ctx& x) {
     mpi::reduce_local(x.rk.memory(), mpi::PayloadMode::data, capi::address(inbuf), capi::address(inoutbuf), count,
-                      capi::type_of(x.c, datatype, "datatype"), *capi::op_of(op), static_cast<std::int32_t>(x.r));
+                      capi::type_of(x.c, datatype, "datatype"), *capi::op_of(x.c, op), static_cast<std::int32_t>(x.r));
   });
 }
 

@@ -11,6 +11,7 @@
 #include "model/coll/coordinator.hpp"
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
+#include "model/mpi/op.hpp"
 #include "model/mpi/runtime.hpp"
 #include "model/program/fiber.hpp"
 #include "model/program/globals.hpp"
@@ -59,6 +60,7 @@ struct CRank {
   std::vector<Request*> requests;               // MPI_Request handles (null: a free slot)
   std::vector<mpi::TypeRef> types;              // derived datatypes (null: freed)
   std::vector<mpi::GroupRef> groups;            // MPI_Group handles (null: freed)
+  std::vector<mpi::OpRef> ops;                  // user-defined operations (null: freed)
   std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
   std::vector<Status> scratch_statuses;
   std::vector<int> scratch_indices;

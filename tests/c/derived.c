@@ -9,6 +9,17 @@ struct particle {
   char tag;
 };
 
+/* A user operation on the padded struct type: sums x and id, keeps the larger tag. */
+static void combine(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)type;
+  struct particle *a = in, *b = inout;
+  for (int i = 0; i < *len; ++i) {
+    b[i].x += a[i].x;
+    b[i].id += a[i].id;
+    if (a[i].tag > b[i].tag) b[i].tag = a[i].tag;
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -44,6 +55,14 @@ int main(int argc, char **argv) {
   MPI_Sendrecv(ps, 3, sized, (rank + 1) % size, 3, got, 3, sized, (rank + size - 1) % size, 3, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
   printf("rank %d: got %.1f/%d/%c %.1f/%d/%c\n", rank, got[0].x, got[0].id, got[0].tag, got[2].x, got[2].id, got[2].tag);
+
+  /* A user operation on it: the elements as the C struct lays them out. */
+  MPI_Op op;
+  MPI_Op_create(combine, 1, &op);
+  struct particle sum[3];
+  MPI_Allreduce(ps, sum, 3, sized, op, MPI_COMM_WORLD);
+  printf("rank %d: user op %.1f/%d/%c %.1f/%d/%c\n", rank, sum[0].x, sum[0].id, sum[0].tag, sum[2].x, sum[2].id, sum[2].tag);
+  MPI_Op_free(&op);
 
   /* Indexed and subarray. */
   int grid[16], picked[5] = {-1, -1, -1, -1, -1};
