@@ -115,7 +115,9 @@ typedef struct MPI_Status {
 #define MPI_REPLACE ((MPI_Op)0x5800000d)
 #define MPI_NO_OP ((MPI_Op)0x5800000e)
 
-/* Error handlers (every error is fatal in mpisim: the run stops with a diagnostic) */
+/* Error handlers: an error on a communicator with MPI_ERRORS_RETURN is returned
+ * to the program (docs/c-programs.md says which); otherwise the run stops with a
+ * diagnostic */
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x54000000)
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)0x54000001)
 #define MPI_ERRORS_ABORT ((MPI_Errhandler)0x54000003)
@@ -189,6 +191,9 @@ int MPI_Get_processor_name(char *name, int *resultlen);
 int MPI_Get_version(int *version, int *subversion);
 int MPI_Error_class(int errorcode, int *errorclass);
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int MPI_Errhandler_free(MPI_Errhandler *errhandler);
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
 int MPI_Comm_size(MPI_Comm comm, int *size);
 

@@ -6,6 +6,27 @@
 // library checks the rest.
 #include "model/program/capi_support.hpp"
 
+namespace mpisim::program::capi {
+
+int returned_error(ProgramRun& run, const char* name, const MpiError& e) {
+  CRank& c = run.current();
+  sim::Diagnostic d;
+  d.severity = "warning";
+  d.code = mpi::error_class_name(e.error_class());
+  d.process = run.current_rank();
+  d.time = run.world().engine().now();
+  d.call = name;
+  d.argument = e.argument();
+  const std::string where = source_line(c.site);
+  d.message = std::string("returned to the program (MPI_ERRORS_RETURN): ") + e.what() +
+              (where.empty() ? "" : " (" + where + ")");
+  d.rule = e.rule();
+  run.result().trace.record_diagnostic(std::move(d));
+  return static_cast<int>(e.error_class());
+}
+
+}  // namespace mpisim::program::capi
+
 using namespace mpisim;
 using program::capi::call;
 using program::capi::Ctx;
@@ -199,6 +220,33 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   return call(__builtin_return_address(0), "MPI_Comm_test_inter", [&](Ctx& x) {
     capi::need(flag, "flag");
     *flag = x.run.comm(comm, "comm").is_inter() ? 1 : 0;
+  });
+}
+
+// ---- error handlers: MPI_ERRORS_ARE_FATAL (the default), MPI_ERRORS_ABORT, MPI_ERRORS_RETURN
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+  return call(__builtin_return_address(0), "MPI_Comm_set_errhandler", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN && errhandler != MPI_ERRORS_ABORT)
+      throw mpi::MpiError(mpi::ErrorClass::arg, "errhandler", capi::hex(errhandler) + " is not an error handler",
+                          "MPI-4.1 §9.3: errhandler is MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT, MPI_ERRORS_RETURN or "
+                          "one the program made (user error handlers are not available from C yet)");
+    x.run.set_errhandler(comm, errhandler);
+  });
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  return call(__builtin_return_address(0), "MPI_Comm_get_errhandler", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    capi::need(errhandler, "errhandler");
+    *errhandler = x.run.errhandler(comm);
+  });
+}
+
+int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
+  return call(__builtin_return_address(0), "MPI_Errhandler_free", [&](Ctx&) {
+    capi::need(errhandler, "errhandler");
+    *errhandler = MPI_ERRHANDLER_NULL;  // the predefined handlers stay
   });
 }
 

@@ -34,6 +34,7 @@ struct Ctx {
   const char* name;
   const char* algorithm = "";
   const Request* started = nullptr;
+  bool returnable = true;  // an error now may be returned (MPI_ERRORS_RETURN)
 };
 
 // The calls a program may make before MPI_Init and after MPI_Finalize (MPI-4.1 §11.2.1).
@@ -44,8 +45,16 @@ inline bool allowed_outside(const char* name) {
   return std::any_of(names.begin(), names.end(), [name](const char* n) { return std::strcmp(n, name) == 0; });
 }
 
-// Runs one MPI call: the error of a failing call stops the rank (the run's
-// diagnostic says why), as under MPI_ERRORS_ARE_FATAL.
+// An error the program asked to have returned (MPI_ERRORS_RETURN on the
+// communicator): a warning in the run's diagnostics, its class as the result.
+int returned_error(ProgramRun& run, const char* name, const MpiError& e);
+
+// Runs one MPI call. An error stops the rank (the run's diagnostic says why), as
+// under MPI_ERRORS_ARE_FATAL, unless the communicator the call is about (the
+// first it names; MPI_COMM_WORLD for the calls that name none) has
+// MPI_ERRORS_RETURN and the error can be returned: it was found at this rank by
+// the call's own checks or by a point-to-point completion, not by a collective's
+// agreement with the other members (which would leave them waiting).
 // `site`: where the program called (the C entry point's return address), for
 // the diagnostics' source line.
 template <typename F>
@@ -53,6 +62,7 @@ inline int call(const void* site, const char* name, F&& body) {
   ProgramRun& run = *g_run;
   CRank& c = run.current();
   c.site = site;
+  c.about = 0;
   Ctx x{run, c, run.current_rank(), run.world().rank(run.current_rank()), name};
   run.call_begins(name);
   std::exception_ptr error;
@@ -67,7 +77,22 @@ inline int call(const void* site, const char* name, F&& body) {
   } catch (...) {
     error = std::current_exception();  // handled outside the catch: fail() leaves this fiber for good
   }
-  if (error) run.fail(std::move(error));
+  if (error) {
+    if (x.returnable && run.errhandler(c.about ? c.about : MPI_COMM_WORLD) == MPI_ERRORS_RETURN) {
+      int code = MPI_SUCCESS;
+      try {
+        std::rethrow_exception(error);
+      } catch (const MpiError& m) {
+        code = returned_error(run, name, m);
+      } catch (...) {  // not an error of MPI (a limit, mpisim's own): the run stops
+      }
+      if (code != MPI_SUCCESS) {
+        run.call_ends(x.algorithm, x.started);
+        return code;
+      }
+    }
+    run.fail(std::move(error));
+  }
   run.call_ends(x.algorithm, x.started);
   return MPI_SUCCESS;
 }
@@ -316,6 +341,7 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
   args.instance = x.run.next_instance(x.c, cm);
   const coll::Algorithm& alg = x.run.algorithm_for(x.name, args);
   x.algorithm = alg.name.data();
+  x.returnable = false;  // the other members' calls are now bound to this one
   if (!request) {
     x.run.block(x.run.coordinator().run(x.rk, std::move(args), alg));
     return;
@@ -379,7 +405,10 @@ inline void construct(Ctx& x, MPI_Comm comm, MPI_Comm* newcomm, Make make) {
   need(newcomm, "newcomm");
   const std::int64_t seq = x.run.next_instance(x.c, c);
   const mpi::Communicator* made = nullptr;
+  x.returnable = false;
   x.run.block(made_comm(make(c, seq, std::string(x.name) + " #" + std::to_string(seq) + " of " + c.name()), &made));
   *newcomm = x.run.add_comm(made);
+  // A new communicator has its parent's error handler (MPI-4.1 §9.3).
+  if (const int h = x.run.errhandler(comm); h != MPI_ERRORS_ARE_FATAL && made) x.run.set_errhandler(*newcomm, h);
 }
 }  // namespace mpisim::program::capi

@@ -222,7 +222,13 @@ sim::ProcessTask ProgramRun::run_rank(std::uint32_t r) {
       }
       break;
     }
-    co_await std::move(c.pending);
+    // A failure of what the rank waited for goes back to its call (which may
+    // return it to the program, MPI_ERRORS_RETURN, or stop the rank).
+    try {
+      co_await std::move(c.pending);
+    } catch (...) {
+      c.pending_error = std::current_exception();
+    }
     c.pending = Task<void>{};
   }
   const char* how = c.ending == Ending::exited ? "called exit" : "returned from main";
@@ -237,6 +243,7 @@ void ProgramRun::block(Task<void> t) {
   CRank& c = current();
   c.pending = std::move(t);
   c.fiber.yield();
+  if (c.pending_error) std::rethrow_exception(std::exchange(c.pending_error, nullptr));
 }
 
 void ProgramRun::fail(std::exception_ptr e) {
@@ -289,19 +296,40 @@ void ProgramRun::call_ends(const char* algorithm, const Request* started) {
 }
 
 const mpi::Communicator& ProgramRun::comm(int handle, const char* argument) {
-  if (handle == kCommWorld) return world_.comm_world();
-  if (handle == kCommSelf) return world_.comm_self();
-  const CRank& c = current();
+  CRank& c = current();
+  const mpi::Communicator* found = nullptr;
   const auto i = static_cast<std::size_t>(handle & kHandleIndex);
-  if ((handle & ~kHandleIndex) == kCommKind && i < c.comms.size()) {
-    if (c.comms[i]) return *c.comms[i];
-    throw mpi::MpiError(mpi::ErrorClass::comm, argument, "communicator " + handle_text(handle) + " was freed",
-                        "MPI-4.1 §7.4.3: a freed communicator handle may not be used");
+  if (handle == kCommWorld) found = &world_.comm_world();
+  else if (handle == kCommSelf) found = &world_.comm_self();
+  else if ((handle & ~kHandleIndex) == kCommKind && i < c.comms.size()) {
+    if (!c.comms[i])
+      throw mpi::MpiError(mpi::ErrorClass::comm, argument, "communicator " + handle_text(handle) + " was freed",
+                          "MPI-4.1 §7.4.3: a freed communicator handle may not be used");
+    found = c.comms[i];
   }
-  throw mpi::MpiError(mpi::ErrorClass::comm, argument,
-                      handle == kCommNull ? std::string("MPI_COMM_NULL is not a communicator")
-                                          : handle_text(handle) + " is not a communicator handle of this rank",
-                      "MPI-4.1 §7.4: a communicator argument must be a valid communicator handle");
+  if (!found)
+    throw mpi::MpiError(mpi::ErrorClass::comm, argument,
+                        handle == kCommNull ? std::string("MPI_COMM_NULL is not a communicator")
+                                            : handle_text(handle) + " is not a communicator handle of this rank",
+                        "MPI-4.1 §7.4: a communicator argument must be a valid communicator handle");
+  if (c.about == 0) c.about = handle;  // the first communicator the call names: its error handler applies
+  return *found;
+}
+
+int ProgramRun::errhandler(int comm_handle) {
+  for (const auto& [comm, handler] : current().errhandlers)
+    if (comm == comm_handle) return handler;
+  return 0x54000000;  // MPI_ERRORS_ARE_FATAL
+}
+
+void ProgramRun::set_errhandler(int comm_handle, int errhandler) {
+  auto& v = current().errhandlers;
+  for (auto& [comm, handler] : v)
+    if (comm == comm_handle) {
+      handler = errhandler;
+      return;
+    }
+  v.emplace_back(comm_handle, errhandler);
 }
 
 int ProgramRun::add_comm(const mpi::Communicator* made) {

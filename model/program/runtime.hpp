@@ -50,6 +50,9 @@ struct CRank {
   std::exception_ptr error;    // the failure of a call that did not block
   const char* call = nullptr;  // the MPI call running, or null
   const void* site = nullptr;  // where the program made it (a return address in the program)
+  int about = 0;               // the communicator handle the call is about (its error handler's)
+  std::exception_ptr pending_error;  // how `pending` failed, for the call that waited
+  std::vector<std::pair<int, int>> errhandlers;  // communicator handle -> error handler, where set
   SimTime call_start{};
   Ending ending = Ending::running;
   int status = 0;              // main's return value or exit's argument
@@ -104,6 +107,9 @@ class ProgramRun {
   // a new one's handle (MPI_COMM_NULL for null).
   const mpi::Communicator& comm(int handle, const char* argument);
   int add_comm(const mpi::Communicator* made);
+  // A communicator's error handler at the running rank (MPI_ERRORS_ARE_FATAL unless set).
+  int errhandler(int comm_handle);
+  void set_errhandler(int comm_handle, int errhandler);
   std::int64_t next_instance(CRank& c, const mpi::Communicator& comm);
   const coll::Algorithm& algorithm_for(const char* call, const coll::CollArgs& a);
 

@@ -274,7 +274,7 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
 
 void print_diagnostics(std::ostream& err, const scenario::RunResult& r) {
   for (const auto& d : r.trace.diagnostics()) {
-    err << "error: " << d.code;
+    err << (d.severity.empty() ? "error" : d.severity) << ": " << d.code;
     if (d.process >= 0) err << ": rank " << d.process;
     if (!d.call.empty()) err << ", " << d.call;
     if (!d.argument.empty()) err << ", argument " << d.argument;

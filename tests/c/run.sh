@@ -45,7 +45,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms derived completion seeds errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms derived completion seeds errhandler errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -53,6 +53,9 @@ compare globals 4
 compare globals 5
 for n in 1 2 3 4 5; do compare derived $n; compare completion $n; done
 for n in 1 2 4; do compare seeds $n; done
+for n in 1 2 3; do compare errhandler $n; done
+grep -q "^warning: MPI_ERR_TRUNCATE: rank 1, MPI_Recv, argument count: returned to the program (MPI_ERRORS_RETURN)" \
+  errhandler.2.err || { fail "a returned error is a warning"; cat errhandler.2.err; }
 for n in 1 3 4 5; do compare collectives $n; compare nonblocking $n; compare datatypes $n; compare comms $n; done
 
 erroneous 2 "MPI_ERR_RANK: rank 0, MPI_Send, argument dest: .*(errors.c:[0-9]* in main)" bad-rank
