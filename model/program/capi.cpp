@@ -326,7 +326,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   return call(__builtin_return_address(0), "MPI_Wait", [&](Ctx& x) {
     capi::need(request, "request");
     Request* r = std::exchange(capi::request_of(x.c, *request, "request"), nullptr);
-    *request = MPI_REQUEST_NULL;
+    capi::completed(x.c, *request);
     mpi::Status st;
     x.run.block(capi::wait_one(x.rk, r, &st));
     capi::put_status(status, st);
@@ -345,11 +345,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     sts.assign(static_cast<std::size_t>(count), mpi::Status{});
     for (int i = 0; i < count; ++i)
       reqs[static_cast<std::size_t>(i)] = capi::request_of(x.c, array_of_requests[i], "array_of_requests");
-    for (int i = 0; i < count; ++i) {
-      if (array_of_requests[i] != MPI_REQUEST_NULL)
-        capi::request_of(x.c, array_of_requests[i], "array_of_requests") = nullptr;
-      array_of_requests[i] = MPI_REQUEST_NULL;
-    }
+    for (int i = 0; i < count; ++i) capi::release(x.c, array_of_requests[i]);
     x.run.block(capi::wait_all(x.rk, reqs, sts));
     if (array_of_statuses != MPI_STATUSES_IGNORE && array_of_statuses != nullptr)
       for (int i = 0; i < count; ++i) capi::put_status(&array_of_statuses[i], sts[static_cast<std::size_t>(i)]);
@@ -366,10 +362,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Stat
       reqs[static_cast<std::size_t>(i)] = capi::request_of(x.c, array_of_requests[i], "array_of_requests");
     mpi::Status st;
     x.run.block(capi::wait_any(x.rk, reqs, &st, index));
-    if (*index != MPI_UNDEFINED) {
-      capi::request_of(x.c, array_of_requests[*index], "array_of_requests") = nullptr;
-      array_of_requests[*index] = MPI_REQUEST_NULL;
-    }
+    if (*index != MPI_UNDEFINED) capi::release(x.c, array_of_requests[*index]);
     capi::put_status(status, st);
   });
 }
@@ -383,7 +376,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     const bool done = x.rk.test(slot, &st);
     *flag = done ? 1 : 0;
     if (!done) return capi::poll_failed(x);
-    *request = MPI_REQUEST_NULL;
+    capi::completed(x.c, *request);
     capi::put_status(status, st);
   });
 }
@@ -402,9 +395,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
     *flag = done ? 1 : 0;
     if (!done) return capi::poll_failed(x);
     for (int i = 0; i < count; ++i) {
-      if (array_of_requests[i] != MPI_REQUEST_NULL)
-        capi::request_of(x.c, array_of_requests[i], "array_of_requests") = nullptr;
-      array_of_requests[i] = MPI_REQUEST_NULL;
+      capi::release(x.c, array_of_requests[i]);
       if (array_of_statuses != MPI_STATUSES_IGNORE && array_of_statuses != nullptr)
         capi::put_status(&array_of_statuses[i], sts[static_cast<std::size_t>(i)]);
     }
@@ -496,8 +487,32 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 int MPI_Request_free(MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Request_free", [&](Ctx& x) {
     capi::need(request, "request");
-    x.rk.free_request(capi::request_of(x.c, *request, "request"));
+    Request*& r = capi::request_of(x.c, *request, "request");
+    const auto i = static_cast<std::size_t>(*request & capi::kIndexMask);
+    if (capi::persistent_at(x.c, i)) {
+      if (r)
+        throw mpi::MpiError(mpi::ErrorClass::request, "request",
+                            "persistent request " + capi::hex(*request) + " is active (started and not completed)",
+                            "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
+      x.c.persistent[i].reset();
+    } else {
+      x.rk.free_request(r);
+    }
     *request = MPI_REQUEST_NULL;
+  });
+}
+
+int MPI_Start(MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Start", [&](Ctx& x) {
+    capi::need(request, "request");
+    capi::start(x, *request, "request");
+  });
+}
+
+int MPI_Startall(int count, MPI_Request array_of_requests[]) {
+  return call(__builtin_return_address(0), "MPI_Startall", [&](Ctx& x) {
+    if (count > 0) capi::need(array_of_requests, "array_of_requests");
+    for (int i = 0; i < count; ++i) capi::start(x, array_of_requests[i], "array_of_requests");  // in order (§3.9)
   });
 }
 

@@ -167,21 +167,36 @@ inline mpi::OpRef op_of(const CRank& c, int h) {
                  "MPI-4.1 §6.9.2: op must be a predefined or a user-defined operation");
 }
 
+// A slot of the rank's request table is free when it holds no operation and no
+// persistent request.
+inline bool persistent_at(const CRank& c, std::size_t i) { return i < c.persistent.size() && c.persistent[i]; }
+
 inline int add_request(CRank& c, Request* r) {
-  auto free = std::find(c.requests.begin(), c.requests.end(), nullptr);
-  if (free == c.requests.end()) free = c.requests.insert(free, nullptr);
-  *free = r;
-  return kRequestKind | static_cast<int>(free - c.requests.begin());
+  std::size_t i = 0;
+  while (i < c.requests.size() && (c.requests[i] || persistent_at(c, i))) ++i;
+  if (i == c.requests.size()) c.requests.push_back(nullptr);
+  c.requests[i] = r;
+  return kRequestKind | static_cast<int>(i);
 }
 
+// The operation a request handle names: null for MPI_REQUEST_NULL and for an
+// inactive persistent request (a wait on either returns at once, MPI-4.1 §3.7.3).
 inline Request*& request_of(CRank& c, int h, const char* argument) {
   static Request* null_request = nullptr;
   if (h == MPI_REQUEST_NULL) return null_request = nullptr;
   const auto i = static_cast<std::size_t>(h & kIndexMask);
-  if ((h & ~kIndexMask) == kRequestKind && i < c.requests.size() && c.requests[i]) return c.requests[i];
+  if ((h & ~kIndexMask) == kRequestKind && i < c.requests.size() && (c.requests[i] || persistent_at(c, i)))
+    return c.requests[i];
   throw MpiError(ErrorClass::request, argument, hex(h) + " is not an active request of this rank",
                  "MPI-4.1 §3.7.3: a request handle must come from a nonblocking call and not be completed or "
                  "freed yet");
+}
+
+// After a completion call completed the operation of `handle`: a persistent
+// request stays (inactive), any other becomes MPI_REQUEST_NULL.
+inline void completed(const CRank& c, MPI_Request& handle) {
+  if (handle == MPI_REQUEST_NULL) return;
+  if (!persistent_at(c, static_cast<std::size_t>(handle & kIndexMask))) handle = MPI_REQUEST_NULL;
 }
 
 inline void put_status(MPI_Status* out, const Status& st) {
@@ -253,7 +268,7 @@ inline std::vector<Request*>& gather(CRank& c, int count, const MPI_Request* han
 // A request a completion call completed: its handle becomes MPI_REQUEST_NULL.
 inline void release(CRank& c, MPI_Request& handle) {
   if (handle != MPI_REQUEST_NULL) request_of(c, handle, "array_of_requests") = nullptr;
-  handle = MPI_REQUEST_NULL;
+  completed(c, handle);
 }
 
 // MPI_Waitsome and MPI_Testsome's results.
@@ -330,17 +345,27 @@ class CArgs final : public coll::ArgSource {
 
 using coll::Param;
 
+// A collective call: blocking (no request), nonblocking, or persistent (its
+// _init: the arguments checked and the algorithm chosen once, MPI-4.1 §6.13;
+// MPI_Start runs them).
 inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::function<void(CArgs&)>& fill,
-                MPI_Request* request = nullptr) {
+                       MPI_Request* request = nullptr, bool persistent = false) {
   const mpi::Communicator& cm = x.run.comm(comm, "comm");
   if (request) need(request, "request");
   CArgs a(x.c, cm);
   fill(a);
-  const coll::Form form = request ? coll::Form::nonblocking : coll::Form::blocking;
+  const coll::Form form = !request ? coll::Form::blocking : persistent ? coll::Form::persistent : coll::Form::nonblocking;
   coll::CollArgs args = coll::read_arguments(x.rk, kind, form, cm, a);
-  args.instance = x.run.next_instance(x.c, cm);
   const coll::Algorithm& alg = x.run.algorithm_for(x.name, args);
   x.algorithm = alg.name.data();
+  if (persistent) {
+    *request = add_request(x.c, nullptr);
+    const auto i = static_cast<std::size_t>(*request & kIndexMask);
+    if (x.c.persistent.size() <= i) x.c.persistent.resize(i + 1);
+    x.c.persistent[i] = std::make_unique<PersistentCollective>(PersistentCollective{std::move(args), &alg});
+    return;
+  }
+  args.instance = x.run.next_instance(x.c, cm);
   x.returnable = false;  // the other members' calls are now bound to this one
   if (!request) {
     x.run.block(x.run.coordinator().run(x.rk, std::move(args), alg));
@@ -349,6 +374,26 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
   Request* r = x.run.coordinator().start(x.rk, std::move(args), alg);
   x.started = r;
   *request = add_request(x.c, r);
+}
+
+// MPI_Start on a persistent collective request: its call again, as a new
+// collective call on its communicator.
+inline void start(Ctx& x, MPI_Request handle, const char* argument) {
+  const auto i = static_cast<std::size_t>(handle & kIndexMask);
+  if ((handle & ~kIndexMask) != kRequestKind || !persistent_at(x.c, i))
+    throw MpiError(ErrorClass::request, argument, hex(handle) + " is not a persistent request of this rank",
+                   "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Bcast_init, ...)");
+  if (x.c.requests[i])
+    throw MpiError(ErrorClass::request, argument,
+                   "persistent request " + hex(handle) + " is already active: it was started and not completed",
+                   "MPI-4.1 §3.9: MPI_Start takes an inactive request; complete it (MPI_Wait, MPI_Test) first");
+  const PersistentCollective& p = *x.c.persistent[i];
+  coll::CollArgs args = p.args;
+  args.instance = x.run.next_instance(x.c, *args.comm);
+  x.returnable = false;
+  x.c.requests[i] = x.run.coordinator().start(x.rk, std::move(args), *p.algorithm);
+  x.started = x.c.requests[i];
+  x.algorithm = p.algorithm->name.data();
 }
 
 // The send and receive arguments of gather, scatter, allgather, alltoall.

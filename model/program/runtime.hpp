@@ -44,6 +44,13 @@ struct ProgramStop {
   std::string how;
 };
 
+// A persistent collective request: its call's arguments, checked by its _init,
+// and its algorithm (MPI-4.1 §6.13).
+struct PersistentCollective {
+  coll::CollArgs args;
+  const coll::Algorithm* algorithm;
+};
+
 struct CRank {
   Fiber fiber;
   Task<void> pending;          // what the fiber waits for, run by the engine
@@ -60,7 +67,8 @@ struct CRank {
   std::int64_t world_calls = 0;                 // collectives so far on MPI_COMM_WORLD
   std::vector<std::pair<std::uint32_t, std::int64_t>> calls_on;  // and on the others, by context
   std::vector<const mpi::Communicator*> comms;  // MPI_Comm handles made (null: freed or MPI_COMM_NULL)
-  std::vector<Request*> requests;               // MPI_Request handles (null: a free slot)
+  std::vector<Request*> requests;               // MPI_Request handles (null: free, or an inactive persistent one)
+  std::vector<std::unique_ptr<PersistentCollective>> persistent;  // beside requests: the persistent ones
   std::vector<mpi::TypeRef> types;              // derived datatypes (null: freed)
   std::vector<mpi::GroupRef> groups;            // MPI_Group handles (null: freed)
   std::vector<mpi::OpRef> ops;                  // user-defined operations (null: freed)

@@ -38,6 +38,12 @@ int main(int argc, char **argv) {
     MPI_Barrier(keep);
   }
   if (!strcmp(what, "aliased")) MPI_Allgather(y, 1, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD);
+  if (!strcmp(what, "start-active")) {
+    MPI_Request r;
+    MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    MPI_Start(&r);
+    MPI_Start(&r);
+  }
   if (!strcmp(what, "segv") && rank == 1) *(volatile int *)16 = 1;
   if (!strcmp(what, "overflow") && rank == 2) x = overflow();
   if (!strcmp(what, "unfinished") && rank == 0) {

@@ -35,6 +35,15 @@ compare() {
   fi
 }
 
+# name ranks args...: against expected/NAME.RANKS.txt only, where MPICH departs
+# from the standard.
+expected_only() {
+  keep=$mpicc
+  mpicc=""
+  compare "$@"
+  mpicc=$keep
+}
+
 # expected-status pattern args...: an erroneous run of the errors program on 4 ranks.
 erroneous() {
   want=$1 pattern=$2
@@ -45,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms derived completion seeds errhandler errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms derived completion seeds errhandler persistent errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -54,6 +63,11 @@ compare globals 5
 for n in 1 2 3 4 5; do compare derived $n; compare completion $n; done
 for n in 1 2 4; do compare seeds $n; done
 for n in 1 2 3; do compare errhandler $n; done
+# MPICH 4.0's persistent MPI_Allgather on 2 and 4 ranks sends the data its send
+# buffer held at MPI_Allgather_init at every start; the standard (§6.13) has each
+# start send what the buffer holds then.
+for n in 1 3; do compare persistent $n; done
+for n in 2 4; do expected_only persistent $n; done
 grep -q "^warning: MPI_ERR_TRUNCATE: rank 1, MPI_Recv, argument count: returned to the program (MPI_ERRORS_RETURN)" \
   errhandler.2.err || { fail "a returned error is a warning"; cat errhandler.2.err; }
 for n in 1 3 4 5; do compare collectives $n; compare nonblocking $n; compare datatypes $n; compare comms $n; done
@@ -69,6 +83,7 @@ erroneous 2 "MPI_ERR_TYPE: rank 0, MPI_Send, argument datatype" bad-type
 erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allreduce, argument sendbuf" null-buffer
 erroneous 2 "MPI_ERR_COMM: rank 1, MPI_Barrier, argument comm: communicator 0x84000000 was freed" freed-comm
 erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allgather, argument recvbuf: .* at 0x" aliased
+erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Start, argument request: persistent request 0xac000000 is already active" start-active
 erroneous 2 "segmentation fault at address 16 in rank 1" segv
 erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow
 erroneous 2 "UNFINISHED_COMMUNICATION" unfinished
