@@ -223,6 +223,36 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   });
 }
 
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                         MPI_Comm* newintercomm) {
+  return call(__builtin_return_address(0), "MPI_Intercomm_create", [&](Ctx& x) {
+    capi::need(newintercomm, "newintercomm");
+    const mpi::Communicator& local = x.run.comm(local_comm, "local_comm");
+    // peer_comm and remote_leader are significant only at the local leader (MPI-4.1 §7.6.2).
+    const mpi::Communicator* peer =
+        local.rank_of(x.r, x.r) == local_leader ? &x.run.comm(peer_comm, "peer_comm") : nullptr;
+    capi::construct(x, local_comm, newintercomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::intercomm_create(x.rk, c, seq, local_leader, peer, peer ? remote_leader : -1, tag,
+                                          std::move(label));
+    });
+  });
+}
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
+  return call(__builtin_return_address(0), "MPI_Intercomm_merge", [&](Ctx& x) {
+    capi::construct(x, intercomm, newintracomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::intercomm_merge(x.rk, c, seq, high != 0, std::move(label));
+    });
+  });
+}
+
+int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
+  return call(__builtin_return_address(0), "MPI_Comm_remote_size", [&](Ctx& x) {
+    capi::need(size, "size");
+    *size = static_cast<int>(mpi::remote_group(x.run.comm(comm, "comm"))->size());
+  });
+}
+
 // ---- error handlers: MPI_ERRORS_ARE_FATAL (the default), MPI_ERRORS_ABORT, MPI_ERRORS_RETURN
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return call(__builtin_return_address(0), "MPI_Comm_set_errhandler", [&](Ctx& x) {

@@ -360,6 +360,12 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
   });
 }
 
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
+  return call(__builtin_return_address(0), "MPI_Comm_remote_group", [&](Ctx& x) {
+    capi::new_group(x.c, group, mpi::remote_group(x.run.comm(comm, "comm")));
+  });
+}
+
 int MPI_Group_size(MPI_Group group, int* size) {
   return call(__builtin_return_address(0), "MPI_Group_size", [&](Ctx& x) {
     capi::need(size, "size");
