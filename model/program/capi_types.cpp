@@ -259,6 +259,21 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
   });
 }
 
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
+                           const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_darray", [&](Ctx& x) {
+    const auto kinds = capi::array_of(array_of_distribs, ndims, "array_of_distribs");
+    std::vector<mpi::Distribution> distribs;
+    for (std::size_t i = 0; i < kinds.size(); ++i) distribs.push_back(mpi::distribution_argument(kinds[i], i));
+    capi::new_type(x, newtype,
+                   mpi::type_darray(size, rank, capi::array_of(array_of_gsizes, ndims, "array_of_gsizes"), distribs,
+                                    capi::array_of(array_of_dargs, ndims, "array_of_dargs"),
+                                    capi::array_of(array_of_psizes, ndims, "array_of_psizes"),
+                                    mpi::order_argument(order, true), capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
   return call(__builtin_return_address(0), "MPI_Type_create_resized", [&](Ctx& x) {
     capi::new_type(x, newtype, mpi::type_resized(capi::type_of(x.c, oldtype, "oldtype"), lb, extent));
@@ -389,6 +404,39 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgrou
 int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
   return call(__builtin_return_address(0), "MPI_Group_excl", [&](Ctx& x) {
     capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->excl(capi::array_of(ranks, n, "ranks")));
+  });
+}
+
+namespace {
+std::vector<mpi::RankRange> ranges_of(int n, const int ranges[][3]) {
+  if (n < 0)
+    throw mpi::MpiError(mpi::ErrorClass::arg, "n", "n = " + std::to_string(n) + " is negative",
+                        "MPI-4.1 §7.3.2: n is the number of (first, last, stride) triplets");
+  if (n > 0) capi::need(ranges, "ranges");
+  std::vector<mpi::RankRange> out;
+  for (int i = 0; i < n; ++i) out.push_back({ranges[i][0], ranges[i][1], ranges[i][2]});
+  return out;
+}
+}  // namespace
+
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+  return call(__builtin_return_address(0), "MPI_Group_range_incl", [&](Ctx& x) {
+    capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->range_incl(ranges_of(n, ranges)));
+  });
+}
+
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+  return call(__builtin_return_address(0), "MPI_Group_range_excl", [&](Ctx& x) {
+    capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->range_excl(ranges_of(n, ranges)));
+  });
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  return call(__builtin_return_address(0), "MPI_Comm_create_group", [&](Ctx& x) {
+    auto g = capi::group_of(x.c, group, "group");
+    capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t, std::string label) {
+      return coll::comm::create_group(x.rk, c, g, tag, std::move(label));
+    });
   });
 }
 

@@ -119,6 +119,36 @@ int main(int argc, char **argv) {
   } else {
     printf("rank %d: not in evens\n", rank);
   }
+  /* The range forms, MPI_Comm_create_group (only the members call it), a darray. */
+  int triplet[1][3] = {{0, size - 1, 2}};
+  MPI_Group ranged, rest;
+  MPI_Group_range_incl(world, 1, triplet, &ranged);
+  MPI_Group_range_excl(world, 1, triplet, &rest);
+  int rsize, restsize, same;
+  MPI_Group_size(ranged, &rsize);
+  MPI_Group_size(rest, &restsize);
+  MPI_Group_compare(ranged, evens, &same);
+  printf("rank %d: range_incl %d, range_excl %d, same as evens %d\n", rank, rsize, restsize, same);
+  if (rank % 2 == 0) {
+    MPI_Comm g;
+    MPI_Comm_create_group(MPI_COMM_WORLD, ranged, 5, &g);
+    int gr, gs;
+    MPI_Comm_rank(g, &gr);
+    MPI_Comm_size(g, &gs);
+    printf("rank %d: create_group rank %d of %d\n", rank, gr, gs);
+    MPI_Comm_free(&g);
+  }
+  MPI_Group_free(&ranged);
+  if (rest != MPI_GROUP_EMPTY) MPI_Group_free(&rest);
+  int gs8[1] = {10}, dist[1] = {MPI_DISTRIBUTE_BLOCK}, darg[1] = {MPI_DISTRIBUTE_DFLT_DARG}, procs[1] = {3};
+  MPI_Datatype da;
+  MPI_Type_create_darray(3, rank % 3, 1, gs8, dist, darg, procs, MPI_ORDER_C, MPI_INT, &da);
+  int dsize;
+  MPI_Aint dlb, dext;
+  MPI_Type_size(da, &dsize);
+  MPI_Type_get_extent(da, &dlb, &dext);
+  printf("rank %d: darray block of 10 over 3: size %d lb %ld extent %ld\n", rank, dsize, (long)dlb, (long)dext);
+  MPI_Type_free(&da);
   MPI_Group_free(&world);
   MPI_Group_free(&evens);
   MPI_Group_free(&odds);
