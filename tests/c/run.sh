@@ -106,6 +106,15 @@ printf 'rank 0: computed until 0, barrier left at 0\nrank 1: computed until 0, b
 printf '[0] rank 0 of 3: token 3\n[1] rank 1 of 3: token 4\n[2] rank 2 of 3: token 2\n' | cmp -s - ring.labelled ||
   { fail "--label"; cat ring.labelled; }
 
+# The trace of a program: valid against the trace schema (when python3-jsonschema is there).
+"$mpisim" run ./ring --ranks 4 --out ring-trace.json -q -- 2 > /dev/null || fail "ring --out"
+if python3 -c "import jsonschema" 2> /dev/null; then
+  python3 -c "
+import json, sys, jsonschema
+jsonschema.validate(json.load(open('ring-trace.json')), json.load(open(sys.argv[1])))
+" "$src/../../docs/schema/trace.schema.json" || fail "ring's trace does not follow the schema"
+fi
+
 # Not a program of mpisim cc: a clear error, exit 2.
 printf 'not a program' > notes.txt
 "$mpisim" run ./ring.mpich --ranks 2 > /dev/null 2> foreign.err
