@@ -252,6 +252,16 @@ void check_access(const TypedBuffer& b, std::int64_t bytes, const char* argument
   if (b.count > 0 && b.memory->find(lo, hi - lo) != nullptr) return;
   for (RunCursor c(b, bytes); !c.done(); c.advance(c.left())) {
     if (b.memory->find(c.addr(), c.left()) == nullptr) {
+      if (b.memory->host()) {  // a C program's pointer: only a null one (or past the address space) is caught
+        const bool low = c.addr() < Memory::kFirstHostAddress;
+        throw MpiError(ErrorClass::buffer, argument,
+                       "the data of " + std::string(argument) + " (" + std::to_string(b.count) + " x " +
+                           b.type->name() + ") reaches " +
+                           (low ? "address " + std::to_string(c.addr()) + ": the buffer is a null pointer"
+                                : std::string("beyond the address space")),
+                       "MPI-4.1 §3.2.2: the buffer must hold count elements of datatype (its type map must lie in "
+                       "the process's memory)");
+      }
       const Allocation* near = b.memory->find(c.addr(), 1);
       std::string what = "the data of " + std::string(argument) + " (" + std::to_string(b.count) + " x " +
                          b.type->name() + ") reaches bytes [" + std::to_string(c.addr()) + ", " +

@@ -1,7 +1,6 @@
 #include "model/mpi/overlap.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <vector>
 
 #include "model/mpi/constants.hpp"
@@ -109,11 +108,9 @@ std::optional<Overlap> find_self_overlap(std::span<const Region> side) {
 
 std::string describe_bytes(const Memory& memory, Address first, std::int64_t bytes) {
   const std::string range = bytes == 1 ? "byte " : "bytes ";
-  if (memory.host()) {  // a C program's memory: host addresses, in hexadecimal as a debugger shows them
-    char at[64];
-    std::snprintf(at, sizeof at, "at 0x%llx", static_cast<unsigned long long>(first));
-    return range + at + (bytes == 1 ? "" : " (" + std::to_string(bytes) + " bytes)");
-  }
+  // A C program's memory: its addresses change from run to run (address space
+  // randomisation), and a trace must not, so only the count is told.
+  if (memory.host()) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
   if (const Allocation* a = memory.find(first, 1)) {
     const std::int64_t off = first - a->base;
     return range + std::to_string(off) + (bytes == 1 ? "" : ".." + std::to_string(off + bytes - 1)) + " of buffer '" +

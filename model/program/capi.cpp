@@ -8,6 +8,14 @@
 
 namespace mpisim::program::capi {
 
+int outside_run(const char* name) {
+  std::fprintf(stderr,
+               "mpisim: %s was called outside the run (from the program's constructors or exit handlers, which run "
+               "when mpisim loads and unloads it); it does nothing there\n",
+               name);
+  return MPI_ERR_OTHER;
+}
+
 int returned_error(ProgramRun& run, const char* name, const MpiError& e) {
   CRank& c = run.current();
   sim::Diagnostic d;
@@ -40,6 +48,10 @@ extern "C" {
 
 // A program built by mpisim cc calls this instead of exit() (the linker's --wrap).
 [[noreturn]] void __wrap_exit(int status) {  // NOLINT: the name --wrap=exit gives
+  if (!program::g_run) {  // from an exit handler, after the run
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
   program::g_run->end_rank(program::Ending::exited, status);
 }
 
@@ -109,6 +121,7 @@ int MPI_Is_thread_main(int* flag) {
 }
 
 double MPI_Wtime(void) {
+  if (!program::g_run) return 0.0;
   program::ProgramRun& run = *program::g_run;
   if (run.host_compute()) run.catch_up();  // the time the code took so far is the rank's now
   return static_cast<double>(run.world().engine().now().ps) * 1e-12;
@@ -378,18 +391,15 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     for (int i = 0; i < count; ++i) capi::release(x.c, array_of_requests[i]);
     x.run.block(capi::wait_all(x.rk, reqs, sts));
     if (array_of_statuses != MPI_STATUSES_IGNORE && array_of_statuses != nullptr)
-      for (int i = 0; i < count; ++i) capi::put_status(&array_of_statuses[i], sts[static_cast<std::size_t>(i)]);
+      for (int i = 0; i < count; ++i)
+        capi::put_status(&array_of_statuses[i], sts[static_cast<std::size_t>(i)], true);
   });
 }
 
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Status* status) {
   return call(__builtin_return_address(0), "MPI_Waitany", [&](Ctx& x) {
     capi::need(index, "index");
-    if (count > 0) capi::need(array_of_requests, "array_of_requests");
-    auto& reqs = x.c.scratch_requests;
-    reqs.assign(static_cast<std::size_t>(std::max(count, 0)), nullptr);
-    for (int i = 0; i < count; ++i)
-      reqs[static_cast<std::size_t>(i)] = capi::request_of(x.c, array_of_requests[i], "array_of_requests");
+    auto& reqs = capi::gather(x.c, count, array_of_requests);
     mpi::Status st;
     x.run.block(capi::wait_any(x.rk, reqs, &st, index));
     if (*index != MPI_UNDEFINED) capi::release(x.c, array_of_requests[*index]);
@@ -414,20 +424,16 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Status array_of_statuses[]) {
   return call(__builtin_return_address(0), "MPI_Testall", [&](Ctx& x) {
     capi::need(flag, "flag");
-    if (count > 0) capi::need(array_of_requests, "array_of_requests");
-    auto& reqs = x.c.scratch_requests;
+    auto& reqs = capi::gather(x.c, count, array_of_requests);
     auto& sts = x.c.scratch_statuses;
-    reqs.assign(static_cast<std::size_t>(std::max(count, 0)), nullptr);
     sts.assign(reqs.size(), mpi::Status{});
-    for (int i = 0; i < count; ++i)
-      reqs[static_cast<std::size_t>(i)] = capi::request_of(x.c, array_of_requests[i], "array_of_requests");
     const bool done = x.rk.test_all(reqs, sts);
     *flag = done ? 1 : 0;
     if (!done) return capi::poll_failed(x);
     for (int i = 0; i < count; ++i) {
       capi::release(x.c, array_of_requests[i]);
       if (array_of_statuses != MPI_STATUSES_IGNORE && array_of_statuses != nullptr)
-        capi::put_status(&array_of_statuses[i], sts[static_cast<std::size_t>(i)]);
+        capi::put_status(&array_of_statuses[i], sts[static_cast<std::size_t>(i)], true);
     }
   });
 }
@@ -571,7 +577,8 @@ int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
     capi::need(status, "status");
     capi::need(count, "count");
     auto t = capi::type_of(x.c, datatype, "datatype");
-    *count = static_cast<int>(mpi::get_count(capi::status_bytes(status), *t));
+    const std::int64_t n = mpi::get_count(capi::status_bytes(status), *t);
+    *count = n > INT32_MAX ? MPI_UNDEFINED : static_cast<int>(n);  // too many for an int (MPI-4.1 §3.2.5)
   });
 }
 

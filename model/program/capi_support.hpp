@@ -51,16 +51,23 @@ int returned_error(ProgramRun& run, const char* name, const MpiError& e);
 
 // Runs one MPI call. An error stops the rank (the run's diagnostic says why), as
 // under MPI_ERRORS_ARE_FATAL, unless the communicator the call is about (the
-// first it names; MPI_COMM_WORLD for the calls that name none) has
+// first it names, or its requests' communicator; MPI_COMM_SELF for a call about
+// none) has
 // MPI_ERRORS_RETURN and the error can be returned: it was found at this rank by
 // the call's own checks or by a point-to-point completion, not by a collective's
 // agreement with the other members (which would leave them waiting).
 // `site`: where the program called (the C entry point's return address), for
 // the diagnostics' source line.
+// A call with no run (from the program's constructors or exit handlers, which
+// run when mpisim loads and unloads it): refused with a message.
+int outside_run(const char* name);
+
 template <typename F>
 inline int call(const void* site, const char* name, F&& body) {
+  if (!g_run) return outside_run(name);
   ProgramRun& run = *g_run;
   CRank& c = run.current();
+  if (run.host_compute()) run.charge_host_time();  // the program's own time, before the call's
   c.site = site;
   c.about = 0;
   Ctx x{run, c, run.current_rank(), run.world().rank(run.current_rank()), name};
@@ -72,13 +79,14 @@ inline int call(const void* site, const char* name, F&& body) {
                                                 (c.finalized ? "after MPI_Finalize" : "before MPI_Init"),
                      "MPI-4.1 §11.2.1: a program calls MPI only between MPI_Init and MPI_Finalize (a few "
                      "calls, such as MPI_Initialized, aside)");
-    if (run.host_compute()) run.charge_host_time();
     body(x);
   } catch (...) {
     error = std::current_exception();  // handled outside the catch: fail() leaves this fiber for good
   }
   if (error) {
-    if (x.returnable && run.errhandler(c.about ? c.about : MPI_COMM_WORLD) == MPI_ERRORS_RETURN) {
+    // The handler of the communicator the call is about; MPI_COMM_SELF's for a
+    // call about none (MPI-4.1 §9.3).
+    if (x.returnable && run.errhandler(c.about ? c.about : MPI_COMM_SELF) == MPI_ERRORS_RETURN) {
       int code = MPI_SUCCESS;
       try {
         std::rethrow_exception(error);
@@ -174,8 +182,9 @@ inline bool persistent_at(const CRank& c, std::size_t i) { return i < c.persiste
 inline int add_request(CRank& c, Request* r) {
   std::size_t i = 0;
   while (i < c.requests.size() && (c.requests[i] || persistent_at(c, i))) ++i;
-  if (i == c.requests.size()) c.requests.push_back(nullptr);
+  if (i == c.requests.size()) c.requests.push_back(nullptr), c.request_comms.push_back(0);
   c.requests[i] = r;
+  c.request_comms[i] = c.about;  // the communicator of the call that made it: its errors' handler
   return kRequestKind | static_cast<int>(i);
 }
 
@@ -185,8 +194,10 @@ inline Request*& request_of(CRank& c, int h, const char* argument) {
   static Request* null_request = nullptr;
   if (h == MPI_REQUEST_NULL) return null_request = nullptr;
   const auto i = static_cast<std::size_t>(h & kIndexMask);
-  if ((h & ~kIndexMask) == kRequestKind && i < c.requests.size() && (c.requests[i] || persistent_at(c, i)))
+  if ((h & ~kIndexMask) == kRequestKind && i < c.requests.size() && (c.requests[i] || persistent_at(c, i))) {
+    if (c.about == 0) c.about = c.request_comms[i];  // a completion call is about its requests' communicator
     return c.requests[i];
+  }
   throw MpiError(ErrorClass::request, argument, hex(h) + " is not an active request of this rank",
                  "MPI-4.1 §3.7.3: a request handle must come from a nonblocking call and not be completed or "
                  "freed yet");
@@ -199,11 +210,13 @@ inline void completed(const CRank& c, MPI_Request& handle) {
   if (!persistent_at(c, static_cast<std::size_t>(handle & kIndexMask))) handle = MPI_REQUEST_NULL;
 }
 
-inline void put_status(MPI_Status* out, const Status& st) {
+// `many`: a status of an array (MPI_Waitall, ...), whose MPI_ERROR field is set;
+// a single completion leaves it alone (MPI-4.1 §3.2.5).
+inline void put_status(MPI_Status* out, const Status& st, bool many = false) {
   if (out == nullptr || out == MPI_STATUS_IGNORE) return;
   out->MPI_SOURCE = st.source;
   out->MPI_TAG = st.tag;
-  out->MPI_ERROR = static_cast<int>(st.error);
+  if (many) out->MPI_ERROR = static_cast<int>(st.error);
   out->count_lo = static_cast<int>(st.bytes & 0xffffffff);
   out->count_hi_and_cancelled = static_cast<int>((st.bytes >> 32) << 1);
 }
@@ -282,7 +295,7 @@ inline void some_done(CRank& c, int n, const std::vector<int>& indices, MPI_Requ
     array_of_indices[k] = i;
     release(c, handles[i]);
     if (statuses != MPI_STATUSES_IGNORE && statuses != nullptr)
-      put_status(&statuses[k], c.scratch_statuses[static_cast<std::size_t>(k)]);
+      put_status(&statuses[k], c.scratch_statuses[static_cast<std::size_t>(k)], true);
   }
 }
 
@@ -444,11 +457,13 @@ inline void new_type(Ctx& x, MPI_Datatype* newtype, mpi::TypeRef t) {
 
 inline Task<void> made_comm(Task<const mpi::Communicator*> t, const mpi::Communicator** out) { *out = co_await std::move(t); }
 // A communicator constructor: a collective on `comm` whose result is a new handle.
+// `counted`: whether the call is a collective of all of comm's members, one of
+// the calls counted on it (MPI_Comm_create_group is the group's members' only).
 template <typename Make>
-inline void construct(Ctx& x, MPI_Comm comm, MPI_Comm* newcomm, Make make) {
+inline void construct(Ctx& x, MPI_Comm comm, MPI_Comm* newcomm, Make make, bool counted = true) {
   const mpi::Communicator& c = x.run.comm(comm, "comm");
   need(newcomm, "newcomm");
-  const std::int64_t seq = x.run.next_instance(x.c, c);
+  const std::int64_t seq = counted ? x.run.next_instance(x.c, c) : 0;
   const mpi::Communicator* made = nullptr;
   x.returnable = false;
   x.run.block(made_comm(make(c, seq, std::string(x.name) + " #" + std::to_string(seq) + " of " + c.name()), &made));

@@ -300,7 +300,8 @@ int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count
   return call(__builtin_return_address(0), "MPI_Get_elements", [&](Ctx& x) {
     capi::need(status, "status");
     capi::need(count, "count");
-    *count = static_cast<int>(mpi::get_elements(capi::status_bytes(status), *capi::type_of(x.c, datatype, "datatype")));
+    const std::int64_t n = mpi::get_elements(capi::status_bytes(status), *capi::type_of(x.c, datatype, "datatype"));
+    *count = n > INT32_MAX ? MPI_UNDEFINED : static_cast<int>(n);
   });
 }
 
@@ -434,9 +435,12 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* new
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
   return call(__builtin_return_address(0), "MPI_Comm_create_group", [&](Ctx& x) {
     auto g = capi::group_of(x.c, group, "group");
-    capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t, std::string label) {
-      return coll::comm::create_group(x.rk, c, g, tag, std::move(label));
-    });
+    capi::construct(
+        x, comm, newcomm,
+        [&](const mpi::Communicator& c, std::int64_t, std::string label) {
+          return coll::comm::create_group(x.rk, c, g, tag, std::move(label));
+        },
+        false);
   });
 }
 

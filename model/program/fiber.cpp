@@ -53,6 +53,7 @@ Stacks::Stacks(std::uint32_t count, std::size_t bytes) : count_(count) {
   const long limit = read_long("/proc/sys/vm/max_map_count");
   const long need = 2 * static_cast<long>(count) + mappings_now() + 4096;
   guarded_ = limit < 0 || need <= limit;
+  if (!guarded_) first_unguarded_ = 0;
   if (!guarded_)
     reason_ = "the kernel allows " + std::to_string(limit) + " memory mappings (vm.max_map_count) and guarded stacks for " +
               std::to_string(count) + " ranks need about " + std::to_string(need);
@@ -76,6 +77,7 @@ void Stacks::prepare(std::uint32_t i) {
     // The mapping limit was reached after all (another part of the process mapped
     // more): this and the later stacks go unguarded, with markers.
     guarded_ = false;
+    first_unguarded_ = i;
     reason_ = "the kernel's limit of memory mappings (vm.max_map_count) was reached at rank " + std::to_string(i);
     if (mprotect(lo - kGuardBytes, reserved_ - i * stride_, PROT_READ | PROT_WRITE) != 0)
       throw std::runtime_error(std::string("cannot make a rank's stack usable: ") + std::strerror(errno));
@@ -85,7 +87,7 @@ void Stacks::prepare(std::uint32_t i) {
 }
 
 bool Stacks::intact(std::uint32_t i) const {
-  if (guarded_) return true;
+  if (i < first_unguarded_) return true;
   const auto* words = reinterpret_cast<const std::uint64_t*>(low(i));
   for (std::size_t k = 0; k < kMarkerWords; ++k)
     if (words[k] != kMarker) return false;

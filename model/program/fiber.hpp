@@ -46,6 +46,7 @@ class Stacks {
   std::size_t bytes_ = 0, stride_ = 0, reserved_ = 0;
   std::uint32_t count_ = 0;
   bool guarded_ = true;
+  std::uint32_t first_unguarded_ = UINT32_MAX;  // the stacks from here on have markers instead of guards
   std::string reason_;
 };
 

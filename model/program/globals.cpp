@@ -7,6 +7,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "model/mpi/error.hpp"
+
 namespace mpisim::program {
 namespace {
 
@@ -60,7 +62,10 @@ std::byte* PrivateGlobals::locate(std::uint32_t r, std::uintptr_t addr, std::siz
   const auto lo = reinterpret_cast<std::uintptr_t>(start_);
   if (r == owner_ || addr + len <= lo || addr >= lo + bytes_) return nullptr;
   if (addr < lo || addr + len > lo + bytes_)
-    throw std::runtime_error("a buffer runs past the end of the program's global variables");
+    throw mpi::MpiError(mpi::ErrorClass::buffer, "",
+                        "a buffer starts in the program's global variables and runs past their end",
+                        "MPI-4.1 §3.2.2: a buffer is the memory its type map describes (mpisim keeps each rank's "
+                        "globals apart: docs/c-programs.md)");
   auto& copy = copies_[r];
   if (!copy) {
     copy = std::make_unique<std::byte[]>(bytes_);

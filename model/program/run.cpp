@@ -146,14 +146,15 @@ void ProgramRun::resume(std::uint32_t r) {
     stdout = c.out;  // the program's printf and puts go to its rank's stream while it runs
     stderr = c.err;
   }
+  on_fiber_ = true;
   c.fiber.resume();
+  on_fiber_ = false;
   stdout = out;
   stderr = err;
   if (!stacks_.intact(r))
-    throw std::runtime_error("rank " + std::to_string(r) + " overflowed its stack of " +
-                             std::to_string(stacks_.size() >> 10) +
-                             " KiB (--stack-size sets it); the stacks are unguarded because " +
-                             stacks_.unguarded_reason() + ", so memory near it may have been overwritten");
+    throw ProgramFault{r, "overflowed its stack of " + std::to_string(stacks_.size() >> 10) +
+                              " KiB (--stack-size sets it); the stacks are unguarded because " +
+                              stacks_.unguarded_reason() + ", so memory near it may have been overwritten"};
 }
 
 namespace {
@@ -240,6 +241,10 @@ sim::ProcessTask ProgramRun::run_rank(std::uint32_t r) {
 }
 
 void ProgramRun::block(Task<void> t) {
+  if (!on_fiber_)
+    throw mpi::MpiError(mpi::ErrorClass::other, "",
+                        "a call that waits was made from a user operation's function, which runs inside an MPI call",
+                        "MPI-4.1 §6.9.5: a user function may not call MPI, MPI_Abort aside");
   CRank& c = current();
   c.pending = std::move(t);
   c.fiber.yield();
@@ -247,6 +252,7 @@ void ProgramRun::block(Task<void> t) {
 }
 
 void ProgramRun::fail(std::exception_ptr e) {
+  if (!on_fiber_) std::rethrow_exception(e);  // inside a user operation: up through the algorithm to the engine
   CRank& c = current();
   c.error = std::move(e);
   c.fiber.yield();  // the engine stops the run: never resumed
@@ -254,6 +260,8 @@ void ProgramRun::fail(std::exception_ptr e) {
 }
 
 void ProgramRun::end_rank(Ending how, int status) {
+  if (!on_fiber_)
+    throw ProgramStop{current_, status, false, "called exit(" + std::to_string(status) + ") in a user operation"};
   CRank& c = current();
   c.ending = how;
   c.status = status;
@@ -262,6 +270,7 @@ void ProgramRun::end_rank(Ending how, int status) {
 }
 
 void ProgramRun::charge_host_time() {
+  if (!on_fiber_) return;  // a user operation's time is the algorithm's
   CRank& c = current();
   const std::int64_t ns = c.cpu_mark_ns < 0 ? 0 : cpu_now_ns() - c.cpu_mark_ns;
   c.cpu_mark_ns = -1;
@@ -393,6 +402,17 @@ ProgramResult run_program(const Loaded& program, net::Network& net, const scenar
   mpi::World world(engine, *net.model, res.trace, n, mpi::PayloadMode::data);
   res.network_parameters = net.model->parameters();
   for (std::uint32_t r = 0; r < n; ++r) world.rank(r).memory().use_host_memory(r);
+  // The budget: each rank's state, and the algorithms' scratch space (the
+  // program's own buffers are its memory, not mpisim's).
+  const std::int64_t state = cfg.ranks * mpi::World::kRankStateBytes;
+  if (cfg.max_memory) world.set_memory_limit(cfg.max_memory, state);
+  if (cfg.progress) {
+    constexpr std::uint64_t kEvery = std::uint64_t{1} << 21;
+    engine.set_progress(kEvery, [&cfg, n, first = std::uint64_t{2} * kEvery](const sim::Engine& e) {
+      if (e.events_processed() < first) return;
+      cfg.progress(scenario::RunConfig::Progress{e.events_processed(), e.now().ps, n - e.unfinished_count(), n});
+    });
+  }
   if (cfg.progress_in_mpi.value_or(false)) world.set_progress(mpi::World::Progress::in_mpi);
   world.set_standard_sends_synchronous(cfg.synchronous_sends);
   {
@@ -417,6 +437,11 @@ ProgramResult run_program(const Loaded& program, net::Network& net, const scenar
         [&out](const std::exception_ptr& e, sim::Diagnostic& d) {
           try {
             std::rethrow_exception(e);
+          } catch (const ProgramFault& f) {
+            d.code = "STACK_OVERFLOW";
+            d.process = f.rank;
+            d.message = "rank " + std::to_string(f.rank) + " " + f.what;
+            return true;
           } catch (const ProgramStop& s) {
             d.code = s.abort ? "MPI_ABORT" : "EXIT_STATUS";
             d.call = s.abort ? "MPI_Abort" : "";

@@ -37,6 +37,13 @@ enum class Ending : std::uint8_t { running, returned, exited };
 
 // Thrown in the engine for a rank that called MPI_Abort, or that ended with a
 // nonzero status: the run stops there, as mpiexec stops every process.
+// Thrown in the engine for a program's fault that mpisim found (a stack overflow
+// seen by its marker): the run stops there with a diagnostic, exit 2.
+struct ProgramFault {
+  std::uint32_t rank;
+  std::string what;
+};
+
 struct ProgramStop {
   std::uint32_t rank;
   int status;
@@ -69,6 +76,7 @@ struct CRank {
   std::vector<const mpi::Communicator*> comms;  // MPI_Comm handles made (null: freed or MPI_COMM_NULL)
   std::vector<Request*> requests;               // MPI_Request handles (null: free, or an inactive persistent one)
   std::vector<std::unique_ptr<PersistentCollective>> persistent;  // beside requests: the persistent ones
+  std::vector<int> request_comms;               // beside requests: the communicator each belongs to
   std::vector<mpi::TypeRef> types;              // derived datatypes (null: freed)
   std::vector<mpi::GroupRef> groups;            // MPI_Group handles (null: freed)
   std::vector<mpi::OpRef> ops;                  // user-defined operations (null: freed)
@@ -92,6 +100,9 @@ class ProgramRun {
 
   // Fiber side. The rank whose fiber runs now.
   CRank& current() { return ranks_[current_]; }
+  // Whether a rank's fiber runs now (false while the engine runs, e.g. a user
+  // operation called by an algorithm: then a call cannot wait or leave the fiber).
+  bool on_fiber() const { return on_fiber_; }
   std::uint32_t current_rank() const { return current_; }
   mpi::World& world() { return world_; }
   coll::Coordinator& coordinator() { return coordinator_; }
@@ -143,6 +154,7 @@ class ProgramRun {
   PrivateGlobals globals_;
   std::vector<CRank> ranks_;
   std::uint32_t current_ = 0;
+  bool on_fiber_ = false;
   const Options& opt_;
 };
 

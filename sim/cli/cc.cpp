@@ -67,7 +67,10 @@ int compile_program(int argc, const char* const* args, std::ostream& err) {
     // A shared object: loaded by mpisim run. Relocations are resolved at load, so
     // the writable data mpisim swaps per rank holds no lazily bound entries; exit()
     // ends the calling rank, not mpisim.
-    for (const char* f : {"-shared", "-Wl,-z,now", "-Wl,-z,relro", "-Wl,--wrap=exit"}) cmd.emplace_back(f);
+    // -Bsymbolic: the program's own definitions win over the C library's (a
+    // program's random() or a global named as a libc one stays the program's).
+    for (const char* f : {"-shared", "-Wl,-Bsymbolic", "-Wl,-z,now", "-Wl,-z,relro", "-Wl,--wrap=exit"})
+      cmd.emplace_back(f);
   }
   cmd.insert(cmd.end(), rest.begin(), rest.end());
   if (show) {

@@ -138,6 +138,10 @@ int main(int argc, char **argv) {
     printf("rank %d: create_group rank %d of %d\n", rank, gr, gs);
     MPI_Comm_free(&g);
   }
+  /* MPI_Comm_create_group was the evens' call only: the world's collectives still match */
+  int total = 0;
+  MPI_Allreduce(&rank, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  printf("rank %d: after create_group, world sum %d\n", rank, total);
   MPI_Group_free(&ranged);
   if (rest != MPI_GROUP_EMPTY) MPI_Group_free(&rest);
   int gs8[1] = {10}, dist[1] = {MPI_DISTRIBUTE_BLOCK}, darg[1] = {MPI_DISTRIBUTE_DFLT_DARG}, procs[1] = {3};

@@ -12,6 +12,12 @@ static int overflow(void) {
   return big[0];
 }
 
+/* A user operation that gives up. */
+static void give_up(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)in, (void)inout, (void)len, (void)type;
+  MPI_Abort(MPI_COMM_WORLD, 4);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size, x = 1, y[4];
@@ -43,6 +49,11 @@ int main(int argc, char **argv) {
     MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &r);
     MPI_Start(&r);
     MPI_Start(&r);
+  }
+  if (!strcmp(what, "abort-in-op")) {
+    MPI_Op op;
+    MPI_Op_create(give_up, 1, &op);
+    MPI_Allreduce(&x, y, 1, MPI_INT, op, MPI_COMM_WORLD);
   }
   if (!strcmp(what, "segv") && rank == 1) *(volatile int *)16 = 1;
   if (!strcmp(what, "overflow") && rank == 2) x = overflow();

@@ -83,7 +83,8 @@ erroneous 2 "returned from main without calling MPI_Finalize" no-finalize
 erroneous 2 "MPI_ERR_TYPE: rank 0, MPI_Send, argument datatype" bad-type
 erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allreduce, argument sendbuf" null-buffer
 erroneous 2 "MPI_ERR_COMM: rank 1, MPI_Barrier, argument comm: communicator 0x84000000 was freed" freed-comm
-erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allgather, argument recvbuf: .* at 0x" aliased
+erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allgather, argument recvbuf: recvbuf's block for process 0 and sendbuf both hold 4 bytes" aliased
+erroneous 4 "MPI_ABORT: .*called MPI_Abort(MPI_COMM_WORLD, 4)" abort-in-op
 erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Start, argument request: persistent request 0xac000000 is already active" start-active
 erroneous 2 "segmentation fault at address 16 in rank 1" segv
 erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow
@@ -116,7 +117,6 @@ jsonschema.validate(json.load(open('ring-trace.json')), json.load(open(sys.argv[
 fi
 
 # Not a program of mpisim cc: a clear error, exit 2.
-printf 'not a program' > notes.txt
 "$mpisim" run ./ring.mpich --ranks 2 > /dev/null 2> foreign.err
 status=$?
 if [ -n "$mpicc" ]; then
