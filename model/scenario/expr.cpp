@@ -441,6 +441,58 @@ std::int64_t Expr::eval_int(const Lookup& lookup) const {
   return ev.scalar(root_, "the value");
 }
 
+namespace {
+
+struct Affine {
+  std::int64_t a = 0, b = 0;  // a*var + b
+};
+
+bool affine(const std::vector<Node>& nodes, int at, std::uint32_t var, const ScalarLookup& lookup, Affine* out) {
+  const Node& n = nodes[static_cast<std::size_t>(at)];
+  switch (n.kind) {
+    case Node::number: *out = {0, n.value}; return true;
+    case Node::name:
+      if (n.id == var) {
+        *out = {1, 0};
+        return true;
+      }
+      out->a = 0;
+      return n.id != kNoId && lookup.get(n.id, &out->b);
+    case Node::unary: {
+      Affine x;
+      if (n.code != '-' || !affine(nodes, n.kids[0], var, lookup, &x)) return false;
+      return !__builtin_sub_overflow(0, x.a, &out->a) && !__builtin_sub_overflow(0, x.b, &out->b);
+    }
+    case Node::binary: {
+      Affine l, r;
+      if (!affine(nodes, n.kids[0], var, lookup, &l) || !affine(nodes, n.kids[1], var, lookup, &r)) return false;
+      switch (n.code) {
+        case '+': return !__builtin_add_overflow(l.a, r.a, &out->a) && !__builtin_add_overflow(l.b, r.b, &out->b);
+        case '-': return !__builtin_sub_overflow(l.a, r.a, &out->a) && !__builtin_sub_overflow(l.b, r.b, &out->b);
+        case '*': {
+          if (l.a != 0 && r.a != 0) return false;  // var * var
+          const Affine& v = l.a != 0 ? l : r;
+          const std::int64_t k = l.a != 0 ? r.b : l.b;
+          return !__builtin_mul_overflow(v.a, k, &out->a) && !__builtin_mul_overflow(v.b, k, &out->b);
+        }
+        default: return false;
+      }
+    }
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool Expr::affine_in(std::uint32_t var, const ScalarLookup& lookup, std::int64_t* a, std::int64_t* b) const {
+  if (!nodes_) return false;
+  Affine r;
+  if (!affine(*nodes_, root_, var, lookup, &r)) return false;
+  *a = r.a;
+  *b = r.b;
+  return true;
+}
+
 std::vector<std::string> Expr::free_names() const {
   std::set<std::string> names;
   for (const auto& n : *nodes_)

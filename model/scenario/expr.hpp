@@ -94,6 +94,11 @@ class Expr {
   // throws ExprError for overflow or division by zero, as eval does.
   bool eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const;
   std::int64_t eval_int(const Lookup& lookup) const;
+  // Whether the expression is a*x + b in the name `var` (id from the resolver),
+  // every other name a number: numbers, names, unary minus, + and -, and * by a
+  // part that does not read var. Gives a and b; false for any other form, or when
+  // computing them overflows (the caller then evaluates element by element).
+  bool affine_in(std::uint32_t var, const ScalarLookup& lookup, std::int64_t* a, std::int64_t* b) const;
   const std::string& text() const { return text_; }
   // The value of an expression that is a plain number, without evaluating it.
   const std::optional<std::int64_t>& constant_value() const { return constant_; }

@@ -198,6 +198,46 @@ std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankE
   return out;
 }
 
+namespace {
+
+// i's value, then the rank's other names, for the scalar evaluator of an init.
+struct InitNames {
+  std::pair<Executor*, RankEnv*> rank;
+  NameId i_id;
+  std::int64_t i = 0;
+  bool (*names)(void*, std::uint32_t, std::int64_t*);
+};
+bool init_name(void* c, std::uint32_t id, std::int64_t* out) {
+  auto* x = static_cast<InitNames*>(c);
+  if (id == x->i_id) {
+    *out = x->i;
+    return true;
+  }
+  return x->names(&x->rank, id, out);
+}
+
+// Elements 0 .. count-1 set to a*i + b (no sum overflows: the caller checked
+// both ends, and an affine function lies between them).
+void fill_affine(mpi::Allocation& al, std::int64_t count, std::int64_t a, std::int64_t b) {
+  const mpi::BasicType& t = *al.type->basic();
+  const bool integral = t.kind == mpi::ElementKind::signed_int || t.kind == mpi::ElementKind::unsigned_int ||
+                        t.kind == mpi::ElementKind::byte || t.kind == mpi::ElementKind::boolean;
+  // The low bytes of each value, as store_element keeps them, in a loop the
+  // compiler vectorises.
+  auto fill = [&](auto* p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+    for (std::int64_t i = 0; i < count; ++i) p[i] = static_cast<T>(ua * static_cast<std::uint64_t>(i) + ub);
+  };
+  if (integral && t.size == 1) return fill(reinterpret_cast<std::uint8_t*>(al.data.get()));
+  if (integral && t.size == 2) return fill(reinterpret_cast<std::uint16_t*>(al.data.get()));
+  if (integral && t.size == 4) return fill(reinterpret_cast<std::uint32_t*>(al.data.get()));
+  if (integral && t.size == 8) return fill(reinterpret_cast<std::uint64_t*>(al.data.get()));
+  for (std::int64_t i = 0; i < count; ++i) store_element(al, i, a * i + b);
+}
+
+}  // namespace
+
 void Executor::declare_buffer(RankEnv& env, const Step& s) {
   std::int64_t count = eval_int(env, *s.count);
   if (count < 0) throw StepError("buffer '" + names_.str(s.name) + "' has a negative count " + std::to_string(count));
@@ -209,12 +249,48 @@ void Executor::declare_buffer(RankEnv& env, const Step& s) {
   if (!s.init) return;
   if (s.init->free_names().empty()) {
     std::int64_t v = eval_int(env, *s.init);
-    for (std::int64_t i = 0; i < count; ++i) store_element(*a, i, v);
+    fill_affine(*a, count, 0, v);
     return;
   }
-  NameId i_id = names_.intern("i");
-  auto base = lookup_for(env);
+  const NameId i_id = names_.intern("i");
+  // The fast paths: an init affine in i is a fill at memory speed; any other that
+  // the scalar evaluator takes runs without building values. Both give what the
+  // general evaluation below gives, errors included (they fall back to it).
+  InitNames names{{this, &env}, i_id, 0, &scalar_name};
+  builtins_[Names::rank] = env.rank;
+  const ScalarLookup lookup{&names, &init_name, builtins_.data(), i_id < Names::builtin_count ? 0u : Names::builtin_count};
+  std::int64_t ka = 0, kb = 0;
+  if (count > 0 && s.init->affine_in(i_id, lookup, &ka, &kb)) {
+    // Both ends evaluated as usual: no overflow there means none in between.
+    std::int64_t first = 0, last = 0, expect_last = 0;
+    bool ends = false;
+    try {
+      names.i = 0;
+      ends = s.init->eval_scalar(lookup, &first);
+      names.i = count - 1;
+      ends = ends && s.init->eval_scalar(lookup, &last);
+    } catch (const ExprError&) {
+      ends = false;  // the general loop reports it at its element
+    }
+    if (ends && first == kb && !__builtin_mul_overflow(ka, count - 1, &expect_last) &&
+        !__builtin_add_overflow(expect_last, kb, &expect_last) && last == expect_last) {
+      fill_affine(*a, count, ka, kb);
+      return;
+    }
+  }
   std::int64_t i = 0;
+  try {
+    for (; i < count; ++i) {
+      names.i = i;
+      std::int64_t v = 0;
+      if (!s.init->eval_scalar(lookup, &v)) break;
+      store_element(*a, i, v);
+    }
+  } catch (const ExprError& x) {
+    throw StepError("in the init expression \"" + s.init->text() + "\": " + x.what());
+  }
+  if (i == count) return;
+  auto base = lookup_for(env);
   auto with_i = [&](std::string_view n, std::uint32_t id) -> std::optional<Value> {
     if (id == i_id) return Value::of(i);
     return base(n, id);

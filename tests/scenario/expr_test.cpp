@@ -107,3 +107,32 @@ TEST_CASE("the scalar fast path agrees with the evaluator, operands fused or not
   CHECK(fast_error_column("size % (rank - 3)") == 6);
   CHECK(fast_error_column("9223372036854775807 + rank") == 21);
 }
+
+TEST_CASE("affine forms: a*x + b in one name, the rest numbers") {
+  enum : std::uint32_t { r_rank, r_size, r_i, r_k, r_none };
+  auto res = [](std::string_view n) -> std::uint32_t {
+    return n == "rank" ? r_rank : n == "size" ? r_size : n == "i" ? r_i : n == "k" ? r_k : r_none;
+  };
+  const std::int64_t direct[] = {3, 8};
+  auto named = [](void*, std::uint32_t id, std::int64_t* out) {
+    if (id != r_k) return false;
+    *out = 5;
+    return true;
+  };
+  const ScalarLookup lookup{nullptr, named, direct, 2};
+  auto affine = [&](const char* text) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+    std::int64_t a = 0, b = 0;
+    if (!Expr::parse(text, res).affine_in(r_i, lookup, &a, &b)) return std::nullopt;
+    return std::pair{a, b};
+  };
+  CHECK(affine("i") == std::pair<std::int64_t, std::int64_t>{1, 0});
+  CHECK(affine("rank * 1000 + i") == std::pair<std::int64_t, std::int64_t>{1, 3000});
+  CHECK(affine("k * (i - rank) + size") == std::pair<std::int64_t, std::int64_t>{5, -15 + 8});
+  CHECK(affine("-(2 * i) - 7") == std::pair<std::int64_t, std::int64_t>{-2, -7});
+  CHECK(affine("42") == std::pair<std::int64_t, std::int64_t>{0, 42});
+  CHECK_FALSE(affine("i * i"));          // not affine
+  CHECK_FALSE(affine("i % k"));          // another operator: element by element
+  CHECK_FALSE(affine("rank < 2 ? i : 0"));
+  CHECK_FALSE(affine("unbound + i"));    // a name the lookup does not know
+  CHECK_FALSE(affine("9223372036854775807 * 2 + i"));  // overflow computing b
+}

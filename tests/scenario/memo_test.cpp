@@ -59,3 +59,23 @@ TEST_CASE("memoized expressions give each rank its own value, every time") {
     {"expect": "turns == 3"},
     {"expect": "sum == (rank % size) + ((rank + 1) % size) + ((rank + 2) % size)"}]})J");
 }
+
+TEST_CASE("buffer init: the fills give what element-by-element evaluation gives, errors included") {
+  // Affine (a fill), a form of the scalar path, and one that needs the general
+  // evaluator (an array), on integer, floating and byte types.
+  const std::string sc = R"({"mpisim": 1, "program": [
+    {"let": {"k": 7, "xs": [5, 6, 7]}},
+    {"buffer": "a", "type": "MPI_INT", "count": 5, "init": "rank * 1000 - 3 * i + k"},
+    {"buffer": "b", "type": "MPI_SHORT", "count": 4, "init": "i % k + rank"},
+    {"buffer": "c", "type": "MPI_DOUBLE", "count": 3, "init": "xs[i] + i"},
+    {"buffer": "d", "type": "MPI_BYTE", "count": 3, "init": "250 + 2 * i"},
+    {"expect": {"a": "[rank * 1000 - 3 * j + 7 for j in 0..5]", "b": "[j % 7 + rank for j in 0..4]",
+                "c": "[xs[j] + j for j in 0..3]", "d": "[250, 252, 254]"}}]})";
+  auto r = test::run_text(sc, 3);
+  CHECK(r.outcome == scenario::Outcome::clean);
+  // An overflow past the first element is reported for that element's init, as before.
+  auto bad = test::run_text(R"({"mpisim": 1, "program": [
+    {"buffer": "a", "type": "MPI_LONG", "count": 4, "init": "4611686018427387904 * i"}]})", 1);
+  REQUIRE(test::first_code(bad) == "SCENARIO_ERROR");
+  CHECK(test::has(bad.trace.diagnostics().front().message, "integer overflow"));
+}
