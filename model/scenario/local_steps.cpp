@@ -278,12 +278,32 @@ void Executor::declare_buffer(RankEnv& env, const Step& s) {
       return;
     }
   }
+  // Every name but i keeps its value through the loop: read once into a table by
+  // id, which the scalar evaluator reads directly (i's entry set per element).
+  std::vector<std::int64_t> direct(builtins_.begin(), builtins_.end());
+  bool scalars = true;
+  for (const std::string& n : s.init->free_names()) {
+    const std::optional<NameId> id = names_.find(n);
+    if (!id || *id > (1u << 16)) {
+      scalars = false;
+      break;
+    }
+    if (*id >= direct.size()) direct.resize(*id + 1, 0);
+    if (*id != i_id && *id >= Names::builtin_count && !scalar_name(&names.rank, *id, &direct[*id])) scalars = false;
+  }
+  const ScalarLookup table{nullptr, [](void*, std::uint32_t, std::int64_t*) { return false; }, direct.data(),
+                           static_cast<std::uint32_t>(direct.size())};
   std::int64_t i = 0;
   try {
     for (; i < count; ++i) {
       names.i = i;
       std::int64_t v = 0;
-      if (!s.init->eval_scalar(lookup, &v)) break;
+      if (scalars) {
+        direct[i_id] = i;
+        if (!s.init->eval_scalar(table, &v)) break;
+      } else if (!s.init->eval_scalar(lookup, &v)) {
+        break;
+      }
       store_element(*a, i, v);
     }
   } catch (const ExprError& x) {
