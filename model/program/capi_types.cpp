@@ -324,6 +324,145 @@ MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
   return out;
 }
 
+// ---- decoding a datatype (MPI-4.1 §5.1.13)
+int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
+                          int* combiner) {
+  return call(__builtin_return_address(0), "MPI_Type_get_envelope", [&](Ctx& x) {
+    capi::need(num_integers, "num_integers");
+    capi::need(num_addresses, "num_addresses");
+    capi::need(num_datatypes, "num_datatypes");
+    capi::need(combiner, "combiner");
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    const auto& c = t->contents();
+    const bool named = t->predefined();
+    *num_integers = named ? 0 : static_cast<int>(c.integers.size());
+    *num_addresses = named ? 0 : static_cast<int>(c.addresses.size());
+    *num_datatypes = named ? 0 : static_cast<int>(c.types.size());
+    *combiner = mpi::combiner_value(named ? mpi::Combiner::named : t->combiner());
+  });
+}
+
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
+  return call(__builtin_return_address(0), "MPI_Type_get_contents", [&](Ctx& x) {
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    mpi::check_type_contents(*t);
+    const auto& c = t->contents();
+    auto room = [](std::size_t need, int max, const char* argument) {
+      if (static_cast<std::int64_t>(need) > max)
+        throw mpi::MpiError(mpi::ErrorClass::arg, argument,
+                            std::string(argument) + " = " + std::to_string(max) + " is less than the " +
+                                std::to_string(need) + " entries MPI_Type_get_envelope gives",
+                            "MPI-4.1 §5.1.13: the arrays must hold what MPI_Type_get_envelope counts");
+    };
+    room(c.integers.size(), max_integers, "max_integers");
+    room(c.addresses.size(), max_addresses, "max_addresses");
+    room(c.types.size(), max_datatypes, "max_datatypes");
+    if (!c.integers.empty()) capi::need(array_of_integers, "array_of_integers");
+    if (!c.addresses.empty()) capi::need(array_of_addresses, "array_of_addresses");
+    if (!c.types.empty()) capi::need(array_of_datatypes, "array_of_datatypes");
+    for (std::size_t i = 0; i < c.integers.size(); ++i) array_of_integers[i] = static_cast<int>(c.integers[i]);
+    for (std::size_t i = 0; i < c.addresses.size(); ++i) array_of_addresses[i] = c.addresses[i];
+    // A predefined type is given as itself; a derived one as a new handle, which
+    // the program frees (§5.1.13).
+    for (std::size_t i = 0; i < c.types.size(); ++i) {
+      const MPI_Datatype h = capi::handle_of(*c.types[i]);
+      if (c.types[i]->predefined() && h != MPI_DATATYPE_NULL) array_of_datatypes[i] = h;
+      else capi::new_type(x, &array_of_datatypes[i], c.types[i]);
+    }
+  });
+}
+
+// ---- the MPI_Count forms and the names of MPI-1 (removed in MPI-3, still in MPICH)
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  return call(__builtin_return_address(0), "MPI_Type_size_x", [&](Ctx& x) {
+    capi::need(size, "size");
+    *size = capi::type_of(x.c, datatype, "datatype")->size();
+  });
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  return call(__builtin_return_address(0), "MPI_Type_get_extent_x", [&](Ctx& x) {
+    capi::need(lb, "lb");
+    capi::need(extent, "extent");
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    *lb = t->lb();
+    *extent = t->extent();
+  });
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  return call(__builtin_return_address(0), "MPI_Type_get_true_extent_x", [&](Ctx& x) {
+    capi::need(true_lb, "true_lb");
+    capi::need(true_extent, "true_extent");
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    *true_lb = t->true_lb();
+    *true_extent = t->true_extent();
+  });
+}
+
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return call(__builtin_return_address(0), "MPI_Get_elements_x", [&](Ctx& x) {
+    capi::need(status, "status");
+    capi::need(count, "count");
+    *count = mpi::get_elements(capi::status_bytes(status), *capi::type_of(x.c, datatype, "datatype"));
+  });
+}
+
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint* extent) {
+  return call(__builtin_return_address(0), "MPI_Type_extent", [&](Ctx& x) {
+    capi::need(extent, "extent");
+    *extent = capi::type_of(x.c, datatype, "datatype")->extent();
+  });
+}
+
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint* displacement) {
+  return call(__builtin_return_address(0), "MPI_Type_lb", [&](Ctx& x) {
+    capi::need(displacement, "displacement");
+    *displacement = capi::type_of(x.c, datatype, "datatype")->lb();
+  });
+}
+
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint* displacement) {
+  return call(__builtin_return_address(0), "MPI_Type_ub", [&](Ctx& x) {
+    capi::need(displacement, "displacement");
+    *displacement = capi::type_of(x.c, datatype, "datatype")->ub();
+  });
+}
+
+int MPI_Address(const void* location, MPI_Aint* address) {
+  return call(__builtin_return_address(0), "MPI_Address", [&](Ctx&) {
+    capi::need(address, "address");
+    *address = static_cast<MPI_Aint>(reinterpret_cast<std::intptr_t>(location));
+  });
+}
+
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_hvector", [&](Ctx& x) {
+    capi::new_type(x, newtype, mpi::type_hvector(count, blocklength, stride, capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_hindexed", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_hindexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
+                                      capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                      capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+
+int MPI_Type_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                    const MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_struct", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_struct(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
+                                    capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                    capi::types_of(x.c, array_of_types, count, "array_of_types")));
+  });
+}
+
 // ---- pack and unpack
 int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize, int* position,
              MPI_Comm comm) {

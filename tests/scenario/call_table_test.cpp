@@ -74,3 +74,17 @@ TEST_CASE("the scenario schema lists exactly the calls of the table") {
   INFO("regenerate the list: build/mpisim --list-calls json");
   CHECK(listed == want);
 }
+
+TEST_CASE("every call a scenario can make is declared in mpi.h for C programs") {
+  std::ifstream in(std::string(MPISIM_SOURCE_DIR) + "/include/mpi.h");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string header = text.str();
+  for (const scenario::CallSpec& c : scenario::call_specs()) {
+    // A declaration: the name, then its parameter list (not a longer name).
+    const std::string decl = std::string(c.name) + "(";
+    INFO(c.name);
+    CHECK(header.find(" " + decl) != std::string::npos);
+  }
+}
