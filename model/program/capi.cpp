@@ -266,6 +266,113 @@ int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
   });
 }
 
+}  // extern "C"
+
+// ---- names, attributes, the library's version
+namespace mpisim::program::capi {
+namespace {
+std::string* name_of(CRank& c, int handle) {
+  for (auto& [h, n] : c.names)
+    if (h == handle) return &n;
+  return nullptr;
+}
+void put_name(const std::string& name, char* out, int* resultlen) {
+  need(out, "name");
+  need(resultlen, "resultlen");
+  const std::size_t n = std::min<std::size_t>(name.size(), MPI_MAX_OBJECT_NAME - 1);
+  std::memcpy(out, name.data(), n);
+  out[n] = '\0';
+  *resultlen = static_cast<int>(n);
+}
+void set_name(CRank& c, int handle, const char* name) {
+  need(name, "name");
+  if (std::string* n = name_of(c, handle)) *n = name;
+  else c.names.emplace_back(handle, name);
+}
+}  // namespace
+}  // namespace mpisim::program::capi
+
+extern "C" {
+
+int MPI_Comm_set_name(MPI_Comm comm, const char* comm_name) {
+  return call(__builtin_return_address(0), "MPI_Comm_set_name", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    capi::set_name(x.c, comm, comm_name);
+  });
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen) {
+  return call(__builtin_return_address(0), "MPI_Comm_get_name", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    const std::string* n = capi::name_of(x.c, comm);
+    capi::put_name(n ? *n : comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : comm == MPI_COMM_SELF ? "MPI_COMM_SELF" : "",
+                   comm_name, resultlen);
+  });
+}
+
+int MPI_Get_library_version(char* version, int* resultlen) {
+  return call(__builtin_return_address(0), "MPI_Get_library_version", [&](Ctx&) {
+    capi::need(version, "version");
+    capi::need(resultlen, "resultlen");
+    const std::string v = "mpisim (a simulator of MPI 4.1)";
+    std::memcpy(version, v.c_str(), v.size() + 1);
+    *resultlen = static_cast<int>(v.size());
+  });
+}
+
+// The predefined attributes of MPI_COMM_WORLD (MPI-4.1 §11.1.2); attribute_val
+// receives a pointer to the value, as MPI_Comm_get_attr gives it.
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag) {
+  return call(__builtin_return_address(0), "MPI_Comm_get_attr", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    capi::need(attribute_val, "attribute_val");
+    capi::need(flag, "flag");
+    static int tag_ub = mpi::TAG_UB, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_is_global = 1, appnum = 0,
+               last_code = MPI_ERR_LASTCODE;
+    static int universe = 0;
+    universe = static_cast<int>(x.run.world().size());
+    int* value = nullptr;
+    switch (comm_keyval) {
+      case MPI_TAG_UB: value = &tag_ub; break;
+      case MPI_HOST: value = &host; break;
+      case MPI_IO: value = &io; break;
+      case MPI_WTIME_IS_GLOBAL: value = &wtime_is_global; break;
+      case MPI_UNIVERSE_SIZE: value = &universe; break;
+      case MPI_APPNUM: value = &appnum; break;
+      case MPI_LASTUSEDCODE: value = &last_code; break;
+      default:
+        throw mpi::MpiError(mpi::ErrorClass::other, "comm_keyval",
+                            capi::hex(comm_keyval) + " is not a predefined attribute key (keys the program makes, "
+                                                      "MPI_Comm_create_keyval, are not available from C yet)",
+                            "MPI-4.1 §7.7.3: comm_keyval must be a valid key");
+    }
+    *flag = comm == MPI_COMM_WORLD ? 1 : 0;
+    if (*flag) *static_cast<int**>(attribute_val) = value;
+  });
+}
+
+int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+}
+
+int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  return call(__builtin_return_address(0), "MPI_Test_cancelled", [&](Ctx&) {
+    capi::need(status, "status");
+    capi::need(flag, "flag");
+    *flag = status->count_hi_and_cancelled & 1;  // mpisim cancels nothing (no MPI_Cancel)
+  });
+}
+
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+  return call(__builtin_return_address(0), "MPI_Status_set_elements", [&](Ctx& x) {
+    capi::need(status, "status");
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    const std::int64_t per = t->basic_count() ? t->size() / t->basic_count() : 0;
+    capi::put_status(status, mpi::Status{status->MPI_SOURCE, status->MPI_TAG,
+                                         static_cast<mpi::ErrorClass>(status->MPI_ERROR), per * count});
+  });
+}
+
 // ---- error handlers: MPI_ERRORS_ARE_FATAL (the default), MPI_ERRORS_ABORT, MPI_ERRORS_RETURN
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return call(__builtin_return_address(0), "MPI_Comm_set_errhandler", [&](Ctx& x) {

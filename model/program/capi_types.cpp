@@ -324,6 +324,34 @@ MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
   return out;
 }
 
+int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
+  return call(__builtin_return_address(0), "MPI_Type_set_name", [&](Ctx& x) {
+    capi::type_of(x.c, datatype, "datatype");
+    capi::need(type_name, "type_name");
+    for (auto& [h, n] : x.c.names)
+      if (h == datatype) {
+        n = type_name;
+        return;
+      }
+    x.c.names.emplace_back(datatype, type_name);
+  });
+}
+
+int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
+  return call(__builtin_return_address(0), "MPI_Type_get_name", [&](Ctx& x) {
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    capi::need(type_name, "type_name");
+    capi::need(resultlen, "resultlen");
+    std::string name = t->predefined() ? t->name() : "";
+    for (const auto& [h, n] : x.c.names)
+      if (h == datatype) name = n;
+    const std::size_t len = std::min<std::size_t>(name.size(), MPI_MAX_OBJECT_NAME - 1);
+    std::memcpy(type_name, name.data(), len);
+    type_name[len] = '\0';
+    *resultlen = static_cast<int>(len);
+  });
+}
+
 // ---- decoding a datatype (MPI-4.1 §5.1.13)
 int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
                           int* combiner) {

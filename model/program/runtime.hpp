@@ -67,6 +67,7 @@ struct CRank {
   int about = 0;               // the communicator handle the call is about (its error handler's)
   std::exception_ptr pending_error;  // how `pending` failed, for the call that waited
   std::vector<std::pair<int, int>> errhandlers;  // communicator handle -> error handler, where set
+  std::vector<std::pair<int, std::string>> names;  // communicator or datatype handle -> name, where set
   SimTime call_start{};
   Ending ending = Ending::running;
   int status = 0;              // main's return value or exit's argument
