@@ -21,6 +21,8 @@ const char* error_class_name(ErrorClass c) {
     case ErrorClass::arg: return "MPI_ERR_ARG";
     case ErrorClass::op: return "MPI_ERR_OP";
     case ErrorClass::group: return "MPI_ERR_GROUP";
+    case ErrorClass::topology: return "MPI_ERR_TOPOLOGY";
+    case ErrorClass::dims: return "MPI_ERR_DIMS";
     case ErrorClass::unknown: return "MPI_ERR_UNKNOWN";
   }
   return "MPI_ERR_UNKNOWN";

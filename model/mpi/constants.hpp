@@ -34,6 +34,8 @@ enum class ErrorClass : int {
   arg = 12,
   op = 9,
   group = 8,
+  topology = 10,
+  dims = 11,
   unknown = 13,
 };
 

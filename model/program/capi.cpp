@@ -268,6 +268,139 @@ int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
 
 }  // extern "C"
 
+// ---- Cartesian topologies (MPI-4.1 §8.5)
+namespace mpisim::program::capi {
+namespace {
+const mpi::CartTopology* cart_of(const CRank& c, int handle) {
+  for (const auto& [h, t] : c.carts)
+    if (h == handle) return t.get();
+  return nullptr;
+}
+const mpi::CartTopology& need_cart(Ctx& x, MPI_Comm comm) {
+  x.run.comm(comm, "comm");
+  if (const mpi::CartTopology* t = cart_of(x.c, comm)) return *t;
+  throw mpi::MpiError(mpi::ErrorClass::topology, "comm", "the communicator has no Cartesian topology",
+                      "MPI-4.1 §8.5: the Cartesian calls take a communicator made by MPI_Cart_create or MPI_Cart_sub");
+}
+// A grid communicator: comm's ranks in a split (color MPI_UNDEFINED leaves a
+// rank out), with `t` attached at the ranks that are in it.
+void make_grid(Ctx& x, MPI_Comm comm, MPI_Comm* out, int color, int key, mpi::CartTopology t) {
+  construct(x, comm, out, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+    return coll::comm::split(x.rk, c, seq, color, key, std::move(label));
+  });
+  if (*out != MPI_COMM_NULL) x.c.carts.emplace_back(*out, std::make_shared<const mpi::CartTopology>(std::move(t)));
+}
+template <typename T>
+std::vector<T> values(const int* a, int n, const char* argument) {
+  if (n > 0) need(a, argument);
+  std::vector<T> out;
+  for (int i = 0; i < n; ++i) out.push_back(static_cast<T>(a[i]));
+  return out;
+}
+}  // namespace
+}  // namespace mpisim::program::capi
+
+extern "C" {
+
+int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
+  return call(__builtin_return_address(0), "MPI_Dims_create", [&](Ctx&) {
+    if (ndims < 0)
+      throw mpi::MpiError(mpi::ErrorClass::dims, "ndims", "ndims = " + std::to_string(ndims) + " is negative",
+                          "MPI-4.1 §8.5.2: ndims is the number of dimensions");
+    std::vector<int> d = capi::values<int>(dims, ndims, "dims");
+    mpi::dims_create(nnodes, d);
+    for (int i = 0; i < ndims; ++i) dims[i] = d[static_cast<std::size_t>(i)];
+  });
+}
+
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* comm_cart) {
+  (void)reorder;  // ranks keep their order: a choice the standard allows
+  return call(__builtin_return_address(0), "MPI_Cart_create", [&](Ctx& x) {
+    const mpi::Communicator& old = x.run.comm(comm_old, "comm_old");
+    if (ndims < 0)
+      throw mpi::MpiError(mpi::ErrorClass::dims, "ndims", "ndims = " + std::to_string(ndims) + " is negative",
+                          "MPI-4.1 §8.5.1: ndims is the number of dimensions");
+    mpi::CartTopology t =
+        mpi::make_cart(old.size(), capi::values<int>(dims, ndims, "dims"), capi::values<bool>(periods, ndims, "periods"));
+    const int r = old.rank_of(x.r, x.r);
+    const int color = r < t.size() ? 0 : MPI_UNDEFINED;  // the ranks past the grid get MPI_COMM_NULL
+    capi::make_grid(x, comm_old, comm_cart, color, r, std::move(t));
+  });
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
+  return call(__builtin_return_address(0), "MPI_Cart_sub", [&](Ctx& x) {
+    const mpi::CartTopology& t = capi::need_cart(x, comm);
+    const int r = x.run.comm(comm, "comm").rank_of(x.r, x.r);
+    mpi::CartSub sub = mpi::cart_sub(t, r, capi::values<bool>(remain_dims, static_cast<int>(t.dims.size()), "remain_dims"));
+    const int color = sub.color, key = sub.key;
+    capi::make_grid(x, comm, newcomm, color, key, std::move(sub.topology));
+  });
+}
+
+int MPI_Topo_test(MPI_Comm comm, int* status) {
+  return call(__builtin_return_address(0), "MPI_Topo_test", [&](Ctx& x) {
+    x.run.comm(comm, "comm");
+    capi::need(status, "status");
+    *status = capi::cart_of(x.c, comm) ? MPI_CART : MPI_UNDEFINED;
+  });
+}
+
+int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
+  return call(__builtin_return_address(0), "MPI_Cartdim_get", [&](Ctx& x) {
+    capi::need(ndims, "ndims");
+    *ndims = static_cast<int>(capi::need_cart(x, comm).dims.size());
+  });
+}
+
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
+  return call(__builtin_return_address(0), "MPI_Cart_get", [&](Ctx& x) {
+    const mpi::CartTopology& t = capi::need_cart(x, comm);
+    const std::vector<int> c = t.coords(x.run.comm(comm, "comm").rank_of(x.r, x.r));
+    const int n = std::min(maxdims, static_cast<int>(t.dims.size()));
+    if (n > 0) capi::need(dims, "dims"), capi::need(periods, "periods"), capi::need(coords, "coords");
+    for (int i = 0; i < n; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      dims[i] = t.dims[k], periods[i] = t.periods[k] ? 1 : 0, coords[i] = c[k];
+    }
+  });
+}
+
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
+  return call(__builtin_return_address(0), "MPI_Cart_rank", [&](Ctx& x) {
+    const mpi::CartTopology& t = capi::need_cart(x, comm);
+    capi::need(rank, "rank");
+    *rank = t.rank(capi::values<int>(coords, static_cast<int>(t.dims.size()), "coords"), "coords");
+  });
+}
+
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
+  return call(__builtin_return_address(0), "MPI_Cart_coords", [&](Ctx& x) {
+    const mpi::CartTopology& t = capi::need_cart(x, comm);
+    if (rank < 0 || rank >= t.size())
+      throw mpi::MpiError(mpi::ErrorClass::rank, "rank",
+                          "rank = " + std::to_string(rank) + " is not a rank of the grid (size " +
+                              std::to_string(t.size()) + ")",
+                          "MPI-4.1 §8.5.4: rank is a rank of the Cartesian communicator");
+    const std::vector<int> c = t.coords(rank);
+    const int n = std::min(maxdims, static_cast<int>(c.size()));
+    if (n > 0) capi::need(coords, "coords");
+    for (int i = 0; i < n; ++i) coords[i] = c[static_cast<std::size_t>(i)];
+  });
+}
+
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest) {
+  return call(__builtin_return_address(0), "MPI_Cart_shift", [&](Ctx& x) {
+    const mpi::CartTopology& t = capi::need_cart(x, comm);
+    capi::need(rank_source, "rank_source");
+    capi::need(rank_dest, "rank_dest");
+    t.shift(x.run.comm(comm, "comm").rank_of(x.r, x.r), direction, disp, rank_source, rank_dest);
+  });
+}
+
+}  // extern "C"
+
 // ---- names, attributes, the library's version
 namespace mpisim::program::capi {
 namespace {

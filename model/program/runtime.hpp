@@ -13,6 +13,7 @@
 #include "model/mpi/group.hpp"
 #include "model/mpi/op.hpp"
 #include "model/mpi/runtime.hpp"
+#include "model/mpi/topology.hpp"
 #include "model/program/fiber.hpp"
 #include "model/program/globals.hpp"
 #include "model/program/program.hpp"
@@ -68,6 +69,7 @@ struct CRank {
   std::exception_ptr pending_error;  // how `pending` failed, for the call that waited
   std::vector<std::pair<int, int>> errhandlers;  // communicator handle -> error handler, where set
   std::vector<std::pair<int, std::string>> names;  // communicator or datatype handle -> name, where set
+  std::vector<std::pair<int, std::shared_ptr<const mpi::CartTopology>>> carts;  // communicator handle -> its grid
   SimTime call_start{};
   Ending ending = Ending::running;
   int status = 0;              // main's return value or exit's argument

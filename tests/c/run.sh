@@ -54,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent decode names errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent decode names cart errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -65,6 +65,7 @@ for n in 1 2 4; do compare seeds $n; done
 for n in 2 3 4 5; do compare intercomm $n; done
 for n in 1 2; do compare decode $n; done
 for n in 1 3; do compare names $n; done
+for n in 1 2 4 6 7 12; do compare cart $n; done
 for n in 1 2 3; do compare errhandler $n; done
 # MPICH 4.0's persistent MPI_Allgather on 2 and 4 ranks sends the data its send
 # buffer held at MPI_Allgather_init at every start; the standard (§6.13) has each

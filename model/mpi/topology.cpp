@@ -1,0 +1,132 @@
+#include "model/mpi/topology.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "model/mpi/constants.hpp"
+#include "model/mpi/error.hpp"
+
+namespace mpisim::mpi {
+
+int CartTopology::size() const {
+  int n = 1;
+  for (int d : dims) n *= d;
+  return n;
+}
+
+std::vector<int> CartTopology::coords(int r) const {
+  std::vector<int> c(dims.size());
+  for (std::size_t i = dims.size(); i-- > 0;) {
+    c[i] = r % dims[i];
+    r /= dims[i];
+  }
+  return c;
+}
+
+int CartTopology::rank(const std::vector<int>& coords, const char* argument) const {
+  int r = 0;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    int c = coords[i];
+    if (c < 0 || c >= dims[i]) {
+      if (!periods[i])
+        throw MpiError(ErrorClass::arg, argument,
+                       std::string(argument) + "[" + std::to_string(i) + "] = " + std::to_string(c) +
+                           " is outside 0.." + std::to_string(dims[i] - 1) + " of a dimension that is not periodic",
+                       "MPI-4.1 §8.5.4: a coordinate of a non-periodic dimension must lie in its range");
+      c = ((c % dims[i]) + dims[i]) % dims[i];
+    }
+    r = r * dims[i] + c;
+  }
+  return r;
+}
+
+void CartTopology::shift(int r, int direction, int disp, int* source, int* dest) const {
+  if (direction < 0 || static_cast<std::size_t>(direction) >= dims.size())
+    throw MpiError(ErrorClass::arg, "direction",
+                   "direction = " + std::to_string(direction) + " is not a dimension of the grid (0.." +
+                       std::to_string(static_cast<int>(dims.size()) - 1) + ")",
+                   "MPI-4.1 §8.5.6: direction is a dimension of the Cartesian topology");
+  const std::vector<int> here = coords(r);
+  auto along = [&](long long step) {
+    std::vector<int> c = here;
+    const long long v = c[static_cast<std::size_t>(direction)] + step;
+    const int d = dims[static_cast<std::size_t>(direction)];
+    if (!periods[static_cast<std::size_t>(direction)] && (v < 0 || v >= d)) return PROC_NULL;
+    c[static_cast<std::size_t>(direction)] = static_cast<int>(((v % d) + d) % d);
+    return rank(c, "coords");
+  };
+  *source = along(-static_cast<long long>(disp));
+  *dest = along(disp);
+}
+
+CartTopology make_cart(int comm_size, const std::vector<int>& dims, const std::vector<bool>& periods) {
+  long long n = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] <= 0)
+      throw MpiError(ErrorClass::dims, "dims",
+                     "dims[" + std::to_string(i) + "] = " + std::to_string(dims[i]) + " is not positive",
+                     "MPI-4.1 §8.5.1: each dimension of a Cartesian grid has at least one process");
+    n *= dims[i];
+    if (n > comm_size)
+      throw MpiError(ErrorClass::arg, "dims",
+                     "the grid has more processes than the communicator's " + std::to_string(comm_size),
+                     "MPI-4.1 §8.5.1: the grid's size may not exceed the size of comm_old");
+  }
+  return CartTopology{dims, periods};
+}
+
+void dims_create(int nnodes, std::vector<int>& dims) {
+  if (nnodes <= 0)
+    throw MpiError(ErrorClass::dims, "nnodes", "nnodes = " + std::to_string(nnodes) + " is not positive",
+                   "MPI-4.1 §8.5.2: nnodes is the number of processes of the grid");
+  long long fixed = 1;
+  std::vector<std::size_t> free;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 0)
+      throw MpiError(ErrorClass::dims, "dims",
+                     "dims[" + std::to_string(i) + "] = " + std::to_string(dims[i]) + " is negative",
+                     "MPI-4.1 §8.5.2: an entry of dims is 0 (to be chosen) or a fixed positive size");
+    if (dims[i] == 0) free.push_back(i);
+    else fixed *= dims[i];
+  }
+  if (nnodes % fixed != 0)
+    throw MpiError(ErrorClass::dims, "dims",
+                   "the fixed dimensions' product " + std::to_string(fixed) + " does not divide nnodes = " +
+                       std::to_string(nnodes),
+                   "MPI-4.1 §8.5.2: nnodes must be a multiple of the product of the nonzero entries of dims");
+  int rest = static_cast<int>(nnodes / fixed);
+  if (free.empty()) {
+    if (rest != 1)
+      throw MpiError(ErrorClass::dims, "dims",
+                     "every dimension is fixed and their product is not nnodes = " + std::to_string(nnodes),
+                     "MPI-4.1 §8.5.2: the product of dims must be nnodes");
+    return;
+  }
+  // The prime factors, largest first, each to the dimension that has the least.
+  std::vector<int> primes;
+  for (int p = 2; static_cast<long long>(p) * p <= rest; ++p)
+    while (rest % p == 0) primes.push_back(p), rest /= p;
+  if (rest > 1) primes.push_back(rest);
+  std::sort(primes.rbegin(), primes.rend());
+  std::vector<int> got(free.size(), 1);
+  for (int p : primes) *std::min_element(got.begin(), got.end()) *= p;
+  std::sort(got.rbegin(), got.rend());
+  for (std::size_t k = 0; k < free.size(); ++k) dims[free[k]] = got[k];
+}
+
+CartSub cart_sub(const CartTopology& t, int r, const std::vector<bool>& remain) {
+  const std::vector<int> c = t.coords(r);
+  CartSub out{0, 0, {}};
+  for (std::size_t i = 0; i < t.dims.size(); ++i) {
+    if (remain[i]) {
+      out.key = out.key * t.dims[i] + c[i];
+      out.topology.dims.push_back(t.dims[i]);
+      out.topology.periods.push_back(t.periods[i]);
+    } else {
+      out.color = out.color * t.dims[i] + c[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace mpisim::mpi
