@@ -16,6 +16,15 @@ int outside_run(const char* name) {
   return MPI_ERR_OTHER;
 }
 
+void from_another_thread(const char* name) {
+  std::fprintf(stderr,
+               "mpisim: error: %s was called from a thread the program started; a rank of mpisim is one fiber and "
+               "only its own thread may call MPI (MPI_Init_thread grants MPI_THREAD_SERIALIZED at most)\n",
+               name);
+  std::fflush(nullptr);
+  std::_Exit(2);
+}
+
 int returned_error(ProgramRun& run, const char* name, const MpiError& e) {
   CRank& c = run.current();
   sim::Diagnostic d;

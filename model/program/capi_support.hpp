@@ -62,9 +62,14 @@ int returned_error(ProgramRun& run, const char* name, const MpiError& e);
 // run when mpisim loads and unloads it): refused with a message.
 int outside_run(const char* name);
 
+// A call from a thread the program started: the ranks are fibers of mpisim's one
+// thread, so it ends the run with a message (MPI_THREAD_SERIALIZED was granted).
+[[noreturn]] void from_another_thread(const char* name);
+
 template <typename F>
 inline int call(const void* site, const char* name, F&& body) {
   if (!g_run) return outside_run(name);
+  if (!g_run->on_its_thread()) [[unlikely]] from_another_thread(name);
   ProgramRun& run = *g_run;
   CRank& c = run.current();
   if (run.host_compute()) run.charge_host_time();  // the program's own time, before the call's

@@ -1,6 +1,8 @@
 #pragma once
 // The state of a running C program, shared by its runner (run.cpp) and the C
 // entry points (capi.cpp). Internal to model/program.
+#include <pthread.h>
+
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -106,6 +108,8 @@ class ProgramRun {
   // Whether a rank's fiber runs now (false while the engine runs, e.g. a user
   // operation called by an algorithm: then a call cannot wait or leave the fiber).
   bool on_fiber() const { return on_fiber_; }
+  // Whether the caller runs on the thread that runs the ranks.
+  bool on_its_thread() const { return pthread_equal(pthread_self(), thread_) != 0; }
   std::uint32_t current_rank() const { return current_; }
   mpi::World& world() { return world_; }
   coll::Coordinator& coordinator() { return coordinator_; }
@@ -158,6 +162,7 @@ class ProgramRun {
   std::vector<CRank> ranks_;
   std::uint32_t current_ = 0;
   bool on_fiber_ = false;
+  pthread_t thread_ = pthread_self();
   const Options& opt_;
 };
 

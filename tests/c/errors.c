@@ -1,5 +1,6 @@
 /* Erroneous programs, one per argument: each must stop with a diagnostic. */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,13 @@ static int overflow(void) {
   big[0] = 1;
   MPI_Barrier(MPI_COMM_SELF);
   return big[0];
+}
+
+/* A thread that calls MPI: only the rank's own thread may. */
+static void *worker(void *arg) {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return arg;
 }
 
 /* A user operation that gives up. */
@@ -54,6 +62,11 @@ int main(int argc, char **argv) {
     MPI_Op op;
     MPI_Op_create(give_up, 1, &op);
     MPI_Allreduce(&x, y, 1, MPI_INT, op, MPI_COMM_WORLD);
+  }
+  if (!strcmp(what, "thread") && rank == 3) {
+    pthread_t t;
+    pthread_create(&t, NULL, worker, NULL);
+    pthread_join(t, NULL);
   }
   if (!strcmp(what, "segv") && rank == 1) *(volatile int *)16 = 1;
   if (!strcmp(what, "overflow") && rank == 2) x = overflow();

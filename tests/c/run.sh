@@ -11,8 +11,8 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 build() {  # name
-  "$mpisim" cc -O1 -g "$src/$1.c" -o "$1" || { fail "$1: mpisim cc"; return 1; }
-  if [ -n "$mpicc" ]; then "$mpicc" -O1 "$src/$1.c" -o "$1.mpich" || fail "$1: $mpicc"; fi
+  "$mpisim" cc -O1 -g -pthread "$src/$1.c" -o "$1" || { fail "$1: mpisim cc"; return 1; }
+  if [ -n "$mpicc" ]; then "$mpicc" -O1 -pthread "$src/$1.c" -o "$1.mpich" || fail "$1: $mpicc"; fi
 }
 
 # name ranks args...: the output against expected/NAME.RANKS.txt and MPICH's.
@@ -89,6 +89,7 @@ erroneous 2 "MPI_ERR_COMM: rank 1, MPI_Barrier, argument comm: communicator 0x84
 erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allgather, argument recvbuf: recvbuf's block for process 0 and sendbuf both hold 4 bytes" aliased
 erroneous 4 "MPI_ABORT: .*called MPI_Abort(MPI_COMM_WORLD, 4)" abort-in-op
 erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Start, argument request: persistent request 0xac000000 is already active" start-active
+erroneous 2 "MPI_Comm_rank was called from a thread the program started" thread
 erroneous 2 "segmentation fault at address 16 in rank 1" segv
 erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow
 erroneous 2 "UNFINISHED_COMMUNICATION" unfinished
