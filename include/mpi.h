@@ -237,6 +237,7 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 #define MPI_ERR_IN_STATUS 17
 #define MPI_ERR_PENDING 18
 #define MPI_ERR_REQUEST 19
+#define MPI_ERR_KEYVAL 48
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* User-defined operations: inoutvec[i] = invec[i] op inoutvec[i], *len elements */

@@ -23,6 +23,7 @@ const char* error_class_name(ErrorClass c) {
     case ErrorClass::group: return "MPI_ERR_GROUP";
     case ErrorClass::topology: return "MPI_ERR_TOPOLOGY";
     case ErrorClass::dims: return "MPI_ERR_DIMS";
+    case ErrorClass::keyval: return "MPI_ERR_KEYVAL";
     case ErrorClass::unknown: return "MPI_ERR_UNKNOWN";
   }
   return "MPI_ERR_UNKNOWN";

@@ -37,6 +37,7 @@ enum class ErrorClass : int {
   topology = 10,
   dims = 11,
   unknown = 13,
+  keyval = 48,
 };
 
 const char* error_class_name(ErrorClass c);

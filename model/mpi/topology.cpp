@@ -88,6 +88,10 @@ void dims_create(int nnodes, std::vector<int>& dims) {
                      "MPI-4.1 §8.5.2: an entry of dims is 0 (to be chosen) or a fixed positive size");
     if (dims[i] == 0) free.push_back(i);
     else fixed *= dims[i];
+    if (fixed > nnodes)
+      throw MpiError(ErrorClass::dims, "dims",
+                     "the fixed dimensions' product exceeds nnodes = " + std::to_string(nnodes),
+                     "MPI-4.1 §8.5.2: nnodes must be a multiple of the product of the nonzero entries of dims");
   }
   if (nnodes % fixed != 0)
     throw MpiError(ErrorClass::dims, "dims",
@@ -102,16 +106,45 @@ void dims_create(int nnodes, std::vector<int>& dims) {
                      "MPI-4.1 §8.5.2: the product of dims must be nnodes");
     return;
   }
-  // The prime factors, largest first, each to the dimension that has the least.
-  std::vector<int> primes;
-  for (int p = 2; static_cast<long long>(p) * p <= rest; ++p)
-    while (rest % p == 0) primes.push_back(p), rest /= p;
-  if (rest > 1) primes.push_back(rest);
-  std::sort(primes.rbegin(), primes.rend());
-  std::vector<int> got(free.size(), 1);
-  for (int p : primes) *std::min_element(got.begin(), got.end()) *= p;
-  std::sort(got.rbegin(), got.rend());
-  for (std::size_t k = 0; k < free.size(); ++k) dims[free[k]] = got[k];
+  // Of the ways to write rest as free.size() factors in non-increasing order, the
+  // one whose largest and smallest factors differ least, and of those the most
+  // even (the smallest sum of squares; then the first found, in the order of
+  // decreasing factors).
+  std::vector<int> divisors;  // of rest, largest first: every factor is one
+  for (int d = 1; static_cast<long long>(d) * d <= rest; ++d)
+    if (rest % d == 0) {
+      divisors.push_back(d);
+      if (d != rest / d) divisors.push_back(rest / d);
+    }
+  std::sort(divisors.rbegin(), divisors.rend());
+  std::vector<int> best, now;
+  long long best_spread = -1;
+  double best_squares = 0;
+  auto search = [&](auto&& self, int left, int parts, int cap) -> void {
+    if (parts == 1) {
+      if (left > cap) return;
+      now.push_back(left);
+      const long long spread = static_cast<long long>(now.front()) - now.back();
+      double squares = 0;  // among equal spreads, the most even (the smallest sum of squares)
+      for (int f : now) squares += static_cast<double>(f) * f;
+      if (best_spread < 0 || spread < best_spread || (spread == best_spread && squares < best_squares))
+        best = now, best_spread = spread, best_squares = squares;
+      now.pop_back();
+      return;
+    }
+    for (int f : divisors) {
+      if (f > cap || left % f != 0) continue;
+      // f is the largest of the remaining factors: f^parts must reach left.
+      long long reach = 1;
+      for (int k = 0; k < parts && reach < left; ++k) reach *= f;
+      if (reach < left) break;  // smaller f reach even less
+      now.push_back(f);
+      self(self, left / f, parts - 1, f);
+      now.pop_back();
+    }
+  };
+  search(search, rest, static_cast<int>(free.size()), rest);
+  for (std::size_t k = 0; k < free.size(); ++k) dims[free[k]] = best[k];
 }
 
 CartSub cart_sub(const CartTopology& t, int r, const std::vector<bool>& remain) {

@@ -198,6 +198,9 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::dup(x.rk, c, seq, std::move(label));
     });
+    // The duplicate has its topology too (MPI-4.1 §7.4.2).
+    for (std::size_t i = 0, n = x.c.carts.size(); i < n; ++i)
+      if (x.c.carts[i].first == comm) x.c.carts.emplace_back(*newcomm, x.c.carts[i].second);
   });
 }
 
@@ -327,6 +330,9 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   (void)reorder;  // ranks keep their order: a choice the standard allows
   return call(__builtin_return_address(0), "MPI_Cart_create", [&](Ctx& x) {
     const mpi::Communicator& old = x.run.comm(comm_old, "comm_old");
+    if (old.is_inter())
+      throw mpi::MpiError(mpi::ErrorClass::comm, "comm_old", "comm_old is an intercommunicator",
+                          "MPI-4.1 §8.5.1: MPI_Cart_create takes an intracommunicator");
     if (ndims < 0)
       throw mpi::MpiError(mpi::ErrorClass::dims, "ndims", "ndims = " + std::to_string(ndims) + " is negative",
                           "MPI-4.1 §8.5.1: ndims is the number of dimensions");
@@ -462,8 +468,9 @@ int MPI_Get_library_version(char* version, int* resultlen) {
   });
 }
 
-// The predefined attributes of MPI_COMM_WORLD (MPI-4.1 §11.1.2); attribute_val
-// receives a pointer to the value, as MPI_Comm_get_attr gives it.
+// The predefined attributes (MPI-4.1 §11.1.2), attached to MPI_COMM_WORLD and,
+// as in MPICH, given on every communicator; attribute_val receives a pointer to
+// the value, as MPI_Comm_get_attr gives it.
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag) {
   return call(__builtin_return_address(0), "MPI_Comm_get_attr", [&](Ctx& x) {
     x.run.comm(comm, "comm");
@@ -483,13 +490,13 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* 
       case MPI_APPNUM: value = &appnum; break;
       case MPI_LASTUSEDCODE: value = &last_code; break;
       default:
-        throw mpi::MpiError(mpi::ErrorClass::other, "comm_keyval",
+        throw mpi::MpiError(mpi::ErrorClass::keyval, "comm_keyval",
                             capi::hex(comm_keyval) + " is not a predefined attribute key (keys the program makes, "
                                                       "MPI_Comm_create_keyval, are not available from C yet)",
                             "MPI-4.1 §7.7.3: comm_keyval must be a valid key");
     }
-    *flag = comm == MPI_COMM_WORLD ? 1 : 0;
-    if (*flag) *static_cast<int**>(attribute_val) = value;
+    *flag = 1;  // on every communicator, as MPICH gives them
+    *static_cast<int**>(attribute_val) = value;
   });
 }
 
@@ -508,10 +515,22 @@ int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
 int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
   return call(__builtin_return_address(0), "MPI_Status_set_elements", [&](Ctx& x) {
     capi::need(status, "status");
+    if (count < 0)
+      throw mpi::MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(count) + " is negative",
+                          "MPI-4.1 §11.2.4: count is a number of basic elements");
     auto t = capi::type_of(x.c, datatype, "datatype");
-    const std::int64_t per = t->basic_count() ? t->size() / t->basic_count() : 0;
-    capi::put_status(status, mpi::Status{status->MPI_SOURCE, status->MPI_TAG,
-                                         static_cast<mpi::ErrorClass>(status->MPI_ERROR), per * count});
+    // count basic elements: whole elements of the type, then the first basic
+    // elements of its type map (so that MPI_Get_elements gives count back).
+    const std::int64_t per = t->basic_count();
+    std::int64_t bytes = per ? count / per * t->size() : 0;
+    std::int64_t left = per ? count % per : 0;
+    for (const mpi::SignatureRun& run : t->signature()) {
+      if (left == 0) break;
+      const std::int64_t n = std::min<std::int64_t>(left, run.count);
+      bytes += n * mpi::basic_type(run.basic).size;
+      left -= n;
+    }
+    capi::put_status(status, mpi::Status{status->MPI_SOURCE, status->MPI_TAG, mpi::ErrorClass::success, bytes});
   });
 }
 
@@ -650,7 +669,12 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Stat
     capi::need(index, "index");
     auto& reqs = capi::gather(x.c, count, array_of_requests);
     mpi::Status st;
-    x.run.block(capi::wait_any(x.rk, reqs, &st, index));
+    try {
+      x.run.block(capi::wait_any(x.rk, reqs, &st, index));
+    } catch (...) {
+      capi::released_on_error(x.c, reqs, array_of_requests);
+      throw;
+    }
     if (*index != MPI_UNDEFINED) capi::release(x.c, array_of_requests[*index]);
     capi::put_status(status, st);
   });
@@ -662,7 +686,13 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     capi::need(flag, "flag");
     Request*& slot = capi::request_of(x.c, *request, "request");
     mpi::Status st;
-    const bool done = x.rk.test(slot, &st);
+    bool done = false;
+    try {
+      done = x.rk.test(slot, &st);
+    } catch (...) {  // completed with an error: released, as on success
+      capi::completed(x.c, *request);
+      throw;
+    }
     *flag = done ? 1 : 0;
     if (!done) return capi::poll_failed(x);
     capi::completed(x.c, *request);
@@ -676,7 +706,13 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
     auto& reqs = capi::gather(x.c, count, array_of_requests);
     auto& sts = x.c.scratch_statuses;
     sts.assign(reqs.size(), mpi::Status{});
-    const bool done = x.rk.test_all(reqs, sts);
+    bool done = false;
+    try {
+      done = x.rk.test_all(reqs, sts);
+    } catch (...) {
+      capi::released_on_error(x.c, reqs, array_of_requests);
+      throw;
+    }
     *flag = done ? 1 : 0;
     if (!done) return capi::poll_failed(x);
     for (int i = 0; i < count; ++i) {
@@ -720,7 +756,13 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fla
     auto& reqs = capi::gather(x.c, count, array_of_requests);
     mpi::Status st;
     int i = MPI_UNDEFINED;
-    const bool done = x.rk.test_any(reqs, &i, &st);
+    bool done = false;
+    try {
+      done = x.rk.test_any(reqs, &i, &st);
+    } catch (...) {
+      capi::released_on_error(x.c, reqs, array_of_requests);
+      throw;
+    }
     *index = i;
     *flag = done ? 1 : 0;
     if (!done) return capi::poll_failed(x);
@@ -738,7 +780,12 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount, in
     indices.clear();
     x.c.scratch_statuses.clear();
     int n = 0;
-    x.run.block(capi::wait_some(x.rk, reqs, &indices, &x.c.scratch_statuses, &n));
+    try {
+      x.run.block(capi::wait_some(x.rk, reqs, &indices, &x.c.scratch_statuses, &n));
+    } catch (...) {
+      capi::released_on_error(x.c, reqs, array_of_requests);
+      throw;
+    }
     capi::some_done(x.c, n, indices, array_of_requests, outcount, array_of_indices, array_of_statuses);
   });
 }
@@ -751,7 +798,13 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, in
     std::vector<int>& indices = x.c.scratch_indices;
     indices.clear();
     x.c.scratch_statuses.clear();
-    const int n = x.rk.test_some(reqs, &indices, &x.c.scratch_statuses);
+    int n = 0;
+    try {
+      n = x.rk.test_some(reqs, &indices, &x.c.scratch_statuses);
+    } catch (...) {
+      capi::released_on_error(x.c, reqs, array_of_requests);
+      throw;
+    }
     capi::some_done(x.c, n, indices, array_of_requests, outcount, array_of_indices, array_of_statuses);
     if (n == 0) capi::poll_failed(x);
   });

@@ -289,6 +289,20 @@ inline void release(CRank& c, MPI_Request& handle) {
   completed(c, handle);
 }
 
+// After a completion call on an array failed (a request completed with an error,
+// which the library released): every request it released has its handle made
+// MPI_REQUEST_NULL (a persistent one stays) and its slot freed, as on success.
+inline void released_on_error(CRank& c, const std::vector<Request*>& scratch, MPI_Request* handles) {
+  for (std::size_t i = 0; i < scratch.size(); ++i) {
+    MPI_Request& h = handles[i];
+    if (h == MPI_REQUEST_NULL || scratch[i] != nullptr) continue;
+    Request*& slot = c.requests[static_cast<std::size_t>(h & kIndexMask)];
+    if (slot == nullptr) continue;  // an inactive persistent request, untouched
+    slot = nullptr;
+    completed(c, h);
+  }
+}
+
 // MPI_Waitsome and MPI_Testsome's results.
 inline void some_done(CRank& c, int n, const std::vector<int>& indices, MPI_Request* handles, int* outcount,
                       int* array_of_indices, MPI_Status* statuses) {

@@ -59,6 +59,10 @@ int MPI_Type_free(MPI_Datatype* datatype) {
     auto t = capi::type_of(x.c, *datatype, "datatype");
     mpi::check_type_free(*t, "datatype");
     x.c.types[static_cast<std::size_t>(*datatype & capi::kIndexMask)] = nullptr;
+    // Its name goes with it: the slot's next type starts unnamed.
+    auto& names = x.c.names;
+    names.erase(std::remove_if(names.begin(), names.end(), [&](const auto& n) { return n.first == *datatype; }),
+                names.end());
     *datatype = MPI_DATATYPE_NULL;
   });
 }

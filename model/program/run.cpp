@@ -395,8 +395,9 @@ ProgramResult run_program(const Loaded& program, net::Network& net, const scenar
   res.network_kind = std::string(net.model->kind());
   const auto n = static_cast<std::uint32_t>(cfg.ranks);
 
-  // A rank of a program costs its state in the library and, measured, about 11 KB
-  // of stack, fiber and tables (705 MB for a 65,536-rank allreduce): charged
+  // A rank of a program costs its state in the library and, measured, about 10.7
+  // KB of stack, fiber and tables (705 MB for a 65,536-rank allreduce), charged as
+  // 12 KiB:
   // before the run starts, so that a run too large for --max-memory is refused
   // at once rather than killed by the system.
   constexpr std::int64_t kProgramRankBytes = 12 * 1024;

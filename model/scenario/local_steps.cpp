@@ -281,7 +281,8 @@ void Executor::declare_buffer(RankEnv& env, const Step& s) {
   // Every name but i keeps its value through the loop: read once into a table by
   // id, which the scalar evaluator reads directly (i's entry set per element).
   std::vector<std::int64_t> direct(builtins_.begin(), builtins_.end());
-  bool scalars = true;
+  bool scalars = i_id <= (1u << 16);
+  if (scalars && i_id >= direct.size()) direct.resize(i_id + 1, 0);  // i's entry, read or not
   for (const std::string& n : s.init->free_names()) {
     const std::optional<NameId> id = names_.find(n);
     if (!id || *id > (1u << 16)) {

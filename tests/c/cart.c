@@ -15,6 +15,16 @@ int main(int argc, char **argv) {
     MPI_Dims_create(size, 3, d3);
   }
   if (rank == 0) printf("dims %d x %d; 3-d with a fixed 2: %d %d %d\n", dims[0], dims[1], d3[0], d3[1], d3[2]);
+  if (rank == 0) {
+    /* the most even grids, as MPICH chooses them */
+    const int ns[] = {72, 180, 16, 2147483646, 1000000, 97, 64, 120};
+    for (int k = 0; k < 8; ++k)
+      for (int nd = 1; nd <= 4; ++nd) {
+        int d[4] = {0, 0, 0, 0};
+        MPI_Dims_create(ns[k], nd, d);
+        printf("dims_create %d in %d: %d %d %d %d\n", ns[k], nd, d[0], d[1], d[2], d[3]);
+      }
+  }
   MPI_Comm grid;
   MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
   int topo, ndims, coords[2], up, down, left, right, again;

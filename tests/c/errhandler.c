@@ -34,6 +34,19 @@ int main(int argc, char **argv) {
     if (rank == 0) MPI_Send(y, 4, MPI_INT, 1, 9, MPI_COMM_WORLD);
     if (rank == 1) show("truncated receive", MPI_Recv(y, 2, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
   }
+  if (size > 1) {
+    /* a truncated receive completed by MPI_Testany: the error is returned and the
+       request is gone (its handle is MPI_REQUEST_NULL) */
+    MPI_Request r = MPI_REQUEST_NULL;
+    int index = -1, flag = 0, err = MPI_SUCCESS;
+    if (rank == 0) MPI_Send(y, 4, MPI_INT, 1, 10, MPI_COMM_WORLD);
+    if (rank == 1) {
+      MPI_Irecv(y, 1, MPI_INT, 0, 10, MPI_COMM_WORLD, &r);
+      while (!flag && err == MPI_SUCCESS) err = MPI_Testany(1, &r, &index, &flag, MPI_STATUS_IGNORE);
+      show("testany on a truncated receive", err);
+      printf("rank %d: the request is null %d\n", rank, r == MPI_REQUEST_NULL);
+    }
+  }
   MPI_Comm dup;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Comm_get_errhandler(dup, &eh);

@@ -16,6 +16,10 @@ TEST_CASE("MPI_Dims_create: balanced, non-increasing, fixed entries kept") {
   CHECK(dims(24, {0, 0, 0}) == std::vector<int>{4, 3, 2});
   CHECK(dims(12, {0, 2, 0}) == std::vector<int>{3, 2, 2});
   CHECK(dims(7, {0, 0}) == std::vector<int>{7, 1});
+  CHECK(dims(72, {0, 0}) == std::vector<int>{9, 8});    // not 12 x 6: as close as possible, as MPICH
+  CHECK(dims(180, {0, 0}) == std::vector<int>{15, 12});
+  CHECK(dims(16, {0, 0, 0}) == std::vector<int>{4, 2, 2});
+  CHECK_THROWS_AS(dims(6, {1 << 30, 1 << 30, 0}), MpiError);  // fixed product past nnodes, not an overflow
   CHECK(dims(1, {0, 0, 0}) == std::vector<int>{1, 1, 1});
   CHECK_THROWS_AS(dims(16, {}), MpiError);  // no dimension to hold 16 nodes
   CHECK_THROWS_AS(dims(12, {5, 0}), MpiError);  // 5 does not divide 12

@@ -69,8 +69,10 @@ TEST_CASE("buffer init: the fills give what element-by-element evaluation gives,
     {"buffer": "b", "type": "MPI_SHORT", "count": 4, "init": "i % k + rank"},
     {"buffer": "c", "type": "MPI_DOUBLE", "count": 3, "init": "xs[i] + i"},
     {"buffer": "d", "type": "MPI_BYTE", "count": 3, "init": "250 + 2 * i"},
+    {"buffer": "e", "type": "MPI_INT", "count": 4, "init": "(rank + 5) % 3"},
     {"expect": {"a": "[rank * 1000 - 3 * j + 7 for j in 0..5]", "b": "[j % 7 + rank for j in 0..4]",
-                "c": "[xs[j] + j for j in 0..3]", "d": "[250, 252, 254]"}}]})";
+                "c": "[xs[j] + j for j in 0..3]", "d": "[250, 252, 254]",
+                "e": "[(rank + 5) % 3 for j in 0..4]"}}]})";
   auto r = test::run_text(sc, 3);
   CHECK(r.outcome == scenario::Outcome::clean);
   // An overflow past the first element is reported for that element's init, as before.
