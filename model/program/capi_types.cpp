@@ -156,6 +156,15 @@ void call_user_function(const mpi::Op& op, const std::byte* in, std::byte* inout
   mpi::copy_typed(laid_out(b), packed(inout), size);
 }
 
+std::vector<mpi::RankRange> ranges_of(int n, const int ranges[][3]) {
+  if (n < 0)
+    throw mpi::MpiError(mpi::ErrorClass::arg, "n", "n = " + std::to_string(n) + " is negative",
+                        "MPI-4.1 §7.3.2: n is the number of (first, last, stride) triplets");
+  if (n > 0) capi::need(ranges, "ranges");
+  std::vector<mpi::RankRange> out;
+  for (int i = 0; i < n; ++i) out.push_back({ranges[i][0], ranges[i][1], ranges[i][2]});
+  return out;
+}
 }  // namespace
 }  // namespace mpisim::program::capi
 
@@ -579,27 +588,16 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgrou
   });
 }
 
-namespace {
-std::vector<mpi::RankRange> ranges_of(int n, const int ranges[][3]) {
-  if (n < 0)
-    throw mpi::MpiError(mpi::ErrorClass::arg, "n", "n = " + std::to_string(n) + " is negative",
-                        "MPI-4.1 §7.3.2: n is the number of (first, last, stride) triplets");
-  if (n > 0) capi::need(ranges, "ranges");
-  std::vector<mpi::RankRange> out;
-  for (int i = 0; i < n; ++i) out.push_back({ranges[i][0], ranges[i][1], ranges[i][2]});
-  return out;
-}
-}  // namespace
 
 int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
   return call(__builtin_return_address(0), "MPI_Group_range_incl", [&](Ctx& x) {
-    capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->range_incl(ranges_of(n, ranges)));
+    capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->range_incl(capi::ranges_of(n, ranges)));
   });
 }
 
 int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
   return call(__builtin_return_address(0), "MPI_Group_range_excl", [&](Ctx& x) {
-    capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->range_excl(ranges_of(n, ranges)));
+    capi::new_group(x.c, newgroup, capi::group_of(x.c, group, "group")->range_excl(capi::ranges_of(n, ranges)));
   });
 }
 
