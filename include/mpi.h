@@ -30,6 +30,7 @@ typedef int MPI_Comm;
 typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Request;
+typedef int MPI_Message;
 typedef int MPI_Group;
 typedef int MPI_Errhandler;
 typedef int MPI_Info;
@@ -54,6 +55,8 @@ typedef struct MPI_Status {
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
 #define MPI_GROUP_EMPTY ((MPI_Group)0x48000000)
 #define MPI_REQUEST_NULL ((MPI_Request)0x2c000000)
+#define MPI_MESSAGE_NULL ((MPI_Message)0x2c000000)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x6c000000)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0x14000000)
 #define MPI_INFO_NULL ((MPI_Info)0x1c000000)
 
@@ -318,6 +321,25 @@ int MPI_Buffer_detach(void *buffer_addr, int *size);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int MPI_Cancel(MPI_Request *request);
+
+/* Matched probes: the message found is received only by MPI_Mrecv or MPI_Imrecv */
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+
+/* Persistent point-to-point: started by MPI_Start or MPI_Startall, completed by a wait or a test */
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                  MPI_Request *request);
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request *request);
 
 /* Collectives */
 int MPI_Barrier(MPI_Comm comm);
@@ -388,9 +410,10 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                 MPI_Request *request);
 
-/* Persistent collectives: started by MPI_Start or MPI_Startall, completed by a wait or a test */
+/* Persistent requests (point-to-point above, collectives below) */
 int MPI_Start(MPI_Request *request);
 int MPI_Startall(int count, MPI_Request array_of_requests[]);
+/* Persistent collectives: started by MPI_Start or MPI_Startall, completed by a wait or a test */
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                    MPI_Request *request);

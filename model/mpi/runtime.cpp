@@ -496,7 +496,7 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
   Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
   r->phantom = phantom;
   if (dest == PROC_NULL) {
-    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, false, 0};
     world_->complete(r, now());
     return r;
   }
@@ -563,7 +563,7 @@ Request* Rank::start_recv(const TypedBuffer& buf, TypeRef type, int source, int 
   r->phantom = phantom;
   if (source == PROC_NULL) {
     // A receive from MPI_PROC_NULL completes at once with an empty status (MPI-4.1 §3.11).
-    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+    r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, false, 0};
     world_->complete(r, now());
     return r;
   }
@@ -682,16 +682,16 @@ struct Rank::ProbeAwaiter {
 std::optional<Status> Rank::iprobe(int source, int tag, const Communicator& comm) {
   validate_peer(source, comm, true, "source");
   validate_tag(tag, true);
-  if (source == PROC_NULL) return Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+  if (source == PROC_NULL) return Status{PROC_NULL, ANY_TAG, ErrorClass::success, false, 0};
   Message* m = take_unexpected(source, tag, comm.context(Context::p2p), false);
   if (m == nullptr || m->ready > now()) return std::nullopt;
-  return Status{m->src, m->tag, ErrorClass::success, static_cast<std::int64_t>(m->bytes)};
+  return Status{m->src, m->tag, ErrorClass::success, false, static_cast<std::int64_t>(m->bytes)};
 }
 
 Task<Status> Rank::probe(int source, int tag, const Communicator& comm) {
   validate_peer(source, comm, true, "source");
   validate_tag(tag, true);
-  if (source == PROC_NULL) co_return Status{PROC_NULL, ANY_TAG, ErrorClass::success, 0};
+  if (source == PROC_NULL) co_return Status{PROC_NULL, ANY_TAG, ErrorClass::success, false, 0};
   std::uint32_t ctx = comm.context(Context::p2p);
   Message* m = take_unexpected(source, tag, ctx, false);
   if (m == nullptr) {
@@ -701,7 +701,137 @@ Task<Status> Rank::probe(int source, int tag, const Communicator& comm) {
   } else if (m->ready > now()) {
     co_await world_->engine_.sleep_until(m->ready);
   }
-  co_return Status{m->src, m->tag, ErrorClass::success, static_cast<std::int64_t>(m->bytes)};
+  co_return Status{m->src, m->tag, ErrorClass::success, false, static_cast<std::int64_t>(m->bytes)};
+}
+
+namespace {
+Status envelope_of(const Message& m) {
+  return Status{m.src, m.tag, ErrorClass::success, false, static_cast<std::int64_t>(m.bytes)};
+}
+}  // namespace
+
+std::optional<Status> Rank::improbe(int source, int tag, const Communicator& comm, MatchedMessage* out) {
+  validate_peer(source, comm, true, "source");
+  validate_tag(tag, true);
+  if (source == PROC_NULL) {
+    *out = MatchedMessage{nullptr, &comm, true};
+    return Status{PROC_NULL, ANY_TAG, ErrorClass::success, false, 0};
+  }
+  const std::uint32_t ctx = comm.context(Context::p2p);
+  Message* m = take_unexpected(source, tag, ctx, false);
+  if (m == nullptr || m->ready > now()) return std::nullopt;
+  take_unexpected(source, tag, ctx, true);
+  world_->matched_.push_back(m);
+  *out = MatchedMessage{m, &comm, false};
+  return envelope_of(*m);
+}
+
+Task<Status> Rank::mprobe(int source, int tag, const Communicator& comm, MatchedMessage* out) {
+  validate_peer(source, comm, true, "source");
+  validate_tag(tag, true);
+  if (source == PROC_NULL) {
+    *out = MatchedMessage{nullptr, &comm, true};
+    co_return Status{PROC_NULL, ANY_TAG, ErrorClass::success, false, 0};
+  }
+  const std::uint32_t ctx = comm.context(Context::p2p);
+  if (take_unexpected(source, tag, ctx, false) == nullptr) co_await ProbeAwaiter{*this, ProbeState{source, tag, ctx}};
+  // Taken out of matching now: no receive of this rank can take it meanwhile.
+  Message* m = take_unexpected(source, tag, ctx, true);
+  assert(m != nullptr);
+  world_->matched_.push_back(m);
+  *out = MatchedMessage{m, &comm, false};
+  if (m->ready > now()) co_await world_->engine_.sleep_until(m->ready);
+  co_return envelope_of(*m);
+}
+
+Request* Rank::imrecv(const TypedBuffer& buf, TypeRef type, MatchedMessage& msg, bool nonblocking) {
+  if (msg.comm == nullptr)
+    throw MpiError(ErrorClass::request, "message",
+                   "the message handle is MPI_MESSAGE_NULL (not from MPI_Mprobe or MPI_Improbe, or already received)",
+                   "MPI-4.1 §3.8.3: MPI_Mrecv and MPI_Imrecv receive a message that a matched probe returned");
+  validate_buffer(buf, "buf");
+  check_held({buf.addr, buf.count, buf.type}, true, "buf");
+  const MatchedMessage taken = std::exchange(msg, MatchedMessage{});
+  if (taken.no_proc) return start_recv(buf, std::move(type), PROC_NULL, ANY_TAG, *taken.comm, Context::p2p, false);
+  Message* m = taken.message;
+  auto& matched = world_->matched_;
+  matched.erase(std::find(matched.begin(), matched.end(), m));
+  Request* r = new_request(Request::Kind::recv, buf, type, m->src, m->tag, *taken.comm, Context::p2p);
+  if (nonblocking) hold({r, buf.addr, buf.count, std::move(type), "MPI_Imrecv", "buf", -1, m->src, m->tag, true, true});
+  world_->deliver(m, r, max(now(), m->ready));
+  return r;
+}
+
+const char* init_call_name(const PersistentP2P& p) {
+  if (!p.send) return "MPI_Recv_init";
+  switch (p.mode) {
+    case SendMode::synchronous: return "MPI_Ssend_init";
+    case SendMode::buffered: return "MPI_Bsend_init";
+    case SendMode::ready: return "MPI_Rsend_init";
+    case SendMode::standard: break;
+  }
+  return "MPI_Send_init";
+}
+
+PersistentP2P Rank::p2p_init(bool send, SendMode mode, const TypedBuffer& buf, TypeRef type, int peer, int tag,
+                             const Communicator& comm) const {
+  validate_peer(peer, comm, !send, send ? "dest" : "source");
+  validate_tag(tag, !send);
+  validate_buffer(buf, "buf");
+  return PersistentP2P{send, mode, buf, std::move(type), peer, tag, &comm};
+}
+
+Request* Rank::start(const PersistentP2P& p) {
+  const Region region{p.buf.addr, p.buf.count, p.buf.type};
+  check_held(region, !p.send, "buf");
+  Request* r = nullptr;
+  if (!p.send) {
+    r = irecv(p.buf, p.type, p.peer, p.tag, *p.comm);
+  } else if (p.mode == SendMode::standard) {
+    r = isend(p.buf, p.type, p.peer, p.tag, *p.comm);
+  } else {
+    r = isend_mode(p.buf, p.type, p.peer, p.tag, *p.comm, p.mode, false);
+  }
+  if (p.peer != PROC_NULL)
+    hold({r, p.buf.addr, p.buf.count, p.type, "MPI_Start", "buf", -1, p.peer, p.tag, !p.send, true});
+  return r;
+}
+
+void Rank::cancel(Request* r) {
+  if (r == nullptr)
+    throw MpiError(ErrorClass::request, "request", "the request is MPI_REQUEST_NULL",
+                   "MPI-4.1 §3.8.4: MPI_Cancel takes an active request");
+  if (r->kind == Request::Kind::activity)
+    throw MpiError(ErrorClass::request, "request", "the request is a nonblocking collective's",
+                   "MPI-4.1 §6.12: calling MPI_Cancel on the request of a nonblocking collective operation is "
+                   "erroneous");
+  if (r->complete) return;  // done already: the cancellation fails
+  World& w = *world_;
+  if (r->kind == Request::Kind::recv) {
+    Request* prev = nullptr;
+    for (Request* q = posted_.first(); q != nullptr; prev = q, q = posted_.after(q)) {
+      if (q != r) continue;
+      posted_.remove(prev, q);
+      r->status = Status{r->peer, r->tag, ErrorClass::success, true, 0};
+      w.complete(r, now());
+      return;
+    }
+    return;  // matched: its data is on the way
+  }
+  Message* m = r->message;
+  if (m == nullptr) return;
+  Rank& to = w.rank(m->dst_world);
+  Message* prev = nullptr;
+  for (Message* q = to.unexpected_.first(); q != nullptr; prev = q, q = to.unexpected_.after(q)) {
+    if (q != m) continue;
+    to.unexpected_.remove(prev, q);
+    r->message = nullptr;
+    m->send_request = nullptr;
+    w.release(m);
+    r->status = Status{r->peer, r->tag, ErrorClass::success, true, 0};
+    w.complete(r, now());
+    return;
+  }
 }
 
 void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
@@ -933,6 +1063,13 @@ World::Leftovers World::leftovers(std::size_t limit) const {
                                   " (tag " + std::to_string(m->tag) + ", " + std::to_string(m->bytes) + " bytes, " +
                                   where(m->channel) + ") was never received");
       }
+  for (const Message* m : matched_) {
+    ++out.messages;
+    found.emplace_back(m->dst_world, "rank " + std::to_string(m->dst_world) + ": the message from rank " +
+                                         std::to_string(m->src) + " (tag " + std::to_string(m->tag) + ", " +
+                                         std::to_string(m->bytes) + " bytes, " + where(m->channel) +
+                                         ") was matched by a matched probe and never received (MPI_Mrecv)");
+  }
   auto request = [&](const Request& q) {
     if (q.kind == Request::Kind::activity) {
       const Activity* a = find_activity(q.owner, static_cast<std::uint16_t>(q.peer));
@@ -1319,7 +1456,7 @@ void World::absorb(Message* m) {
 }
 
 void World::deliver(Message* m, Request* recv, SimTime done) {
-  recv->status = Status{m->src, m->tag, ErrorClass::success, static_cast<std::int64_t>(m->bytes)};
+  recv->status = Status{m->src, m->tag, ErrorClass::success, false, static_cast<std::int64_t>(m->bytes)};
   MatchResult mr = match_signatures(*m->type, m->count, *recv->buffer.type, recv->buffer.count);
   if (mr.kind == MatchResult::truncated) {
     recv->status.error = ErrorClass::truncate;

@@ -50,6 +50,7 @@ struct Status {
   int source = ANY_SOURCE;
   int tag = ANY_TAG;
   ErrorClass error = ErrorClass::success;
+  bool cancelled = false;     // MPI_Test_cancelled: the operation was cancelled (MPI_Cancel)
   std::int64_t bytes = 0;
 };
 
@@ -162,6 +163,31 @@ struct Activity {
 // is already posted.
 enum class SendMode : std::uint8_t { standard, synchronous, buffered, ready };
 const char* send_call_name(SendMode mode, bool nonblocking);  // "MPI_Ssend", "MPI_Issend", ...
+
+// A persistent point-to-point operation (MPI-4.1 §3.9): the arguments of its
+// MPI_Send_init (or MPI_Ssend_init, MPI_Bsend_init, MPI_Rsend_init) or
+// MPI_Recv_init, checked once by Rank::p2p_init. Each Rank::start posts it as the
+// nonblocking call of its mode would, with the same checks at that moment.
+struct PersistentP2P {
+  bool send = false;
+  SendMode mode = SendMode::standard;
+  TypedBuffer buf;
+  TypeRef type;
+  int peer = PROC_NULL, tag = 0;
+  const Communicator* comm = nullptr;
+};
+// The _init call that makes a persistent request of this kind ("MPI_Send_init", ...).
+const char* init_call_name(const PersistentP2P& p);
+
+// A message matched by MPI_Mprobe or MPI_Improbe (MPI-4.1 §3.8.2): out of the
+// matching queues, for an MPI_Mrecv or MPI_Imrecv of the same rank to receive.
+// no_proc: MPI_MESSAGE_NO_PROC (a probe of MPI_PROC_NULL), received at once with
+// an empty status.
+struct MatchedMessage {
+  Message* message = nullptr;
+  const Communicator* comm = nullptr;
+  bool no_proc = false;
+};
 
 // MPI_BSEND_OVERHEAD: the attached-buffer bytes a buffered message takes beyond its
 // data (MPICH's value).
@@ -306,6 +332,29 @@ class Rank {
 
   Task<Status> probe(int source, int tag, const Communicator& comm);
   std::optional<Status> iprobe(int source, int tag, const Communicator& comm);
+  // Matched probes (MPI-4.1 §3.8.2): as probe and iprobe, and the message found is
+  // taken out of matching, into `out`, where only imrecv may receive it.
+  Task<Status> mprobe(int source, int tag, const Communicator& comm, MatchedMessage* out);
+  std::optional<Status> improbe(int source, int tag, const Communicator& comm, MatchedMessage* out);
+  // MPI_Mrecv (which waits for the request) or MPI_Imrecv (`nonblocking`: the
+  // buffer is held until a wait or test completes it): receives the matched
+  // message into buf; `msg` is consumed (MPI_MESSAGE_NULL after).
+  Request* imrecv(const TypedBuffer& buf, TypeRef type, MatchedMessage& msg, bool nonblocking);
+
+  // Persistent point-to-point (MPI-4.1 §3.9). p2p_init checks the arguments as the
+  // nonblocking call would and keeps them; start posts the operation (its buffer
+  // held until a wait or test completes the request it gives).
+  PersistentP2P p2p_init(bool send, SendMode mode, const TypedBuffer& buf, TypeRef type, int peer, int tag,
+                         const Communicator& comm) const;
+  Request* start(const PersistentP2P& p);
+
+  // MPI_Cancel (MPI-4.1 §3.8.4). A receive not yet matched is cancelled: it
+  // completes at once, with Status::cancelled. A send is cancelled while its
+  // message waits unmatched at its destination (a rendezvous or synchronous send
+  // that arrived): the message is withdrawn and the send completes cancelled. Any
+  // other operation goes on and completes as if MPI_Cancel had not been called,
+  // which the standard allows. A nonblocking collective's request is refused.
+  void cancel(Request* r);
 
   // co_await rank.compute(d): keeps the CPU busy for d (a LogGOPSim "calc"). An
   // awaiter, not a coroutine; Compute{} (no rank) is one that does not wait.
@@ -647,6 +696,8 @@ class World {
     std::int64_t size = 0, used = 0;
   };
   std::map<std::uint32_t, Attached> attached_;
+  // Messages taken by a matched probe and not received yet (MatchedMessage).
+  std::vector<Message*> matched_;
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
   bool keeps_ranks_ = false;

@@ -508,7 +508,7 @@ int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
   return call(__builtin_return_address(0), "MPI_Test_cancelled", [&](Ctx&) {
     capi::need(status, "status");
     capi::need(flag, "flag");
-    *flag = status->count_hi_and_cancelled & 1;  // mpisim cancels nothing (no MPI_Cancel)
+    *flag = status->count_hi_and_cancelled & 1;
   });
 }
 
@@ -530,7 +530,7 @@ int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count
       bytes += n * mpi::basic_type(run.basic).size;
       left -= n;
     }
-    capi::put_status(status, mpi::Status{status->MPI_SOURCE, status->MPI_TAG, mpi::ErrorClass::success, bytes});
+    capi::put_status(status, mpi::Status{status->MPI_SOURCE, status->MPI_TAG, mpi::ErrorClass::success, false, bytes});
   });
 }
 
@@ -828,16 +828,56 @@ int MPI_Request_free(MPI_Request* request) {
     Request*& r = capi::request_of(x.c, *request, "request");
     const auto i = static_cast<std::size_t>(*request & capi::kIndexMask);
     if (capi::persistent_at(x.c, i)) {
-      if (r)
-        throw mpi::MpiError(mpi::ErrorClass::request, "request",
-                            "persistent request " + capi::hex(*request) + " is active (started and not completed)",
-                            "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
+      coll::check_free(*x.c.persistent[i], r != nullptr, "request " + capi::hex(*request));
+      if (r) x.rk.free_request(r);
       x.c.persistent[i].reset();
     } else {
       x.rk.free_request(r);
     }
     *request = MPI_REQUEST_NULL;
   });
+}
+
+int MPI_Cancel(MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Cancel", [&](Ctx& x) {
+    capi::need(request, "request");
+    const auto i = static_cast<std::size_t>(*request & capi::kIndexMask);
+    Request* r = capi::request_of(x.c, *request, "request");
+    if (r == nullptr && capi::persistent_at(x.c, i))
+      throw mpi::MpiError(mpi::ErrorClass::request, "request",
+                          "persistent request " + capi::hex(*request) + " is inactive (not started)",
+                          "MPI-4.1 §3.8.4: MPI_Cancel takes an active request");
+    if (capi::persistent_at(x.c, i) && x.c.persistent[i]->collective())
+      throw mpi::MpiError(mpi::ErrorClass::request, "request", "the request is a persistent collective's",
+                          "MPI-4.1 §6.13: calling MPI_Cancel on a persistent collective request is erroneous");
+    x.rk.cancel(r);
+  });
+}
+
+int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  return capi::p2p_init(__builtin_return_address(0), "MPI_Send_init", true, mpi::SendMode::standard, buf, count,
+                        datatype, dest, tag, comm, request);
+}
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request) {
+  return capi::p2p_init(__builtin_return_address(0), "MPI_Ssend_init", true, mpi::SendMode::synchronous, buf, count,
+                        datatype, dest, tag, comm, request);
+}
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request) {
+  return capi::p2p_init(__builtin_return_address(0), "MPI_Bsend_init", true, mpi::SendMode::buffered, buf, count,
+                        datatype, dest, tag, comm, request);
+}
+int MPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request) {
+  return capi::p2p_init(__builtin_return_address(0), "MPI_Rsend_init", true, mpi::SendMode::ready, buf, count,
+                        datatype, dest, tag, comm, request);
+}
+int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  return capi::p2p_init(__builtin_return_address(0), "MPI_Recv_init", false, mpi::SendMode::standard, buf, count,
+                        datatype, source, tag, comm, request);
 }
 
 int MPI_Start(MPI_Request* request) {
@@ -871,6 +911,57 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
     *flag = st ? 1 : 0;
     if (!st) return capi::poll_failed(x);
     capi::put_status(status, *st);
+  });
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+  return call(__builtin_return_address(0), "MPI_Mprobe", [&](Ctx& x) {
+    const auto& cm = x.run.comm(comm, "comm");
+    capi::need(message, "message");
+    mpi::Status st;
+    mpi::MatchedMessage m;
+    x.run.block(capi::mprobe(x.rk, source, tag, cm, &st, &m));
+    *message = capi::add_message(x.c, m);
+    capi::put_status(status, st);
+  });
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status) {
+  return call(__builtin_return_address(0), "MPI_Improbe", [&](Ctx& x) {
+    const auto& cm = x.run.comm(comm, "comm");
+    capi::need(flag, "flag");
+    capi::need(message, "message");
+    mpi::MatchedMessage m;
+    auto st = x.rk.improbe(source, tag, cm, &m);
+    *flag = st ? 1 : 0;
+    if (!st) return capi::poll_failed(x);
+    *message = capi::add_message(x.c, m);
+    capi::put_status(status, *st);
+  });
+}
+
+int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status) {
+  return call(__builtin_return_address(0), "MPI_Mrecv", [&](Ctx& x) {
+    capi::need(message, "message");
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    mpi::MatchedMessage& m = capi::message_of(x.c, *message);
+    Request* r = x.rk.imrecv(capi::typed(x, buf, count, t), t, m, false);
+    *message = MPI_MESSAGE_NULL;
+    mpi::Status st;
+    x.run.block(capi::wait_one(x.rk, r, &st));
+    capi::put_status(status, st);
+  });
+}
+
+int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Imrecv", [&](Ctx& x) {
+    capi::need(message, "message");
+    capi::need(request, "request");
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    mpi::MatchedMessage& m = capi::message_of(x.c, *message);
+    Request* r = x.rk.imrecv(capi::typed(x, buf, count, t), t, m, true);
+    *message = MPI_MESSAGE_NULL;
+    *request = capi::add_request(x.c, r);
   });
 }
 

@@ -117,6 +117,7 @@ constexpr int kDerivedType = static_cast<int>(0xcc000000u);
 constexpr int kRequestKind = static_cast<int>(0xac000000u);
 constexpr int kIndexMask = kHandleIndex;
 constexpr int kOpKind = static_cast<int>(0x98000000u);
+constexpr int kMessageKind = static_cast<int>(0xb4000000u);
 
 struct TypeName {
   int handle;
@@ -223,7 +224,7 @@ inline void put_status(MPI_Status* out, const Status& st, bool many = false) {
   out->MPI_TAG = st.tag;
   if (many) out->MPI_ERROR = static_cast<int>(st.error);
   out->count_lo = static_cast<int>(st.bytes & 0xffffffff);
-  out->count_hi_and_cancelled = static_cast<int>((st.bytes >> 32) << 1);
+  out->count_hi_and_cancelled = static_cast<int>((st.bytes >> 32) << 1) | (st.cancelled ? 1 : 0);
 }
 
 inline std::int64_t status_bytes(const MPI_Status* st) {
@@ -264,6 +265,36 @@ inline void poll_failed(Ctx& x) { x.run.block(compute(x.rk, kPollCost)); }
 inline Task<void> status_of(Task<Status> t, Status* out) { *out = co_await std::move(t); }
 inline Task<void> probe(mpi::Rank& rk, int source, int tag, const mpi::Communicator& comm, Status* out) {
   *out = co_await rk.probe(source, tag, comm);
+}
+
+inline Task<void> mprobe(mpi::Rank& rk, int source, int tag, const mpi::Communicator& comm, Status* out,
+                         mpi::MatchedMessage* m) {
+  *out = co_await rk.mprobe(source, tag, comm, m);
+}
+
+// MPI_Message handles: MPI_MESSAGE_NO_PROC for a probe of MPI_PROC_NULL, else a
+// slot of the rank's table, free again once received.
+inline int add_message(CRank& c, const mpi::MatchedMessage& m) {
+  if (m.no_proc) return MPI_MESSAGE_NO_PROC;
+  std::size_t i = 0;
+  while (i < c.messages.size() && c.messages[i].comm != nullptr) ++i;
+  if (i == c.messages.size()) c.messages.emplace_back();
+  c.messages[i] = m;
+  return kMessageKind | static_cast<int>(i);
+}
+
+inline mpi::MatchedMessage& message_of(CRank& c, int h) {
+  static mpi::MatchedMessage no_proc;
+  if (h == MPI_MESSAGE_NO_PROC) {
+    const auto& self = g_run->world().comm_self();
+    return no_proc = mpi::MatchedMessage{nullptr, &self, true};
+  }
+  const auto i = static_cast<std::size_t>(h & kIndexMask);
+  if ((h & ~kIndexMask) == kMessageKind && i < c.messages.size() && c.messages[i].comm != nullptr) return c.messages[i];
+  throw MpiError(ErrorClass::request, "message",
+                 h == MPI_MESSAGE_NULL ? std::string("the message handle is MPI_MESSAGE_NULL")
+                                       : hex(h) + " is not a message of this rank (or it was received already)",
+                 "MPI-4.1 §3.8.3: MPI_Mrecv and MPI_Imrecv receive a message that a matched probe returned");
 }
 
 inline Task<void> wait_some(mpi::Rank& rk, std::span<Request*> rs, std::vector<int>* indices,
@@ -394,7 +425,7 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
     *request = add_request(x.c, nullptr);
     const auto i = static_cast<std::size_t>(*request & kIndexMask);
     if (x.c.persistent.size() <= i) x.c.persistent.resize(i + 1);
-    x.c.persistent[i] = std::make_unique<PersistentCollective>(PersistentCollective{std::move(args), &alg});
+    x.c.persistent[i] = std::make_unique<coll::Persistent>(coll::Persistent{std::move(args), &alg, {}});
     return;
   }
   args.instance = x.run.next_instance(x.c, cm);
@@ -408,24 +439,36 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
   *request = add_request(x.c, r);
 }
 
-// MPI_Start on a persistent collective request: its call again, as a new
-// collective call on its communicator.
+// MPI_Start on a persistent request: its operation again (a collective: as a
+// new collective call on its communicator).
 inline void start(Ctx& x, MPI_Request handle, const char* argument) {
   const auto i = static_cast<std::size_t>(handle & kIndexMask);
   if ((handle & ~kIndexMask) != kRequestKind || !persistent_at(x.c, i))
     throw MpiError(ErrorClass::request, argument, hex(handle) + " is not a persistent request of this rank",
-                   "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Bcast_init, ...)");
-  if (x.c.requests[i])
-    throw MpiError(ErrorClass::request, argument,
-                   "persistent request " + hex(handle) + " is already active: it was started and not completed",
-                   "MPI-4.1 §3.9: MPI_Start takes an inactive request; complete it (MPI_Wait, MPI_Test) first");
-  const PersistentCollective& p = *x.c.persistent[i];
-  coll::CollArgs args = p.args;
-  args.instance = x.run.next_instance(x.c, *args.comm);
-  x.returnable = false;
-  x.c.requests[i] = x.run.coordinator().start(x.rk, std::move(args), *p.algorithm);
+                   "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Send_init, MPI_Bcast_init, ...)");
+  coll::check_start(x.c.requests[i] != nullptr, "request " + hex(handle), argument);
+  const coll::Persistent& p = *x.c.persistent[i];
+  if (p.collective()) x.returnable = false;
+  const std::int64_t instance = p.collective() ? x.run.next_instance(x.c, *p.args.comm) : -1;
+  x.c.requests[i] = coll::start(x.run.coordinator(), x.rk, p, instance, &x.algorithm);
   x.started = x.c.requests[i];
-  x.algorithm = p.algorithm->name.data();
+}
+
+// MPI_Send_init, MPI_Ssend_init, MPI_Bsend_init, MPI_Rsend_init, MPI_Recv_init:
+// a persistent point-to-point request, inactive until MPI_Start.
+inline int p2p_init(const void* site, const char* name, bool send, mpi::SendMode mode, const void* buf, int count,
+                    MPI_Datatype datatype, int peer, int tag, MPI_Comm comm, MPI_Request* request) {
+  return call(site, name, [&](Ctx& x) {
+    const auto& cm = x.run.comm(comm, "comm");
+    auto t = type_of(x.c, datatype, "datatype");
+    need(request, "request");
+    mpi::PersistentP2P op = x.rk.p2p_init(send, mode, typed(x, buf, count, t), t, peer, tag, cm);
+    *request = add_request(x.c, nullptr);
+    const auto i = static_cast<std::size_t>(*request & kIndexMask);
+    if (x.c.persistent.size() <= i) x.c.persistent.resize(i + 1);
+    x.c.persistent[i] = std::make_unique<coll::Persistent>();
+    x.c.persistent[i]->p2p = std::move(op);
+  });
 }
 
 // The send and receive arguments of gather, scatter, allgather, alltoall.

@@ -11,6 +11,7 @@
 
 #include "model/coll/arguments.hpp"
 #include "model/coll/coordinator.hpp"
+#include "model/coll/persistent.hpp"
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
 #include "model/mpi/op.hpp"
@@ -54,13 +55,6 @@ struct ProgramStop {
   std::string how;
 };
 
-// A persistent collective request: its call's arguments, checked by its _init,
-// and its algorithm (MPI-4.1 §6.13).
-struct PersistentCollective {
-  coll::CollArgs args;
-  const coll::Algorithm* algorithm;
-};
-
 struct CRank {
   Fiber fiber;
   Task<void> pending;          // what the fiber waits for, run by the engine
@@ -80,7 +74,7 @@ struct CRank {
   std::vector<std::pair<std::uint32_t, std::int64_t>> calls_on;  // and on the others, by context
   std::vector<const mpi::Communicator*> comms;  // MPI_Comm handles made (null: freed or MPI_COMM_NULL)
   std::vector<Request*> requests;               // MPI_Request handles (null: free, or an inactive persistent one)
-  std::vector<std::unique_ptr<PersistentCollective>> persistent;  // beside requests: the persistent ones
+  std::vector<std::unique_ptr<coll::Persistent>> persistent;  // beside requests: the persistent ones
   std::vector<int> request_comms;               // beside requests: the communicator each belongs to
   std::vector<mpi::TypeRef> types;              // derived datatypes (null: freed)
   std::vector<mpi::GroupRef> groups;            // MPI_Group handles (null: freed)
@@ -88,6 +82,7 @@ struct CRank {
   std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
   std::vector<Status> scratch_statuses;
   std::vector<int> scratch_indices;
+  std::vector<mpi::MatchedMessage> messages;    // MPI_Message handles of matched probes (comm null: free)
   std::int64_t cpu_mark_ns = -1;                // with host compute: CPU time when the program's code resumed
   std::FILE* out = nullptr;                     // with labels: the rank's stdout and stderr
   std::FILE* err = nullptr;

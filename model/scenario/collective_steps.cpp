@@ -112,26 +112,21 @@ void Executor::init_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, coll:
   bind(env.persistent(), arg(s, P::request).name, std::move(p));
 }
 
-// MPI_Start on the request named `id`: its call runs again, as a new
-// collective call on its communicator.
-void Executor::start_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, NameId id, const char* param) {
-  (void)s;
+// MPI_Start on the request named `id`: its operation again (a collective: as a
+// new collective call on its communicator).
+void Executor::start_persistent(RankEnv& env, mpi::Rank& rk, NameId id, const char* param) {
   std::unique_ptr<Persistent>* p = find_in(env.persistent(), id);
   if (!p || !*p)
     throw MpiError(mpi::ErrorClass::request, param,
                    "request '" + names_.str(id) + "' is not a persistent request" +
                        (p ? " any more: it was freed" : ""),
-                   "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Bcast_init, ...)");
+                   "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Send_init, MPI_Bcast_init, ...)");
   Request*& slot = request_slot(env, id, param);
-  if (slot)
-    throw MpiError(mpi::ErrorClass::request, param,
-                   "persistent request '" + names_.str(id) + "' is already active: it was started and not completed",
-                   "MPI-4.1 §3.9: MPI_Start takes an inactive request; complete it (MPI_Wait, MPI_Test) first");
-  coll::CollArgs a = (*p)->args;
-  a.instance = next_instance(env, *a.comm);
-  slot = coordinator_.start(rk, std::move(a), *(*p)->algorithm);
-  started_algorithm_ = (*p)->algorithm->name.data();
-  started_.push_back(slot);
+  coll::check_start(slot != nullptr, "request '" + names_.str(id) + "'", param);
+  const Persistent& q = **p;
+  const std::int64_t instance = q.collective() ? next_instance(env, *q.args.comm) : -1;
+  slot = coll::start(coordinator_, rk, q, instance, &started_algorithm_);
+  if (q.collective()) started_.push_back(slot);
 }
 
 // A collective call's arguments, checked against the standard here, at the

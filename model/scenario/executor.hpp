@@ -17,6 +17,7 @@
 
 #include "model/coll/arguments.hpp"
 #include "model/coll/coordinator.hpp"
+#include "model/coll/persistent.hpp"
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
 #include "model/mpi/local_calls.hpp"
@@ -65,12 +66,7 @@ void bind(Table<NameId, T>& v, NameId id, T x) {
   else v.emplace_back(id, std::move(x));
 }
 
-// A persistent collective request (MPI-4.1 §6.13): the call's arguments, checked
-// once by its _init, and its algorithm; each MPI_Start runs them as a new call.
-struct Persistent {
-  coll::CollArgs args;
-  const coll::Algorithm* algorithm = nullptr;
-};
+using coll::Persistent;
 
 // Where a rank is in its program: a step list, the next step, and for the body of
 // a repeat, which iteration of how many.
@@ -462,7 +458,7 @@ class Executor {
 
   // MPI_Start on the request named `id`: its call runs again, as a new
   // collective call on its communicator.
-  void start_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, NameId id, const char* param);
+  void start_persistent(RankEnv& env, mpi::Rank& rk, NameId id, const char* param);
 
   // The statuses of a completion call (array_of_statuses), as the arrays
   // <name>.MPI_SOURCE and <name>.MPI_TAG.

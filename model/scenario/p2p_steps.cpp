@@ -123,23 +123,21 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
     case CallId::request_free: {
       const NameId id = arg(s, P::request).name;
       if (std::unique_ptr<Persistent>* p = find_in(env.persistent(), id); p && *p) {
-        if (request_slot(env, id, "request") != nullptr)
-          throw MpiError(mpi::ErrorClass::request, "request",
-                         "persistent request '" + names_.str(id) + "' is active (started by MPI_Start and not "
-                         "completed)",
-                         "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
+        Request*& active = request_slot(env, id, "request");
+        coll::check_free(**p, active != nullptr, "request '" + names_.str(id) + "'");
+        if (active) rk.free_request(active);
         p->reset();
         return true;
       }
       rk.free_request(request_slot(env, id, "request"));
       return true;
     }
-    case CallId::start: start_persistent(env, s, rk, arg(s, P::request).name, "request"); return true;
+    case CallId::start: start_persistent(env, rk, arg(s, P::request).name, "request"); return true;
     case CallId::startall: {
       const Arg& a = arg(s, P::array_of_requests);
       check_request_count(env, s, P::count, a.names.size());
       // MPI-4.1 §3.9: as MPI_Start on each, in order.
-      for (NameId id : a.names) start_persistent(env, s, rk, id, "array_of_requests");
+      for (NameId id : a.names) start_persistent(env, rk, id, "array_of_requests");
       return true;
     }
     default: return false;

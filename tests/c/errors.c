@@ -58,6 +58,20 @@ int main(int argc, char **argv) {
     MPI_Start(&r);
     MPI_Start(&r);
   }
+  if (!strcmp(what, "mrecv-null")) {
+    MPI_Message m = MPI_MESSAGE_NULL;
+    MPI_Mrecv(&x, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+  }
+  if (!strcmp(what, "cancel-collective")) {
+    MPI_Request r;
+    MPI_Ibarrier(MPI_COMM_WORLD, &r);
+    MPI_Cancel(&r);
+  }
+  if (!strcmp(what, "matched-unreceived") && rank == 0) {
+    MPI_Message m;
+    MPI_Send(&x, 1, MPI_INT, 0, 4, MPI_COMM_SELF);
+    MPI_Mprobe(0, 4, MPI_COMM_SELF, &m, MPI_STATUS_IGNORE);
+  }
   if (!strcmp(what, "abort-in-op")) {
     MPI_Op op;
     MPI_Op_create(give_up, 1, &op);

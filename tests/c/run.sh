@@ -54,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent decode names cart errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent p2p_more decode names cart errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -72,6 +72,10 @@ for n in 1 2 3; do compare errhandler $n; done
 # start send what the buffer holds then.
 for n in 1 3; do compare persistent $n; done
 for n in 2 4; do expected_only persistent $n; done
+# MPICH 4.0 hangs in an MPI_Mprobe of a message a rank sent itself, and gives a
+# persistent receive from MPI_PROC_NULL a source other than MPI_PROC_NULL (§3.11
+# asks for MPI_PROC_NULL); Open MPI 4.1 prints exactly the expected files.
+for n in 1 2 4; do expected_only p2p_more $n; done
 grep -q "^warning: MPI_ERR_TRUNCATE: rank 1, MPI_Recv, argument count: returned to the program (MPI_ERRORS_RETURN)" \
   errhandler.2.err || { fail "a returned error is a warning"; cat errhandler.2.err; }
 for n in 1 3 4 5; do compare collectives $n; compare nonblocking $n; compare datatypes $n; compare comms $n; done
@@ -89,6 +93,9 @@ erroneous 2 "MPI_ERR_COMM: rank 1, MPI_Barrier, argument comm: communicator 0x84
 erroneous 2 "MPI_ERR_BUFFER: rank 0, MPI_Allgather, argument recvbuf: recvbuf's block for process 0 and sendbuf both hold 4 bytes" aliased
 erroneous 4 "MPI_ABORT: .*called MPI_Abort(MPI_COMM_WORLD, 4)" abort-in-op
 erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Start, argument request: persistent request 0xac000000 is already active" start-active
+erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Mrecv, argument message: the message handle is MPI_MESSAGE_NULL" mrecv-null
+erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Cancel, argument request: the request is a nonblocking collective's" cancel-collective
+erroneous 2 "UNFINISHED_COMMUNICATION.*matched by a matched probe and never received" matched-unreceived
 erroneous 2 "MPI_Comm_rank was called from a thread the program started" thread
 erroneous 2 "segmentation fault at address 16 in rank 1" segv
 erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow

@@ -1,0 +1,38 @@
+#include "model/coll/persistent.hpp"
+
+#include "model/mpi/error.hpp"
+
+namespace mpisim::coll {
+
+std::string Persistent::init_call() const {
+  if (!collective()) return mpi::init_call_name(p2p);
+  return std::string(collective_name(args.kind)) + "_init";
+}
+
+void check_start(bool active, const std::string& name, const char* argument) {
+  if (active)
+    throw mpi::MpiError(mpi::ErrorClass::request, argument,
+                        "persistent " + name + " is already active: it was started and not completed",
+                        "MPI-4.1 §3.9: MPI_Start takes an inactive request; complete it (MPI_Wait, MPI_Test) first");
+}
+
+void check_free(const Persistent& p, bool active, const std::string& name) {
+  if (active && p.collective())
+    throw mpi::MpiError(mpi::ErrorClass::request, "request",
+                        "persistent " + name + " is active (started by MPI_Start and not completed)",
+                        "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
+}
+
+Request* start(Coordinator& coordinator, mpi::Rank& rank, const Persistent& p, std::int64_t instance,
+               const char** algorithm) {
+  if (!p.collective()) {
+    *algorithm = "";
+    return rank.start(p.p2p);
+  }
+  CollArgs a = p.args;
+  a.instance = instance;
+  *algorithm = p.algorithm->name.data();
+  return coordinator.start(rank, std::move(a), *p.algorithm);
+}
+
+}  // namespace mpisim::coll

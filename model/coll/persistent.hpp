@@ -1,0 +1,39 @@
+#pragma once
+// Persistent requests (MPI-4.1 §3.9, §6.13) for every front-end: what the _init
+// call checked and kept, and the rules of MPI_Start and MPI_Request_free on them.
+// A front-end keeps one Persistent per persistent request handle beside the
+// handle's active operation (null while the request is inactive).
+#include <string>
+
+#include "model/coll/coordinator.hpp"
+#include "model/coll/registry.hpp"
+#include "model/mpi/runtime.hpp"
+
+namespace mpisim::coll {
+
+struct Persistent {
+  // A collective's arguments and algorithm (MPI_Bcast_init, ...), or, when
+  // algorithm is null, a point-to-point operation (MPI_Send_init, MPI_Recv_init, ...).
+  CollArgs args;
+  const Algorithm* algorithm = nullptr;
+  mpi::PersistentP2P p2p;
+  bool collective() const { return algorithm != nullptr; }
+  // The call that made it, for diagnostics ("MPI_Send_init", "MPI_Bcast_init").
+  std::string init_call() const;
+};
+
+// MPI_Start on a persistent request: the request named `name` (in the words of
+// the front-end, e.g. "request 'r'") must be inactive; MpiError otherwise.
+void check_start(bool active, const std::string& name, const char* argument);
+
+// MPI_Request_free on a persistent request: an active collective one may not be
+// freed (§6.13); an active point-to-point one completes unseen (§3.7.3).
+void check_free(const Persistent& p, bool active, const std::string& name);
+
+// MPI_Start: the operation starts anew. A collective runs as a new call on its
+// communicator, `instance` its position among that communicator's collectives;
+// `algorithm` is set to its algorithm's name ("" for point-to-point).
+Request* start(Coordinator& coordinator, mpi::Rank& rank, const Persistent& p, std::int64_t instance,
+               const char** algorithm);
+
+}  // namespace mpisim::coll
