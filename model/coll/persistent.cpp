@@ -23,6 +23,16 @@ void check_free(const Persistent& p, bool active, const std::string& name) {
                         "MPI-4.1 §6.13: a persistent collective request may be freed only when it is inactive");
 }
 
+void check_cancel(const Persistent& p, bool active, const std::string& name) {
+  if (p.collective())
+    throw mpi::MpiError(mpi::ErrorClass::request, "request", "the request is a persistent collective's (" + name + ")",
+                        "MPI-4.1 §6.13: calling MPI_Cancel on a persistent collective request is erroneous");
+  if (!active)
+    throw mpi::MpiError(mpi::ErrorClass::request, "request",
+                        "persistent " + name + " is inactive: it was not started, or its start was completed",
+                        "MPI-4.1 §3.8.4: MPI_Cancel takes an active request");
+}
+
 Request* start(Coordinator& coordinator, mpi::Rank& rank, const Persistent& p, std::int64_t instance,
                const char** algorithm) {
   if (!p.collective()) {

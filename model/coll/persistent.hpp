@@ -30,6 +30,10 @@ void check_start(bool active, const std::string& name, const char* argument);
 // freed (§6.13); an active point-to-point one completes unseen (§3.7.3).
 void check_free(const Persistent& p, bool active, const std::string& name);
 
+// MPI_Cancel on a persistent request: it must be active (§3.8.4), and not a
+// collective's (§6.13); MpiError otherwise. The rank then cancels the active operation.
+void check_cancel(const Persistent& p, bool active, const std::string& name);
+
 // MPI_Start: the operation starts anew. A collective runs as a new call on its
 // communicator, `instance` its position among that communicator's collectives;
 // `algorithm` is set to its algorithm's name ("" for point-to-point).

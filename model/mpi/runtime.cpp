@@ -818,20 +818,26 @@ void Rank::cancel(Request* r) {
     }
     return;  // matched: its data is on the way
   }
+  // A send: cancelled unless its message was matched. The wait that follows a
+  // cancellation must not depend on other processes (§3.8.4), so a message still
+  // on its way is withdrawn as well as one waiting at its destination.
   Message* m = r->message;
-  if (m == nullptr) return;
+  if (m == nullptr) return;  // matched, or eager and gone: the send completes normally
+  if (std::find(w.matched_.begin(), w.matched_.end(), m) != w.matched_.end()) return;  // a matched probe has it
+  r->message = nullptr;
+  m->send_request = nullptr;
+  r->status = Status{r->peer, r->tag, ErrorClass::success, true, 0};
   Rank& to = w.rank(m->dst_world);
   Message* prev = nullptr;
-  for (Message* q = to.unexpected_.first(); q != nullptr; prev = q, q = to.unexpected_.after(q)) {
-    if (q != m) continue;
+  Message* q = to.unexpected_.first();
+  while (q != nullptr && q != m) prev = q, q = to.unexpected_.after(q);
+  if (q != nullptr) {
     to.unexpected_.remove(prev, q);
-    r->message = nullptr;
-    m->send_request = nullptr;
     w.release(m);
-    r->status = Status{r->peer, r->tag, ErrorClass::success, true, 0};
-    w.complete(r, now());
-    return;
+  } else {
+    m->cancelled = true;  // in the network or its sender's queue: dropped there
   }
+  w.complete(r, now());
 }
 
 void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
@@ -1319,6 +1325,10 @@ void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
 }
 
 void World::serve_send(Message* m) {
+  if (m->cancelled) [[unlikely]] {  // withdrawn before it left
+    release(m);
+    return;
+  }
   SimTime t = engine_.now();
   SimTime arrival = model_.start_send(m->src_world, m->dst_world, m->bytes, t, reinterpret_cast<std::uint64_t>(m));
   m->sent = t;
@@ -1432,6 +1442,10 @@ void World::waited_arrival_absorbed(std::uint32_t dst, std::uint64_t seq) {
 }
 
 void World::absorb(Message* m) {
+  if (m->cancelled) [[unlikely]] {  // withdrawn on its way: nobody can receive it
+    release(m);
+    return;
+  }
   SimTime t = engine_.now();
   SimTime done = model_.start_receive(m->src_world, m->dst_world, m->bytes, t);
   m->arrived = t;

@@ -119,6 +119,7 @@ struct Message {
   bool matched = false;
   bool waiting = false;       // has waited for the receiver's resources
   bool buffered = false;      // MPI_Bsend's: holds space of its sender's attached buffer until served
+  bool cancelled = false;     // MPI_Cancel'd before it arrived: dropped when it is served or arrives
   TypeRef type;               // the sender's datatype and count: the send signature
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
@@ -349,11 +350,13 @@ class Rank {
   Request* start(const PersistentP2P& p);
 
   // MPI_Cancel (MPI-4.1 §3.8.4). A receive not yet matched is cancelled: it
-  // completes at once, with Status::cancelled. A send is cancelled while its
-  // message waits unmatched at its destination (a rendezvous or synchronous send
-  // that arrived): the message is withdrawn and the send completes cancelled. Any
-  // other operation goes on and completes as if MPI_Cancel had not been called,
-  // which the standard allows. A nonblocking collective's request is refused.
+  // completes at once, with Status::cancelled. A send not yet complete is
+  // cancelled while its message is unmatched (a rendezvous or synchronous send,
+  // or one queued behind its rank's earlier sends), wherever the message is: in
+  // its sender's queue, on the network, or waiting at its destination. It is
+  // withdrawn and the send completes cancelled, so the wait that follows depends
+  // on no other process (§3.8.4). Any other operation goes on and completes as if
+  // MPI_Cancel had not been called. A nonblocking collective's request is refused.
   void cancel(Request* r);
 
   // co_await rank.compute(d): keeps the CPU busy for d (a LogGOPSim "calc"). An

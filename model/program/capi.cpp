@@ -843,13 +843,8 @@ int MPI_Cancel(MPI_Request* request) {
     capi::need(request, "request");
     const auto i = static_cast<std::size_t>(*request & capi::kIndexMask);
     Request* r = capi::request_of(x.c, *request, "request");
-    if (r == nullptr && capi::persistent_at(x.c, i))
-      throw mpi::MpiError(mpi::ErrorClass::request, "request",
-                          "persistent request " + capi::hex(*request) + " is inactive (not started)",
-                          "MPI-4.1 §3.8.4: MPI_Cancel takes an active request");
-    if (capi::persistent_at(x.c, i) && x.c.persistent[i]->collective())
-      throw mpi::MpiError(mpi::ErrorClass::request, "request", "the request is a persistent collective's",
-                          "MPI-4.1 §6.13: calling MPI_Cancel on a persistent collective request is erroneous");
+    if (capi::persistent_at(x.c, i))
+      coll::check_cancel(*x.c.persistent[i], r != nullptr, "request " + capi::hex(*request));
     x.rk.cancel(r);
   });
 }

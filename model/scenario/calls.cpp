@@ -132,7 +132,8 @@ const char* param_name(P p) {
       "array_of_gsizes", "array_of_distribs", "array_of_dargs", "array_of_psizes", "num_integers", "num_addresses",
       "num_datatypes", "combiner", "max_integers", "max_addresses", "max_datatypes", "array_of_integers",
       "array_of_addresses", "array_of_datatypes", "buffer", "recvcounts", "sdispls", "rdispls", "sendtypes",
-      "recvtypes", "array_of_indices", "info", "buffer_addr", "version", "subversion", "base", "disp", "addr1", "addr2", "split_type"};
+      "recvtypes", "array_of_indices", "info", "buffer_addr", "version", "subversion", "base", "disp", "addr1", "addr2", "split_type",
+      "message"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

@@ -150,6 +150,7 @@ struct RankEnv {
     Lazy<NameId, mpi::TypeRef> types;  // null: MPI_DATATYPE_NULL (freed)
     Lazy<NameId, mpi::OpRef> ops;      // null: MPI_OP_NULL (freed)
     Lazy<NameId, std::unique_ptr<Persistent>> persistent;  // null: freed
+    Lazy<NameId, mpi::MatchedMessage> messages;  // comm null: MPI_MESSAGE_NULL (received)
   };
   struct FreeBindings {
     void operator()(Bindings* p) const noexcept {
@@ -170,6 +171,7 @@ struct RankEnv {
   Table<NameId, mpi::TypeRef>& types() { return b().types.get(); }
   Table<NameId, mpi::OpRef>& ops() { return b().ops.get(); }
   Table<NameId, std::unique_ptr<Persistent>>& persistent() { return b().persistent.get(); }
+  Table<NameId, mpi::MatchedMessage>& messages() { return b().messages.get(); }
 };
 
 // The value of element i of an allocation as an integer (*integral: whether it is
@@ -400,6 +402,13 @@ class Executor {
     return *r;
   }
   void bind_request(RankEnv& env, const Step& s, Request* r);
+  // The matched message named by the step's message argument.
+  mpi::MatchedMessage& message_arg(RankEnv& env, const Step& s);
+  // The persistent request named `id`, or null when it is not one.
+  Persistent* persistent_of(RankEnv& env, NameId id) {
+    std::unique_ptr<Persistent>* p = find_in(env.persistent(), id);
+    return p ? p->get() : nullptr;
+  }
 
   // ---- steps
   // Runs the rank's steps that do not block, up to the next one that may; returns
@@ -514,6 +523,10 @@ class Executor {
   Blocking sendrecv(RankEnv& env, const Step& s, mpi::Rank& rk);
   // MPI_Ssend, MPI_Bsend, MPI_Rsend and their nonblocking forms: the send in the call's mode.
   Request* send_in_mode(RankEnv& env, const Step& s, mpi::Rank& rk, bool nonblocking);
+  // MPI_Send_init ... MPI_Recv_init: an inactive persistent point-to-point request.
+  void init_p2p(RankEnv& env, const Step& s, mpi::Rank& rk);
+  // The status a step names (MPI_Get_count, MPI_Test_cancelled).
+  const Status& status_arg(RankEnv& env, const Step& s, const char* rule);
 
   Task<Status> sendrecv_replace(RankEnv& env, const Step& s, mpi::Rank& rk);
 

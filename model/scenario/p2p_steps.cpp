@@ -17,6 +17,41 @@ void Executor::bind_request(RankEnv& env, const Step& s, Request* r) {
   bind(env.requests(), a.name, r);
 }
 
+mpi::MatchedMessage& Executor::message_arg(RankEnv& env, const Step& s) {
+  const NameId id = arg(s, P::message).name;
+  mpi::MatchedMessage* m = find_in(env.messages(), id);
+  if (!m)
+    throw MpiError(mpi::ErrorClass::request, "message",
+                   "message '" + names_.str(id) + "' was never returned by MPI_Mprobe or MPI_Improbe on this rank",
+                   "MPI-4.1 §3.8.3: MPI_Mrecv and MPI_Imrecv receive a message that a matched probe returned");
+  return *m;
+}
+
+const Status& Executor::status_arg(RankEnv& env, const Step& s, const char* rule) {
+  const Arg& a = arg(s, P::status);
+  const Status* st = find_in(env.statuses(), a.name);
+  if (!st)
+    throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in", rule);
+  return *st;
+}
+
+void Executor::init_p2p(RankEnv& env, const Step& s, mpi::Rank& rk) {
+  const CallId id = s.spec->id;
+  const bool send = id != CallId::recv_init;
+  mpi::SendMode mode = mpi::SendMode::standard;
+  if (id == CallId::ssend_init) mode = mpi::SendMode::synchronous;
+  if (id == CallId::bsend_init) mode = mpi::SendMode::buffered;
+  if (id == CallId::rsend_init) mode = mpi::SendMode::ready;
+  auto t = type_arg(env, s, P::datatype);
+  auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+  const int peer = rank_arg(env, s, send ? P::dest : P::source), tag = rank_arg(env, s, P::tag);
+  mpi::PersistentP2P op = rk.p2p_init(send, mode, b, std::move(t), peer, tag, comm_arg(env, s));
+  bind_request(env, s, nullptr);
+  auto p = std::make_unique<Persistent>();
+  p->p2p = std::move(op);
+  bind(env.persistent(), arg(s, P::request).name, std::move(p));
+}
+
 // The point-to-point calls that never block: ranks, requests, tests.
 bool Executor::p2p_call(RankEnv& env, const Step& s) {
   mpi::Rank& rk = world_.rank(env.rank);
@@ -83,12 +118,41 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       return true;
     }
     case CallId::get_count: {
-      const Arg& a = arg(s, P::status);
-      Status* st = find_in(env.statuses(), a.name);
-      if (!st)
-        throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
-                       "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
-      bind_int(env, s, P::count, mpi::get_count(st->bytes, *type_arg(env, s, P::datatype)));
+      const Status& st = status_arg(env, s, "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
+      bind_int(env, s, P::count, mpi::get_count(st.bytes, *type_arg(env, s, P::datatype)));
+      return true;
+    }
+    case CallId::test_cancelled: {
+      const Status& st = status_arg(env, s, "MPI-4.1 §3.8.4: MPI_Test_cancelled reads the status a wait or test returned");
+      bind_int(env, s, P::flag, st.cancelled ? 1 : 0);
+      return true;
+    }
+    case CallId::send_init:
+    case CallId::ssend_init:
+    case CallId::bsend_init:
+    case CallId::rsend_init:
+    case CallId::recv_init: init_p2p(env, s, rk); return true;
+    case CallId::cancel: {
+      const NameId id = arg(s, P::request).name;
+      Request* r = request_slot(env, id, "request");
+      if (const Persistent* p = persistent_of(env, id)) coll::check_cancel(*p, r != nullptr, "request '" + names_.str(id) + "'");
+      rk.cancel(r);
+      return true;
+    }
+    case CallId::improbe: {
+      mpi::MatchedMessage m;
+      auto st = rk.improbe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s), &m);
+      bind_int(env, s, P::flag, st ? 1 : 0);
+      if (!st) return true;
+      bind(env.messages(), arg(s, P::message).name, m);
+      bind_status(env, s, P::status, *st);
+      return true;
+    }
+    case CallId::imrecv: {
+      auto t = type_arg(env, s, P::datatype);
+      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+      mpi::MatchedMessage& m = message_arg(env, s);
+      bind_request(env, s, rk.imrecv(b, std::move(t), m, true));
       return true;
     }
     case CallId::testall: {
@@ -188,6 +252,19 @@ Blocking Executor::call_async(RankEnv& env, const Step& s) {
       return pending(env, std::exchange(r, nullptr));
     }
     case CallId::probe: return rk.probe(rank_arg(env, s, P::source), rank_arg(env, s, P::tag), comm_arg(env, s));
+    case CallId::mprobe: {
+      const int source = rank_arg(env, s, P::source), tag = rank_arg(env, s, P::tag);
+      const auto& c = comm_arg(env, s);
+      // The message is bound when the probe matches; the slot stays put while the rank waits.
+      const NameId id = arg(s, P::message).name;
+      bind(env.messages(), id, mpi::MatchedMessage{});
+      return rk.mprobe(source, tag, c, find_in(env.messages(), id));
+    }
+    case CallId::mrecv: {
+      auto t = type_arg(env, s, P::datatype);
+      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+      return pending(env, rk.imrecv(b, std::move(t), message_arg(env, s), false));
+    }
     case CallId::waitall: return waitall(env, s, rk);
     case CallId::waitany: return waitany(env, s, rk);
     case CallId::sendrecv: return sendrecv(env, s, rk);

@@ -429,7 +429,9 @@ class ScenarioParser {
         case ParamKind::int_inout:
         case ParamKind::op_out:
         case ParamKind::op_inout:
-        case ParamKind::array_out: a.name = name(v, ap, "a name"); break;
+        case ParamKind::array_out:
+        case ParamKind::message_out:
+        case ParamKind::message_inout: a.name = name(v, ap, "a name"); break;
         case ParamKind::group_in:
           if (v.is_string() && v == "MPI_GROUP_EMPTY") {
             a.handle = "MPI_GROUP_EMPTY";

@@ -72,6 +72,8 @@ enum class ParamKind {
   group_out,      // a name to bind a new group to
   group_inout,    // a group handle name that the call sets to MPI_GROUP_NULL (MPI_Group_free)
   array_out,      // a name to bind an integer array to (ranks2)
+  message_out,    // a name to bind a matched message to (MPI_Mprobe)
+  message_inout,  // the name of a matched message, which the call sets to MPI_MESSAGE_NULL (MPI_Mrecv)
   ranges,         // (first, last, stride) triplets: a JSON array of 3-element arrays, or a flat array expression
 };
 
@@ -89,7 +91,7 @@ enum class P : std::uint8_t {
   combiner, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes,
   buffer, recvcounts, sdispls, rdispls, sendtypes, recvtypes,
   array_of_indices, info, buffer_addr, version, subversion, base, disp, addr1, addr2, split_type,
-  count_
+  message, count_
 };
 
 struct ParamSpec {
@@ -122,9 +124,10 @@ enum class CallId {
   reduce_scatter_init, scan_init, exscan_init,
   ssend, issend, bsend, ibsend, rsend, irsend, buffer_attach, buffer_detach,
   wtick, get_version, initialized, finalized, request_get_status, aint_add, aint_diff, comm_split_type,
+  send_init, ssend_init, bsend_init, rsend_init, recv_init, cancel, test_cancelled, mprobe, improbe, mrecv, imrecv,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::comm_split_type) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::imrecv) + 1;
 
 // The value of an MPI constant a scenario may name that is not a builtin
 // (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.

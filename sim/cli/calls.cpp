@@ -39,6 +39,8 @@ const char* kind_text(ParamKind k) {
     case ParamKind::group_inout: return "group, set to MPI_GROUP_NULL";
     case ParamKind::array_out: return "name for the integer array result";
     case ParamKind::ranges: return "(first, last, stride) triplets";
+    case ParamKind::message_out: return "name for the matched message";
+    case ParamKind::message_inout: return "matched message, set to MPI_MESSAGE_NULL";
   }
   return "?";
 }
