@@ -11,6 +11,7 @@
 #include <string>
 
 #include "model/mpi/group.hpp"
+#include "model/mpi/topology.hpp"
 
 namespace mpisim::mpi {
 
@@ -55,6 +56,10 @@ class Communicator {
   GroupRef group(std::uint32_t caller) const { return self_ ? Group::of({caller}) : group_; }
   const GroupRef& remote_group() const { return remote_; }
   const Communicator* local_comm() const { return local_comm_; }
+  // The process topology a topology constructor gave it (MPI-4.1 §8), or null.
+  const Topology* topology() const { return topology_.get(); }
+  const TopologyRef& topology_ref() const { return topology_; }
+  void set_topology(TopologyRef t) { topology_ = std::move(t); }
 
   // Trace channel indices of the two contexts (set by the runtime).
   std::uint32_t channel(Context c) const { return channels_[static_cast<int>(c)]; }
@@ -68,7 +73,14 @@ class Communicator {
   GroupRef remote_;
   const Communicator* local_comm_ = nullptr;
   std::uint32_t channels_[2] = {0, 0};
+  TopologyRef topology_;
 };
+
+// The topology of `comm` for a call that needs one of kind `kind` (MPI_Cart_*,
+// MPI_Graph_*, MPI_Dist_graph_*): MPI_ERR_TOPOLOGY naming `argument` otherwise.
+const Topology& topology_of(const Communicator& comm, Topology::Kind kind, const char* argument);
+// The topology of `comm` for a neighbourhood collective: any kind (§8.6).
+const Topology& any_topology_of(const Communicator& comm, const char* argument);
 
 // MPI_Comm_compare (MPI-4.1 §7.4.1): IDENT for the same communicator, CONGRUENT for
 // the same group(s) in the same order, SIMILAR for the same members, else UNEQUAL.

@@ -13,6 +13,8 @@ inline constexpr int PROC_NULL = -1;
 inline constexpr int ROOT = -3;
 inline constexpr int ANY_TAG = -1;
 inline constexpr int UNDEFINED = -32766;
+// MPI_Topo_test's answers (MPI-4.1 §8.5.5), MPICH's values.
+inline constexpr int GRAPH = 1, CART = 2, DIST_GRAPH = 3;
 inline constexpr int TAG_UB = 2147483647;  // MPI_TAG_UB: the largest valid tag (>= 32767 per MPI-4.1 §9.1.2)
 
 // Error classes (MPI-4.1 §9.4, Table 9.1), MPICH's values.

@@ -1179,11 +1179,12 @@ World::~World() {
   for (std::uint32_t r = size(); r-- > 0;) std::destroy_at(&rank(r));
 }
 
-const Communicator& World::new_intra(std::string name, GroupRef group) {
+const Communicator& World::new_intra(std::string name, GroupRef group, TopologyRef topology) {
   std::uint32_t ctx = next_context_;
   next_context_ += 2;
   comms_.push_back(std::make_unique<Communicator>(Communicator::intra(std::move(name), std::move(group), ctx)));
   Communicator& c = *comms_.back();
+  c.set_topology(std::move(topology));
   std::string label = c.name() + "#" + std::to_string(ctx / 2);
   std::uint32_t p2p = trace_.channel(label);
   std::uint32_t coll = trace_.channel(label + "/collective");

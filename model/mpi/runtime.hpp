@@ -467,7 +467,7 @@ class World {
   // Communicators made by the constructors: owned here, shared by their members,
   // stable in memory. Contexts are allocated in the order constructors resolve,
   // which the event order fixes: deterministic.
-  const Communicator& new_intra(std::string name, GroupRef group);
+  const Communicator& new_intra(std::string name, GroupRef group, TopologyRef topology = nullptr);
   // Both sides of a new intercommunicator (one context pair, two views).
   std::pair<const Communicator*, const Communicator*> new_inter(const std::string& name, GroupRef a, GroupRef b);
 
@@ -481,6 +481,8 @@ class World {
     std::string call;
     std::int64_t a = 0, b = 0;    // color/key, root/leader, high, tag ...
     GroupRef group;
+    TopologyRef topology;    // the topology constructors': the new communicator's
+    std::vector<int> edges;  // MPI_Dist_graph_create(_adjacent): (source, destination, weight) triples
     bool present = false;
   };
   struct Agreement {

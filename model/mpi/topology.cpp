@@ -162,4 +162,90 @@ CartSub cart_sub(const CartTopology& t, int r, const std::vector<bool>& remain) 
   return out;
 }
 
+std::vector<int> GraphTopology::neighbors(int r) const {
+  const auto i = static_cast<std::size_t>(r);
+  const int first = i == 0 ? 0 : index[i - 1];
+  return std::vector<int>(edges.begin() + first, edges.begin() + index[i]);
+}
+
+int graph_node(const GraphTopology& g, int r) {
+  if (r < 0 || r >= g.nnodes())
+    throw MpiError(ErrorClass::rank, "rank",
+                   "rank = " + std::to_string(r) + " is not a node of the graph (0.." + std::to_string(g.nnodes() - 1) + ")",
+                   "MPI-4.1 §8.5.5: rank is a process of the graph communicator");
+  return r;
+}
+
+GraphTopology make_graph(int comm_size, const std::vector<int>& index, const std::vector<int>& edges) {
+  const auto nnodes = static_cast<int>(index.size());
+  if (nnodes > comm_size)
+    throw MpiError(ErrorClass::arg, "nnodes",
+                   "nnodes = " + std::to_string(nnodes) + " exceeds the communicator's size " + std::to_string(comm_size),
+                   "MPI-4.1 §8.5.3: the graph has at most as many nodes as comm_old has processes");
+  int before = 0;
+  for (int i = 0; i < nnodes; ++i) {
+    const int here = index[static_cast<std::size_t>(i)];
+    if (here < before)
+      throw MpiError(ErrorClass::arg, "index",
+                     "index[" + std::to_string(i) + "] = " + std::to_string(here) + " is less than " +
+                         (i == 0 ? std::string("0") : "index[" + std::to_string(i - 1) + "] = " + std::to_string(before)),
+                     "MPI-4.1 §8.5.3: index[i] is the total number of neighbours of nodes 0..i, non-decreasing");
+    before = here;
+  }
+  if (static_cast<std::size_t>(before) != edges.size())
+    throw MpiError(ErrorClass::arg, "edges",
+                   "index[nnodes-1] = " + std::to_string(before) + " but " + std::to_string(edges.size()) +
+                       " edges were given",
+                   "MPI-4.1 §8.5.3: edges lists index[nnodes-1] neighbours");
+  for (std::size_t k = 0; k < edges.size(); ++k)
+    if (edges[k] < 0 || edges[k] >= nnodes)
+      throw MpiError(ErrorClass::topology, "edges",
+                     "edges[" + std::to_string(k) + "] = " + std::to_string(edges[k]) + " is not a node of the graph (0.." +
+                         std::to_string(nnodes - 1) + ")",
+                     "MPI-4.1 §8.5.3: every edge leads to a node of the graph");
+  return GraphTopology{index, edges};
+}
+
+int Topology::status() const {
+  switch (kind) {
+    case Kind::cart: return CART;
+    case Kind::graph: return GRAPH;
+    case Kind::dist_graph: return DIST_GRAPH;
+  }
+  return UNDEFINED;
+}
+
+std::vector<int> Topology::sources(int r) const {
+  switch (kind) {
+    case Kind::cart: {
+      // Per dimension, the neighbour below then the one above (§8.6).
+      std::vector<int> out;
+      for (std::size_t d = 0; d < cart.dims.size(); ++d) {
+        int source = 0, dest = 0;
+        cart.shift(r, static_cast<int>(d), 1, &source, &dest);
+        out.push_back(source);
+        out.push_back(dest);
+      }
+      return out;
+    }
+    case Kind::graph: return graph.neighbors(r);
+    case Kind::dist_graph: return nodes[static_cast<std::size_t>(r)].sources;
+  }
+  return {};
+}
+
+std::vector<int> Topology::destinations(int r) const {
+  if (kind == Kind::dist_graph) return nodes[static_cast<std::size_t>(r)].destinations;
+  return sources(r);  // Cartesian and graph neighbourhoods are symmetric
+}
+
+const char* topology_kind_name(Topology::Kind k) {
+  switch (k) {
+    case Topology::Kind::cart: return "Cartesian";
+    case Topology::Kind::graph: return "graph";
+    case Topology::Kind::dist_graph: return "distributed graph";
+  }
+  return "?";
+}
+
 }  // namespace mpisim::mpi

@@ -1,8 +1,11 @@
 #pragma once
-// Cartesian process topologies (MPI-4.1 §8.5): the grid a communicator's ranks
-// are laid out on, as values and functions. Ranks are numbered row-major (the
-// last dimension varies fastest); a periodic dimension wraps around.
+// Process topologies (MPI-4.1 §8): the Cartesian grid, graph or distributed graph
+// a communicator's ranks are laid out on, as values and functions. Cartesian ranks
+// are numbered row-major (the last dimension varies fastest); a periodic dimension
+// wraps around. A communicator made by a topology constructor carries its
+// Topology (Communicator::topology); MPI_Comm_dup copies it.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace mpisim::mpi {
@@ -39,5 +42,48 @@ struct CartSub {
   CartTopology topology;
 };
 CartSub cart_sub(const CartTopology& t, int r, const std::vector<bool>& remain);
+
+// A graph topology (MPI-4.1 §8.5.3): node i's neighbours are
+// edges[index[i-1] .. index[i]) (index[-1] = 0), in that order.
+struct GraphTopology {
+  std::vector<int> index, edges;
+  int nnodes() const { return static_cast<int>(index.size()); }
+  std::vector<int> neighbors(int r) const;
+};
+
+// Node `r` of g for MPI_Graph_neighbors(_count): MPI_ERR_RANK unless 0 <= r < nnodes.
+int graph_node(const GraphTopology& g, int r);
+
+// MPI_Graph_create's arguments checked: nnodes between 0 and the communicator's
+// size, index non-decreasing and non-negative, every edge a node of the graph.
+GraphTopology make_graph(int comm_size, const std::vector<int>& index, const std::vector<int>& edges);
+
+// One process's edges in a distributed graph topology (§8.5.4): where it
+// receives from and where it sends to, in the order the neighbourhood
+// collectives use, with their weights (1 each when the graph is unweighted).
+struct Adjacency {
+  std::vector<int> sources, sourceweights, destinations, destweights;
+};
+
+struct Topology {
+  enum class Kind : std::uint8_t { cart, graph, dist_graph };
+  Kind kind = Kind::cart;
+  CartTopology cart;             // cart
+  GraphTopology graph;           // graph
+  std::vector<Adjacency> nodes;  // dist_graph: by rank in the communicator
+  bool weighted = false;         // dist_graph: weights were given (not MPI_UNWEIGHTED)
+
+  // MPI_Topo_test's answer: MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH.
+  int status() const;
+  // The neighbourhood of rank r as the neighbourhood collectives see it (§8.6):
+  // the ranks it receives from, and sends to, in block order; MPI_PROC_NULL
+  // where a Cartesian dimension ends (its block is there, and untouched).
+  std::vector<int> sources(int r) const;
+  std::vector<int> destinations(int r) const;
+};
+using TopologyRef = std::shared_ptr<const Topology>;
+
+// What a Topology is called in messages: "a 2 x 3 Cartesian grid", "a graph of 4 nodes".
+const char* topology_kind_name(Topology::Kind k);
 
 }  // namespace mpisim::mpi

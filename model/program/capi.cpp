@@ -198,9 +198,6 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::dup(x.rk, c, seq, std::move(label));
     });
-    // The duplicate has its topology too (MPI-4.1 §7.4.2).
-    for (std::size_t i = 0, n = x.c.carts.size(); i < n; ++i)
-      if (x.c.carts[i].first == comm) x.c.carts.emplace_back(*newcomm, x.c.carts[i].second);
   });
 }
 
@@ -280,27 +277,31 @@ int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
 
 }  // extern "C"
 
-// ---- Cartesian topologies (MPI-4.1 §8.5)
+// ---- process topologies (MPI-4.1 §8): the grids and graphs are the library's
+// (model/mpi/topology), carried by the communicators the constructors make.
 namespace mpisim::program::capi {
 namespace {
-const mpi::CartTopology* cart_of(const CRank& c, int handle) {
-  for (const auto& [h, t] : c.carts)
-    if (h == handle) return t.get();
-  return nullptr;
+using Kind = mpi::Topology::Kind;
+const mpi::Topology& need_topology(Ctx& x, MPI_Comm comm, Kind kind) {
+  return mpi::topology_of(x.run.comm(comm, "comm"), kind, "comm");
 }
-const mpi::CartTopology& need_cart(Ctx& x, MPI_Comm comm) {
-  x.run.comm(comm, "comm");
-  if (const mpi::CartTopology* t = cart_of(x.c, comm)) return *t;
-  throw mpi::MpiError(mpi::ErrorClass::topology, "comm", "the communicator has no Cartesian topology",
-                      "MPI-4.1 §8.5: the Cartesian calls take a communicator made by MPI_Cart_create or MPI_Cart_sub");
+const mpi::CartTopology& need_cart(Ctx& x, MPI_Comm comm) { return need_topology(x, comm, Kind::cart).cart; }
+int my_rank(Ctx& x, MPI_Comm comm) { return x.run.comm(comm, "comm").rank_of(x.r, x.r); }
+// comm_old of a topology constructor: an intracommunicator (§8.5).
+const mpi::Communicator& old_comm(Ctx& x, MPI_Comm comm_old, const char* section) {
+  const mpi::Communicator& old = x.run.comm(comm_old, "comm_old");
+  if (old.is_inter())
+    throw mpi::MpiError(mpi::ErrorClass::comm, "comm_old", "comm_old is an intercommunicator",
+                        std::string("MPI-4.1 ") + section + ": " + x.name + " takes an intracommunicator");
+  return old;
 }
-// A grid communicator: comm's ranks in a split (color MPI_UNDEFINED leaves a
-// rank out), with `t` attached at the ranks that are in it.
-void make_grid(Ctx& x, MPI_Comm comm, MPI_Comm* out, int color, int key, mpi::CartTopology t) {
+// A topology communicator: comm's ranks in a split (color MPI_UNDEFINED leaves a
+// rank out, key orders the rest), carrying `t`.
+void make_topology(Ctx& x, MPI_Comm comm, MPI_Comm* out, int color, int key, mpi::Topology t) {
+  auto topology = std::make_shared<const mpi::Topology>(std::move(t));
   construct(x, comm, out, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
-    return coll::comm::split(x.rk, c, seq, color, key, std::move(label));
+    return coll::comm::topology_split(x.rk, c, seq, color, key, topology, x.name, std::move(label));
   });
-  if (*out != MPI_COMM_NULL) x.c.carts.emplace_back(*out, std::make_shared<const mpi::CartTopology>(std::move(t)));
 }
 template <typename T>
 std::vector<T> values(const int* a, int n, const char* argument) {
@@ -308,6 +309,23 @@ std::vector<T> values(const int* a, int n, const char* argument) {
   std::vector<T> out;
   for (int i = 0; i < n; ++i) out.push_back(static_cast<T>(a[i]));
   return out;
+}
+void count_not_negative(int n, const char* argument, const char* section) {
+  if (n < 0)
+    throw mpi::MpiError(mpi::ErrorClass::arg, argument, std::string(argument) + " = " + std::to_string(n) + " is negative",
+                        std::string("MPI-4.1 ") + section + ": " + argument + " is a number of entries");
+}
+// Copies up to `max` values into `out` (MPI_Graph_get, the neighbour queries).
+void put_values(const std::vector<int>& v, int max, int* out, const char* argument) {
+  const int n = std::min(max, static_cast<int>(v.size()));
+  if (n > 0) need(out, argument);
+  for (int i = 0; i < n; ++i) out[i] = v[static_cast<std::size_t>(i)];
+}
+bool unweighted(const int* w) { return w == MPI_UNWEIGHTED; }
+// The weights of `n` edges: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY give 1 each.
+std::vector<int> weights(const int* w, int n, const char* argument) {
+  if (w == MPI_UNWEIGHTED || w == MPI_WEIGHTS_EMPTY || n == 0) return std::vector<int>(static_cast<std::size_t>(std::max(n, 0)), 1);
+  return values<int>(w, n, argument);
 }
 }  // namespace
 }  // namespace mpisim::program::capi
@@ -329,36 +347,187 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
                     MPI_Comm* comm_cart) {
   (void)reorder;  // ranks keep their order: a choice the standard allows
   return call(__builtin_return_address(0), "MPI_Cart_create", [&](Ctx& x) {
-    const mpi::Communicator& old = x.run.comm(comm_old, "comm_old");
-    if (old.is_inter())
-      throw mpi::MpiError(mpi::ErrorClass::comm, "comm_old", "comm_old is an intercommunicator",
-                          "MPI-4.1 §8.5.1: MPI_Cart_create takes an intracommunicator");
+    const mpi::Communicator& old = capi::old_comm(x, comm_old, "§8.5.1");
     if (ndims < 0)
       throw mpi::MpiError(mpi::ErrorClass::dims, "ndims", "ndims = " + std::to_string(ndims) + " is negative",
                           "MPI-4.1 §8.5.1: ndims is the number of dimensions");
-    mpi::CartTopology t =
-        mpi::make_cart(old.size(), capi::values<int>(dims, ndims, "dims"), capi::values<bool>(periods, ndims, "periods"));
+    mpi::Topology t;
+    t.cart = mpi::make_cart(old.size(), capi::values<int>(dims, ndims, "dims"), capi::values<bool>(periods, ndims, "periods"));
     const int r = old.rank_of(x.r, x.r);
-    const int color = r < t.size() ? 0 : MPI_UNDEFINED;  // the ranks past the grid get MPI_COMM_NULL
-    capi::make_grid(x, comm_old, comm_cart, color, r, std::move(t));
+    const int color = r < t.cart.size() ? 0 : MPI_UNDEFINED;  // the ranks past the grid get MPI_COMM_NULL
+    capi::make_topology(x, comm_old, comm_cart, color, r, std::move(t));
   });
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   return call(__builtin_return_address(0), "MPI_Cart_sub", [&](Ctx& x) {
-    const mpi::CartTopology& t = capi::need_cart(x, comm);
-    const int r = x.run.comm(comm, "comm").rank_of(x.r, x.r);
-    mpi::CartSub sub = mpi::cart_sub(t, r, capi::values<bool>(remain_dims, static_cast<int>(t.dims.size()), "remain_dims"));
-    const int color = sub.color, key = sub.key;
-    capi::make_grid(x, comm, newcomm, color, key, std::move(sub.topology));
+    const mpi::CartTopology& grid = capi::need_cart(x, comm);
+    mpi::CartSub sub = mpi::cart_sub(grid, capi::my_rank(x, comm),
+                                     capi::values<bool>(remain_dims, static_cast<int>(grid.dims.size()), "remain_dims"));
+    mpi::Topology t;
+    t.cart = std::move(sub.topology);
+    capi::make_topology(x, comm, newcomm, sub.color, sub.key, std::move(t));
+  });
+}
+
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
+  return call(__builtin_return_address(0), "MPI_Cart_map", [&](Ctx& x) {
+    const mpi::Communicator& c = capi::old_comm(x, comm, "§8.5.8");
+    if (ndims < 0)
+      throw mpi::MpiError(mpi::ErrorClass::dims, "ndims", "ndims = " + std::to_string(ndims) + " is negative",
+                          "MPI-4.1 §8.5.8: ndims is the number of dimensions");
+    capi::need(newrank, "newrank");
+    const mpi::CartTopology t =
+        mpi::make_cart(c.size(), capi::values<int>(dims, ndims, "dims"), capi::values<bool>(periods, ndims, "periods"));
+    // Ranks keep their order, as MPI_Cart_create does: past the grid, MPI_UNDEFINED.
+    const int r = c.rank_of(x.r, x.r);
+    *newrank = r < t.size() ? r : MPI_UNDEFINED;
+  });
+}
+
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                     MPI_Comm* comm_graph) {
+  (void)reorder;  // ranks keep their order
+  return call(__builtin_return_address(0), "MPI_Graph_create", [&](Ctx& x) {
+    const mpi::Communicator& old = capi::old_comm(x, comm_old, "§8.5.3");
+    capi::count_not_negative(nnodes, "nnodes", "§8.5.3");
+    const std::vector<int> idx = capi::values<int>(index, nnodes, "index");
+    const int nedges = nnodes > 0 ? std::max(idx.back(), 0) : 0;
+    mpi::Topology t;
+    t.kind = capi::Kind::graph;
+    t.graph = mpi::make_graph(old.size(), idx, capi::values<int>(edges, nedges, "edges"));
+    const int r = old.rank_of(x.r, x.r);
+    capi::make_topology(x, comm_old, comm_graph, r < nnodes ? 0 : MPI_UNDEFINED, r, std::move(t));
+  });
+}
+
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
+  return call(__builtin_return_address(0), "MPI_Graph_map", [&](Ctx& x) {
+    const mpi::Communicator& c = capi::old_comm(x, comm, "§8.5.8");
+    capi::count_not_negative(nnodes, "nnodes", "§8.5.8");
+    capi::need(newrank, "newrank");
+    const std::vector<int> idx = capi::values<int>(index, nnodes, "index");
+    mpi::make_graph(c.size(), idx, capi::values<int>(edges, nnodes > 0 ? std::max(idx.back(), 0) : 0, "edges"));
+    const int r = c.rank_of(x.r, x.r);
+    *newrank = r < nnodes ? r : MPI_UNDEFINED;
+  });
+}
+
+int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
+  return call(__builtin_return_address(0), "MPI_Graphdims_get", [&](Ctx& x) {
+    const mpi::GraphTopology& g = capi::need_topology(x, comm, capi::Kind::graph).graph;
+    capi::need(nnodes, "nnodes");
+    capi::need(nedges, "nedges");
+    *nnodes = g.nnodes();
+    *nedges = static_cast<int>(g.edges.size());
+  });
+}
+
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
+  return call(__builtin_return_address(0), "MPI_Graph_get", [&](Ctx& x) {
+    const mpi::GraphTopology& g = capi::need_topology(x, comm, capi::Kind::graph).graph;
+    capi::put_values(g.index, maxindex, index, "index");
+    capi::put_values(g.edges, maxedges, edges, "edges");
+  });
+}
+
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors) {
+  return call(__builtin_return_address(0), "MPI_Graph_neighbors_count", [&](Ctx& x) {
+    const mpi::GraphTopology& g = capi::need_topology(x, comm, capi::Kind::graph).graph;
+    capi::need(nneighbors, "nneighbors");
+    *nneighbors = static_cast<int>(g.neighbors(mpi::graph_node(g, rank)).size());
+  });
+}
+
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
+  return call(__builtin_return_address(0), "MPI_Graph_neighbors", [&](Ctx& x) {
+    const mpi::GraphTopology& g = capi::need_topology(x, comm, capi::Kind::graph).graph;
+    capi::put_values(g.neighbors(mpi::graph_node(g, rank)), maxneighbors, neighbors, "neighbors");
+  });
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* comm_dist_graph) {
+  (void)reorder;  // ranks keep their order
+  return call(__builtin_return_address(0), "MPI_Dist_graph_create_adjacent", [&](Ctx& x) {
+    capi::old_comm(x, comm_old, "§8.5.4");
+    mpi::check_info(info);
+    capi::count_not_negative(indegree, "indegree", "§8.5.4");
+    capi::count_not_negative(outdegree, "outdegree", "§8.5.4");
+    const int me = capi::my_rank(x, comm_old);
+    const std::vector<int> from = capi::values<int>(sources, indegree, "sources");
+    const std::vector<int> to = capi::values<int>(destinations, outdegree, "destinations");
+    const std::vector<int> sw = capi::weights(sourceweights, indegree, "sourceweights");
+    const std::vector<int> dw = capi::weights(destweights, outdegree, "destweights");
+    std::vector<int> edges;
+    for (int i = 0; i < indegree; ++i) edges.insert(edges.end(), {from[static_cast<std::size_t>(i)], me, sw[static_cast<std::size_t>(i)]});
+    for (int i = 0; i < outdegree; ++i) edges.insert(edges.end(), {me, to[static_cast<std::size_t>(i)], dw[static_cast<std::size_t>(i)]});
+    const bool weighted = !capi::unweighted(sourceweights) || !capi::unweighted(destweights);
+    capi::construct(x, comm_old, comm_dist_graph, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::dist_graph(x.rk, c, seq, true, std::move(edges), indegree, weighted, std::move(label));
+    });
+  });
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
+  (void)reorder;  // ranks keep their order
+  return call(__builtin_return_address(0), "MPI_Dist_graph_create", [&](Ctx& x) {
+    capi::old_comm(x, comm_old, "§8.5.4");
+    mpi::check_info(info);
+    capi::count_not_negative(n, "n", "§8.5.4");
+    const std::vector<int> from = capi::values<int>(sources, n, "sources");
+    const std::vector<int> degree = capi::values<int>(degrees, n, "degrees");
+    long long total = 0;
+    for (int i = 0; i < n; ++i) {
+      capi::count_not_negative(degree[static_cast<std::size_t>(i)], "degrees", "§8.5.4");
+      total += degree[static_cast<std::size_t>(i)];
+    }
+    const int m = static_cast<int>(std::min<long long>(total, INT32_MAX));
+    const std::vector<int> to = capi::values<int>(destinations, m, "destinations");
+    const std::vector<int> w = capi::weights(weights, m, "weights");
+    std::vector<int> edges;
+    for (int i = 0, k = 0; i < n; ++i)
+      for (int j = 0; j < degree[static_cast<std::size_t>(i)]; ++j, ++k)
+        edges.insert(edges.end(), {from[static_cast<std::size_t>(i)], to[static_cast<std::size_t>(k)], w[static_cast<std::size_t>(k)]});
+    const bool weighted = !capi::unweighted(weights);
+    capi::construct(x, comm_old, comm_dist_graph, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::dist_graph(x.rk, c, seq, false, std::move(edges), 0, weighted, std::move(label));
+    });
+  });
+}
+
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
+  return call(__builtin_return_address(0), "MPI_Dist_graph_neighbors_count", [&](Ctx& x) {
+    const mpi::Topology& t = capi::need_topology(x, comm, capi::Kind::dist_graph);
+    capi::need(indegree, "indegree");
+    capi::need(outdegree, "outdegree");
+    capi::need(weighted, "weighted");
+    const mpi::Adjacency& a = t.nodes[static_cast<std::size_t>(capi::my_rank(x, comm))];
+    *indegree = static_cast<int>(a.sources.size());
+    *outdegree = static_cast<int>(a.destinations.size());
+    *weighted = t.weighted ? 1 : 0;
+  });
+}
+
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
+                             int destinations[], int destweights[]) {
+  return call(__builtin_return_address(0), "MPI_Dist_graph_neighbors", [&](Ctx& x) {
+    const mpi::Topology& t = capi::need_topology(x, comm, capi::Kind::dist_graph);
+    const mpi::Adjacency& a = t.nodes[static_cast<std::size_t>(capi::my_rank(x, comm))];
+    capi::put_values(a.sources, maxindegree, sources, "sources");
+    capi::put_values(a.destinations, maxoutdegree, destinations, "destinations");
+    if (t.weighted && sourceweights != MPI_UNWEIGHTED) capi::put_values(a.sourceweights, maxindegree, sourceweights, "sourceweights");
+    if (t.weighted && destweights != MPI_UNWEIGHTED) capi::put_values(a.destweights, maxoutdegree, destweights, "destweights");
   });
 }
 
 int MPI_Topo_test(MPI_Comm comm, int* status) {
   return call(__builtin_return_address(0), "MPI_Topo_test", [&](Ctx& x) {
-    x.run.comm(comm, "comm");
+    const mpi::Communicator& c = x.run.comm(comm, "comm");
     capi::need(status, "status");
-    *status = capi::cart_of(x.c, comm) ? MPI_CART : MPI_UNDEFINED;
+    *status = c.topology() ? c.topology()->status() : MPI_UNDEFINED;
   });
 }
 
@@ -372,7 +541,7 @@ int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
   return call(__builtin_return_address(0), "MPI_Cart_get", [&](Ctx& x) {
     const mpi::CartTopology& t = capi::need_cart(x, comm);
-    const std::vector<int> c = t.coords(x.run.comm(comm, "comm").rank_of(x.r, x.r));
+    const std::vector<int> c = t.coords(capi::my_rank(x, comm));
     const int n = std::min(maxdims, static_cast<int>(t.dims.size()));
     if (n > 0) capi::need(dims, "dims"), capi::need(periods, "periods"), capi::need(coords, "coords");
     for (int i = 0; i < n; ++i) {
@@ -397,7 +566,7 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
       throw mpi::MpiError(mpi::ErrorClass::rank, "rank",
                           "rank = " + std::to_string(rank) + " is not a rank of the grid (size " +
                               std::to_string(t.size()) + ")",
-                          "MPI-4.1 §8.5.4: rank is a rank of the Cartesian communicator");
+                          "MPI-4.1 §8.5.5: rank is a rank of the Cartesian communicator");
     const std::vector<int> c = t.coords(rank);
     const int n = std::min(maxdims, static_cast<int>(c.size()));
     if (n > 0) capi::need(coords, "coords");
@@ -410,7 +579,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int
     const mpi::CartTopology& t = capi::need_cart(x, comm);
     capi::need(rank_source, "rank_source");
     capi::need(rank_dest, "rank_dest");
-    t.shift(x.run.comm(comm, "comm").rank_of(x.r, x.r), direction, disp, rank_source, rank_dest);
+    t.shift(capi::my_rank(x, comm), direction, disp, rank_source, rank_dest);
   });
 }
 

@@ -65,7 +65,6 @@ struct CRank {
   std::exception_ptr pending_error;  // how `pending` failed, for the call that waited
   std::vector<std::pair<int, int>> errhandlers;  // communicator handle -> error handler, where set
   std::vector<std::pair<int, std::string>> names;  // communicator or datatype handle -> name, where set
-  std::vector<std::pair<int, std::shared_ptr<const mpi::CartTopology>>> carts;  // communicator handle -> its grid
   SimTime call_start{};
   Ending ending = Ending::running;
   int status = 0;              // main's return value or exit's argument

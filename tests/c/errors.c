@@ -72,6 +72,22 @@ int main(int argc, char **argv) {
     MPI_Send(&x, 1, MPI_INT, 0, 4, MPI_COMM_SELF);
     MPI_Mprobe(0, 4, MPI_COMM_SELF, &m, MPI_STATUS_IGNORE);
   }
+  if (!strcmp(what, "graph-edge")) {
+    int index[2] = {1, 2}, edges[2] = {1, 5};
+    MPI_Comm g;
+    MPI_Graph_create(MPI_COMM_WORLD, 2, index, edges, 0, &g);
+  }
+  if (!strcmp(what, "shift-not-cart")) {
+    int src, dst;
+    MPI_Cart_shift(MPI_COMM_WORLD, 0, 1, &src, &dst);
+  }
+  if (!strcmp(what, "dist-graph-inconsistent")) {
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, self = rank;
+    MPI_Comm g;
+    /* each rank sends right but says it receives from itself */
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, rank == 2 ? &self : &left, MPI_UNWEIGHTED, 1, &right,
+                                   MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
+  }
   if (!strcmp(what, "abort-in-op")) {
     MPI_Op op;
     MPI_Op_create(give_up, 1, &op);

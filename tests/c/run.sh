@@ -54,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent p2p_more decode names cart errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent p2p_more graphs decode names cart errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -66,6 +66,7 @@ for n in 2 3 4 5; do compare intercomm $n; done
 for n in 1 2; do compare decode $n; done
 for n in 1 3; do compare names $n; done
 for n in 1 2 4 6 7 12; do compare cart $n; done
+for n in 1 2 3 5; do compare graphs $n; done
 for n in 1 2 3; do compare errhandler $n; done
 # MPICH 4.0's persistent MPI_Allgather on 2 and 4 ranks sends the data its send
 # buffer held at MPI_Allgather_init at every start; the standard (§6.13) has each
@@ -96,6 +97,9 @@ erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Start, argument request: persistent re
 erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Mrecv, argument message: the message handle is MPI_MESSAGE_NULL" mrecv-null
 erroneous 2 "MPI_ERR_REQUEST: rank 0, MPI_Cancel, argument request: the request is a nonblocking collective's" cancel-collective
 erroneous 2 "UNFINISHED_COMMUNICATION.*matched by a matched probe and never received" matched-unreceived
+erroneous 2 "MPI_ERR_TOPOLOGY: rank 0, MPI_Graph_create, argument edges: edges\[1\] = 5 is not a node of the graph" graph-edge
+erroneous 2 "MPI_ERR_TOPOLOGY: rank 0, MPI_Cart_shift, argument comm: MPI_COMM_WORLD has no process topology" shift-not-cart
+erroneous 2 "MPI_ERR_TOPOLOGY: .*MPI_Dist_graph_create_adjacent.*rank 1 lists rank 2 among its destinations 1 time(s), but rank 2 lists rank 1 among its sources 0 time(s)" dist-graph-inconsistent
 erroneous 2 "MPI_Comm_rank was called from a thread the program started" thread
 erroneous 2 "segmentation fault at address 16 in rank 1" segv
 erroneous 2 "rank 2 overflowed its stack of 1024 KiB" overflow

@@ -42,11 +42,60 @@ const Communicator* take(World& w, std::uint32_t context, std::int64_t seq, std:
 
 int my_rank(Rank& rank, const Communicator& comm) { return comm.rank_of(rank.id(), rank.id()); }
 
+Task<const Communicator*> split_as(Rank& rank, const Communicator& comm, std::int64_t seq, World::Deposit mine,
+                                   std::string label);
+
+// The distributed graph the members' deposits describe (MPI-4.1 §8.5.4). The
+// general form: each member's edges in rank order, then in the order it gave
+// them, are appended to their source's destinations and their destination's
+// sources. The adjacent form: each member's own lists, and every edge must be
+// named at both of its ends, as often at each.
+mpi::TopologyRef build_dist_graph(const World::Agreement& a, const Communicator& comm, bool adjacent) {
+  auto t = std::make_shared<mpi::Topology>();
+  t->kind = mpi::Topology::Kind::dist_graph;
+  t->nodes.resize(a.deposits.size());
+  std::map<std::pair<int, int>, std::array<int, 2>> ends;  // (source, destination) -> named by the source, by the destination
+  for (std::size_t i = 0; i < a.deposits.size(); ++i) {
+    const World::Deposit& d = a.deposits[i];
+    t->weighted = t->weighted || d.a != 0;
+    const auto& e = d.edges;
+    for (std::size_t k = 0; k + 2 < e.size(); k += 3) {
+      const int from = e[k], to = e[k + 1], weight = e[k + 2];
+      if (!adjacent) {
+        t->nodes[static_cast<std::size_t>(from)].destinations.push_back(to);
+        t->nodes[static_cast<std::size_t>(from)].destweights.push_back(weight);
+        t->nodes[static_cast<std::size_t>(to)].sources.push_back(from);
+        t->nodes[static_cast<std::size_t>(to)].sourceweights.push_back(weight);
+        continue;
+      }
+      const bool in_edge = static_cast<std::int64_t>(k / 3) < d.b;
+      mpi::Adjacency& n = t->nodes[i];
+      if (in_edge) {
+        n.sources.push_back(from), n.sourceweights.push_back(weight);
+        ++ends[{from, to}][1];
+      } else {
+        n.destinations.push_back(to), n.destweights.push_back(weight);
+        ++ends[{from, to}][0];
+      }
+    }
+  }
+  for (const auto& [edge, named] : ends)
+    if (named[0] != named[1])
+      throw MpiError(ErrorClass::topology, named[0] < named[1] ? "destinations" : "sources",
+                     "rank " + std::to_string(edge.first) + " lists rank " + std::to_string(edge.second) +
+                         " among its destinations " + std::to_string(named[0]) + " time(s), but rank " +
+                         std::to_string(edge.second) + " lists rank " + std::to_string(edge.first) +
+                         " among its sources " + std::to_string(named[1]) + " time(s) (on " + comm.name() + ")",
+                     "MPI-4.1 §8.5.4: in MPI_Dist_graph_create_adjacent every edge is given at both of its ends");
+  return t;
+}
+
 }  // namespace
 
 Task<const Communicator*> dup(Rank& rank, const Communicator& comm, std::int64_t seq, std::string label) {
   World& w = rank.world();
-  if (comm.is_self()) co_return &w.new_intra(label, comm.group(rank.id()));
+  // The duplicate has comm's topology too (MPI-4.1 §7.4.2).
+  if (comm.is_self()) co_return &w.new_intra(label, comm.group(rank.id()), comm.topology_ref());
   const auto p = static_cast<std::size_t>(comm.size());
   const auto me = static_cast<std::size_t>(my_rank(rank, comm));
   deposit(w.agreement(comm.base_context(), seq, p), me, World::Deposit{"MPI_Comm_dup"}, comm);
@@ -54,7 +103,7 @@ Task<const Communicator*> dup(Rank& rank, const Communicator& comm, std::int64_t
   co_await allgather_items(rank, comm, 8, kTagConstruct);
   World::Agreement& a = w.agreement(comm.base_context(), seq, p);
   if (!a.resolved) {
-    const Communicator& c = w.new_intra(label, comm.group(rank.id()));
+    const Communicator& c = w.new_intra(label, comm.group(rank.id()), comm.topology_ref());
     std::fill(a.result.begin(), a.result.end(), &c);
     a.resolved = true;
   }
@@ -66,11 +115,27 @@ Task<const Communicator*> split(Rank& rank, const Communicator& comm, std::int64
   if (color < 0 && color != mpi::UNDEFINED)
     throw mpi::MpiError(mpi::ErrorClass::arg, "color", "color = " + std::to_string(color) + " is negative",
                         "MPI-4.1 §7.4.2: color must be non-negative or MPI_UNDEFINED");
+  return split_as(rank, comm, seq, World::Deposit{"MPI_Comm_split", color, key}, std::move(label));
+}
+
+Task<const Communicator*> topology_split(Rank& rank, const Communicator& comm, std::int64_t seq, int color, int key,
+                                         mpi::TopologyRef topology, const char* call, std::string label) {
+  World::Deposit d{call, color, key};
+  d.topology = std::move(topology);
+  return split_as(rank, comm, seq, std::move(d), std::move(label));
+}
+
+namespace {
+// A split of comm by the deposit's color (a) and key (b); each new communicator
+// has the topology its first member deposited.
+Task<const Communicator*> split_as(Rank& rank, const Communicator& comm, std::int64_t seq, World::Deposit mine,
+                                   std::string label) {
   World& w = rank.world();
-  if (comm.is_self()) co_return color == mpi::UNDEFINED ? nullptr : &w.new_intra(label, comm.group(rank.id()));
+  if (comm.is_self())
+    co_return mine.a == mpi::UNDEFINED ? nullptr : &w.new_intra(label, comm.group(rank.id()), mine.topology);
   const auto p = static_cast<std::size_t>(comm.size());
   const auto me = static_cast<std::size_t>(my_rank(rank, comm));
-  deposit(w.agreement(comm.base_context(), seq, p), me, World::Deposit{"MPI_Comm_split", color, key}, comm);
+  deposit(w.agreement(comm.base_context(), seq, p), me, std::move(mine), comm);
   // An allgather of (color, key), as MPICH does, then the context agreement.
   co_await allgather_items(rank, comm, 8, kTagConstruct);
   co_await allgather_items(rank, comm, 8, kTagConstruct);
@@ -88,9 +153,53 @@ Task<const Communicator*> split(Rank& rank, const Communicator& comm, std::int64
       std::sort(members.begin(), members.end());
       std::vector<std::int64_t> worlds;
       for (const auto& m : members) worlds.push_back(m.second);
-      const Communicator& nc = w.new_intra(label, mpi::Group::of(worlds));
+      const Communicator& nc = w.new_intra(label, mpi::Group::of(worlds), a.deposits[members.front().first.second].topology);
       for (const auto& m : members) a.result[m.first.second] = &nc;
     }
+    a.resolved = true;
+  }
+  co_return take(w, comm.base_context(), seq, me);
+}
+}  // namespace
+
+Task<const Communicator*> dist_graph(Rank& rank, const Communicator& comm, std::int64_t seq, bool adjacent,
+                                     std::vector<int> edges, int indegree, bool weighted, std::string label) {
+  World& w = rank.world();
+  const char* call = adjacent ? "MPI_Dist_graph_create_adjacent" : "MPI_Dist_graph_create";
+  const int size = comm.size();
+  for (std::size_t k = 0; k < edges.size(); k += 3) {
+    const bool in_edge = adjacent && static_cast<int>(k / 3) < indegree;
+    const char* argument = !adjacent ? (k % 3 == 0 ? "sources" : "destinations") : in_edge ? "sources" : "destinations";
+    const int peer = adjacent ? (in_edge ? edges[k] : edges[k + 1]) : -1;
+    for (int v : adjacent ? std::vector<int>{peer} : std::vector<int>{edges[k], edges[k + 1]})
+      if (v < 0 || v >= size)
+        throw MpiError(ErrorClass::rank, argument,
+                       "rank " + std::to_string(v) + " is not a process of " + comm.name() + " (size " +
+                           std::to_string(size) + ")",
+                       "MPI-4.1 §8.5.4: the edges of a distributed graph join processes of comm_old");
+    if (edges[k + 2] < 0)
+      throw MpiError(ErrorClass::arg, in_edge ? "sourceweights" : adjacent ? "destweights" : "weights",
+                     "weight " + std::to_string(edges[k + 2]) + " is negative",
+                     "MPI-4.1 §8.5.4: edge weights are non-negative integers");
+  }
+  const auto p = static_cast<std::size_t>(size);
+  const auto me = static_cast<std::size_t>(my_rank(rank, comm));
+  // a: whether the graph is weighted; b: the in-degree (adjacent form) or -1.
+  World::Deposit d{call, weighted ? 1 : 0, adjacent ? indegree : -1};
+  d.edges = std::move(edges);
+  if (comm.is_self()) {
+    World::Agreement alone;
+    alone.deposits.push_back(std::move(d));
+    co_return &w.new_intra(label, comm.group(rank.id()), build_dist_graph(alone, comm, adjacent));
+  }
+  deposit(w.agreement(comm.base_context(), seq, p), me, std::move(d), comm);
+  // MPICH exchanges the degrees and the edges, then agrees on a context.
+  co_await allgather_items(rank, comm, 8, kTagConstruct);
+  co_await allgather_items(rank, comm, 8, kTagConstruct);
+  World::Agreement& a = w.agreement(comm.base_context(), seq, p);
+  if (!a.resolved) {
+    const Communicator& c = w.new_intra(label, comm.group(rank.id()), build_dist_graph(a, comm, adjacent));
+    std::fill(a.result.begin(), a.result.end(), &c);
     a.resolved = true;
   }
   co_return take(w, comm.base_context(), seq, me);

@@ -25,6 +25,18 @@ using sim::Task;
 Task<const Communicator*> dup(Rank& rank, const Communicator& comm, std::int64_t seq, std::string label);
 Task<const Communicator*> split(Rank& rank, const Communicator& comm, std::int64_t seq, int color, int key,
                                 std::string label);
+// MPI_Cart_create, MPI_Cart_sub, MPI_Graph_create (`call`): a split of comm
+// (color MPI_UNDEFINED: MPI_COMM_NULL; ranked by key) whose communicators carry the
+// topology their members pass (equal within a color).
+Task<const Communicator*> topology_split(Rank& rank, const Communicator& comm, std::int64_t seq, int color, int key,
+                                         mpi::TopologyRef topology, const char* call, std::string label);
+// MPI_Dist_graph_create and MPI_Dist_graph_create_adjacent (MPI-4.1 §8.5.4): a
+// communicator of comm's group, ranks kept, with the distributed graph the members
+// describe. `edges` holds this member's (source, destination, weight) triples:
+// any edges (adjacent false), or its own in-edges then out-edges, `indegree` of
+// them in-edges (adjacent true), whose two ends must then agree.
+Task<const Communicator*> dist_graph(Rank& rank, const Communicator& comm, std::int64_t seq, bool adjacent,
+                                     std::vector<int> edges, int indegree, bool weighted, std::string label);
 Task<const Communicator*> create(Rank& rank, const Communicator& comm, std::int64_t seq, GroupRef group,
                                  std::string label);
 Task<const Communicator*> create_group(Rank& rank, const Communicator& comm, GroupRef group, int tag,
