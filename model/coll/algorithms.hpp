@@ -70,5 +70,8 @@ namespace scan {
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a); // also MPI_Exscan
 Task<void> linear(Rank& rank, const CollArgs& a);
 }  // namespace scan
+namespace neighbor {
+Task<void> linear(Rank& rank, const CollArgs& a);  // every neighbourhood collective
+}  // namespace neighbor
 
 }  // namespace mpisim::coll

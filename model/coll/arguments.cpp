@@ -26,6 +26,8 @@ class Reader {
 
   void intra();
   void inter();
+  // A neighbourhood collective: `in` sources, `out` destinations (MPI-4.1 §8.6).
+  void neighbors(int in, int out);
 
  private:
   using P = Param;
@@ -54,15 +56,26 @@ class Reader {
                      "MPI-4.1 §3.2.2: counts are non-negative");
     return n;
   }
-  // One entry per process of n (MPI-4.1 §6.6, §6.8); counts are non-negative.
+  // One entry per process of n (MPI-4.1 §6.6, §6.8), or per neighbour of a
+  // neighbourhood collective (§8.6); counts are non-negative.
   std::vector<std::int64_t> per_process(P p, int n, bool counts) {
     std::vector<std::int64_t> v = src_.integers(p);
     const char* name = param_name(p);
-    if (v.size() != static_cast<std::size_t>(n))
+    if (v.size() != static_cast<std::size_t>(n)) {
+      if (neighborhood(a_.kind)) {
+        const bool out = p == P::sendcounts || p == P::sdispls;
+        throw MpiError(ErrorClass::arg, name,
+                       std::string(name) + " has " + std::to_string(v.size()) + " entries; the process has " +
+                           std::to_string(n) + (out ? " destinations" : " sources") + " in the topology of " +
+                           a_.comm->name(),
+                       "MPI-4.1 §8.6: the arrays of a neighbourhood collective have one entry per source (receive "
+                       "side) or destination (send side) of the calling process");
+      }
       throw MpiError(ErrorClass::arg, name,
                      std::string(name) + " has " + std::to_string(v.size()) + " entries; the group has " +
                          std::to_string(n) + " processes",
                      "MPI-4.1 §6.6: sendcounts and displs have one entry per process of the group");
+    }
     if (counts)
       for (std::size_t i = 0; i < v.size(); ++i)
         if (v[i] < 0)
@@ -85,9 +98,12 @@ class Reader {
     std::vector<TypeRef> v = src_.datatypes(p);
     if (static_cast<int>(v.size()) != n)
       throw MpiError(ErrorClass::arg, param_name(p),
-                     std::string(param_name(p)) + " has " + std::to_string(v.size()) + " entries; the group has " +
-                         std::to_string(n) + " processes",
-                     "MPI-4.1 §6.8: sendtypes and recvtypes have one entry per process of the group");
+                     std::string(param_name(p)) + " has " + std::to_string(v.size()) + " entries; " +
+                         (neighborhood(a_.kind) ? "the process has " + std::to_string(n) +
+                                                      (p == P::sendtypes ? " destinations" : " sources")
+                                                : "the group has " + std::to_string(n) + " processes"),
+                     neighborhood(a_.kind) ? "MPI-4.1 §8.6: sendtypes has one entry per destination, recvtypes one per source"
+                                           : "MPI-4.1 §6.8: sendtypes and recvtypes have one entry per process of the group");
     for (const TypeRef& t : v) require_committed(t, p);
     return v;
   }
@@ -275,7 +291,45 @@ void Reader::intra() {
       check_block(a.recvbuf, a.in_place() ? total : a.recv_count(me), a.recvtype, "recvbuf");
       break;
     }
+    case Collective::neighbor_allgather:
+    case Collective::neighbor_allgatherv:
+    case Collective::neighbor_alltoall:
+    case Collective::neighbor_alltoallv:
+    case Collective::neighbor_alltoallw: break;  // read by neighbors()
   }
+}
+
+// MPI-4.1 §8.6: the send side has one block (allgather) or one per destination
+// (alltoall), the receive side one per source; no MPI_IN_PLACE.
+void Reader::neighbors(int in, int out) {
+  CollArgs& a = a_;
+  const char* no_in_place = "MPI-4.1 §8.6: the neighbourhood collectives have no in-place option";
+  const bool v = a.kind == Collective::neighbor_allgatherv || a.kind == Collective::neighbor_alltoallv;
+  const bool w = a.kind == Collective::neighbor_alltoallw;
+  const bool all_to_all = a.kind != Collective::neighbor_allgather && a.kind != Collective::neighbor_allgatherv;
+  a.sendbuf = buffer(P::sendbuf, false, no_in_place);
+  if (!all_to_all || !(v || w)) {
+    a.sendcount = count(P::sendcount);
+    a.sendtype = committed(P::sendtype);
+  } else {
+    a.per_process().sendcounts = per_process(P::sendcounts, out, true);
+    a.per_process().sdispls = per_process(P::sdispls, out, false);
+    if (w) a.per_process().sendtypes = types(P::sendtypes, out);
+    else a.sendtype = committed(P::sendtype);
+  }
+  if (all_to_all) check_blocks(true, out);
+  else check_block(a.sendbuf, a.sendcount, a.sendtype, "sendbuf");
+  a.recvbuf = buffer(P::recvbuf, false, no_in_place);
+  if (!(v || w)) {
+    a.recvcount = count(P::recvcount);
+    a.recvtype = committed(P::recvtype);
+  } else {
+    a.per_process().recvcounts = per_process(P::recvcounts, in, true);
+    a.per_process().rdispls = per_process(all_to_all ? P::rdispls : P::displs, in, false);
+    if (w) a.per_process().recvtypes = types(P::recvtypes, in);
+    else a.recvtype = committed(P::recvtype);
+  }
+  check_blocks(false, in);
 }
 
 // On an intercommunicator (MPI-4.1 §6.2.2): the root's group passes MPI_ROOT at the
@@ -411,7 +465,12 @@ void Reader::inter() {
       break;
     }
     case Collective::scan:
-    case Collective::exscan: break;
+    case Collective::exscan:
+    case Collective::neighbor_allgather:
+    case Collective::neighbor_allgatherv:
+    case Collective::neighbor_alltoall:
+    case Collective::neighbor_alltoallv:
+    case Collective::neighbor_alltoallw: break;  // no topology on an intercommunicator: refused before
   }
 }
 
@@ -470,6 +529,11 @@ void check_aliasing(Rank& rank, const CollArgs& a) {
     case Collective::scatterv: twice(send, true, "§6.6"); break;
     case Collective::allgather:
     case Collective::allgatherv: twice(recv, false, "§6.7"); break;
+    case Collective::neighbor_allgather:
+    case Collective::neighbor_allgatherv:
+    case Collective::neighbor_alltoall:
+    case Collective::neighbor_alltoallv:
+    case Collective::neighbor_alltoallw: twice(recv, false, "§8.6"); break;
     default: twice(recv, false, "§6.8"); break;  // the alltoalls
   }
   overlap(mpi::find_overlap(recv, send), recv_blocks, send_blocks);
@@ -480,6 +544,19 @@ void check_aliasing(Rank& rank, const CollArgs& a) {
 std::vector<Touched> touched(const CollArgs& a) {
   std::vector<Touched> out;
   if (a.inter() && rooted(a.kind) && a.root == mpi::PROC_NULL) return out;  // nothing significant
+  if (neighborhood(a.kind)) {
+    const mpi::Topology& t = *a.comm->topology();
+    const auto in = static_cast<int>(t.sources(a.me).size()), out_degree = static_cast<int>(t.destinations(a.me).size());
+    const bool all_to_all = a.kind != Collective::neighbor_allgather && a.kind != Collective::neighbor_allgatherv;
+    if (all_to_all)
+      for (int i = 0; i < out_degree; ++i)
+        out.push_back({a.sendbuf + a.send_offset(i), a.send_count(i), a.send_type(i), i, false, "sendbuf"});
+    else
+      out.push_back({a.sendbuf, a.sendcount, a.sendtype, -1, false, "sendbuf"});
+    for (int i = 0; i < in; ++i)
+      out.push_back({a.recvbuf + a.recv_offset(i), a.recv_count(i), a.recv_type(i), i, true, "recvbuf"});
+    return out;
+  }
   const bool root = a.is_root();
   const int n = a.peers();
   auto own_send = [&] { out.push_back({a.sendbuf, a.sendcount, a.sendtype, -1, false, "sendbuf"}); };
@@ -539,6 +616,7 @@ std::vector<Touched> touched(const CollArgs& a) {
       if (!a.in_place()) own_send();
       own_recv(a.in_place() ? a.sendcount : a.recv_count(a.me));
       break;
+    default: break;  // the neighbourhood collectives: above
   }
   return out;
 }
@@ -553,7 +631,10 @@ CollArgs read_arguments(Rank& rank, Collective kind, Form form, const Communicat
   a.p = comm.size();
   a.me = comm.rank_of(rank.id(), rank.id());
   Reader reader(rank, source, a);
-  if (comm.is_inter()) {
+  if (neighborhood(kind)) {
+    const mpi::Topology& t = mpi::any_topology_of(comm, "comm");
+    reader.neighbors(static_cast<int>(t.sources(a.me).size()), static_cast<int>(t.destinations(a.me).size()));
+  } else if (comm.is_inter()) {
     a.remote_p = comm.peer_count();
     reader.inter();
   } else {

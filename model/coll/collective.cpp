@@ -1,5 +1,6 @@
 #include "model/coll/collective.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace mpisim::coll {
@@ -9,17 +10,21 @@ constexpr std::array<std::string_view, kCollectives> kNames = {
     "MPI_Barrier",   "MPI_Bcast",     "MPI_Gather",    "MPI_Gatherv",   "MPI_Scatter",
     "MPI_Scatterv",  "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv",
     "MPI_Alltoallw", "MPI_Reduce",    "MPI_Allreduce", "MPI_Reduce_scatter_block", "MPI_Reduce_scatter",
-    "MPI_Scan",      "MPI_Exscan"};
+    "MPI_Scan",      "MPI_Exscan",    "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall",
+    "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw"};
 constexpr std::array<const char*, kCollectives> kNonblockingNames = {
     "MPI_Ibarrier",   "MPI_Ibcast",     "MPI_Igather",    "MPI_Igatherv",   "MPI_Iscatter",
     "MPI_Iscatterv",  "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv",
     "MPI_Ialltoallw", "MPI_Ireduce",    "MPI_Iallreduce", "MPI_Ireduce_scatter_block", "MPI_Ireduce_scatter",
-    "MPI_Iscan",      "MPI_Iexscan"};
+    "MPI_Iscan",      "MPI_Iexscan",    "MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv",
+    "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw"};
 constexpr std::array<const char*, kCollectives> kPersistentNames = {
     "MPI_Barrier_init",   "MPI_Bcast_init",     "MPI_Gather_init",    "MPI_Gatherv_init",   "MPI_Scatter_init",
     "MPI_Scatterv_init",  "MPI_Allgather_init", "MPI_Allgatherv_init", "MPI_Alltoall_init", "MPI_Alltoallv_init",
     "MPI_Alltoallw_init", "MPI_Reduce_init",    "MPI_Allreduce_init", "MPI_Reduce_scatter_block_init",
-    "MPI_Reduce_scatter_init", "MPI_Scan_init",  "MPI_Exscan_init"};
+    "MPI_Reduce_scatter_init", "MPI_Scan_init",  "MPI_Exscan_init", "MPI_Neighbor_allgather_init",
+    "MPI_Neighbor_allgatherv_init", "MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init",
+    "MPI_Neighbor_alltoallw_init"};
 }  // namespace
 
 std::string_view collective_name(Collective c) { return kNames[static_cast<std::size_t>(c)]; }
@@ -52,6 +57,7 @@ bool reduces(Collective c) {
     default: return false;
   }
 }
+
 
 bool rooted(Collective c) {
   switch (c) {

@@ -26,9 +26,12 @@ using sim::Task;
 
 enum class Collective : std::uint8_t {
   barrier, bcast, gather, gatherv, scatter, scatterv, allgather, allgatherv, alltoall, alltoallv, alltoallw,
-  reduce, allreduce, reduce_scatter_block, reduce_scatter, scan, exscan
+  reduce, allreduce, reduce_scatter_block, reduce_scatter, scan, exscan,
+  // The neighbourhood collectives (MPI-4.1 §8.6): on a communicator with a process
+  // topology, each process exchanges blocks with its neighbours only.
+  neighbor_allgather, neighbor_allgatherv, neighbor_alltoall, neighbor_alltoallv, neighbor_alltoallw
 };
-inline constexpr int kCollectives = 17;
+inline constexpr int kCollectives = 22;
 
 // How a collective was called: MPI_Bcast, MPI_Ibcast (MPI-4.1 §6.12), or a start
 // of MPI_Bcast_init's persistent request (§6.13). The last two run their
@@ -41,6 +44,10 @@ bool collective_by_name(std::string_view name, Collective* out);
 // Whether the collective reduces with an op; whether it has a root.
 bool reduces(Collective c);
 bool rooted(Collective c);
+// Whether it is a neighbourhood collective: its blocks are indexed by the
+// caller's neighbours (Topology::sources and destinations), not by rank.
+inline bool neighborhood(Collective c) { return c >= Collective::neighbor_allgather; }
+
 
 // MPI_IN_PLACE as a buffer address: a value no allocation can have.
 inline constexpr Address kInPlace = -1;

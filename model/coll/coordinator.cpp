@@ -230,6 +230,43 @@ void Coordinator::check(const Instance& in, int index) const {
       if (a.in_place() != f.in_place())
         in_place_mismatch(a, f, "§6.10.1");
       break;
+    case Collective::neighbor_allgather:
+    case Collective::neighbor_allgatherv:
+    case Collective::neighbor_alltoall:
+    case Collective::neighbor_alltoallv:
+    case Collective::neighbor_alltoallw: {
+      // Along every edge between a and a member present: what the source sends
+      // in that edge's block against what the destination receives in its block.
+      const mpi::Topology& t = *a.comm->topology();
+      const bool all_to_all = a.kind != Collective::neighbor_allgather && a.kind != Collective::neighbor_allgatherv;
+      auto edge_check = [&](const CollArgs& from, int j, const CollArgs& to, int k, const CollArgs& reporter) {
+        const std::int64_t sc = all_to_all ? from.send_count(j) : from.sendcount;
+        const TypeRef& st = all_to_all ? from.send_type(j) : from.sendtype;
+        if (!same_signature(sc, st, to.recv_count(k), to.recv_type(k)))
+          signature_error(&reporter == &to ? "recvcount" : "sendcount", reporter,
+                          &reporter == &to ? to.recv_count(k) : sc, &reporter == &to ? to.recv_type(k) : st,
+                          &reporter == &to ? from : to, &reporter == &to ? "sends it" : "expects from it",
+                          &reporter == &to ? sc : to.recv_count(k), &reporter == &to ? st : to.recv_type(k), "§8.6");
+      };
+      const std::vector<int> in = t.sources(a.me), out = t.destinations(a.me);
+      for (int k = 0; k < static_cast<int>(in.size()); ++k) {
+        const int s = in[static_cast<std::size_t>(k)];
+        if (s == mpi::PROC_NULL || s == a.me) continue;
+        if (const CollArgs* o = member(s)) {
+          const int j = t.send_block(a.me, k);
+          if (j >= 0) edge_check(*o, j, a, k, a);
+        }
+      }
+      for (int j = 0; j < static_cast<int>(out.size()); ++j) {
+        const int d = out[static_cast<std::size_t>(j)];
+        if (d == mpi::PROC_NULL) continue;
+        const CollArgs* o = d == a.me ? &a : member(d);
+        if (!o) continue;
+        const int k = t.recv_block(a.me, j);
+        if (k >= 0) edge_check(a, j, *o, k, a);
+      }
+      break;
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 #include "model/coll/one_call.hpp"
 
+#include <stdexcept>
+
 #include <exception>
 #include <map>
 #include <vector>
@@ -98,6 +100,12 @@ Values arguments(const OneCall& c, Rank& rank) {
       v.arrays_[Param::recvcounts] = counts;
       v.types_[Param::datatype] = c.type;
       break;
+    case Collective::neighbor_allgather:
+    case Collective::neighbor_allgatherv:
+    case Collective::neighbor_alltoall:
+    case Collective::neighbor_alltoallv:
+    case Collective::neighbor_alltoallw:
+      throw std::logic_error("a neighbourhood collective needs a process topology; MPI_COMM_WORLD has none");
   }
   return v;
 }

@@ -7,6 +7,10 @@
 //  - alltoall(v/w): block i at rank j equals rank i's block j;
 //  - on an intercommunicator the same with the remote group's contributions (by
 //    remote rank), the root passing MPI_ROOT (MPI-4.1 §6.2.2);
+//  - neighbourhood collectives (MPI-4.1 §8.6): block k at rank r, from its k-th
+//    source s, equals what s sends along that edge (its send buffer for
+//    allgather(v), its block Topology::send_block for alltoall(v/w)); an
+//    MPI_PROC_NULL source's block is not checked (the call leaves it alone);
 //  - reductions: the operation applied to the contributions in rank order
 //    (c0 op c1 op ... — for reduce and allreduce all of them, for reduce_scatter
 //    the caller's block of that, for scan ranks 0..i, for exscan 0..i-1).
@@ -130,6 +134,21 @@ std::vector<std::byte> contribution(Rank& rank, const CollArgs& a, std::vector<s
       out = pack(rank, a.in_place() ? a.recvbuf : a.sendbuf, total, a.recvtype);
       break;
     }
+    case Collective::neighbor_allgather:
+    case Collective::neighbor_allgatherv:
+      out = pack(rank, a.sendbuf, a.sendcount, a.sendtype);
+      break;
+    case Collective::neighbor_alltoall:
+    case Collective::neighbor_alltoallv:
+    case Collective::neighbor_alltoallw: {
+      const auto out_degree = static_cast<int>(a.comm->topology()->destinations(a.me).size());
+      for (int j = 0; j < out_degree; ++j) {
+        at->push_back(static_cast<std::int64_t>(out.size()));
+        append(out, pack(rank, a.sendbuf + a.send_offset(j), a.send_count(j), a.send_type(j)));
+      }
+      at->push_back(static_cast<std::int64_t>(out.size()));
+      break;
+    }
   }
   return out;
 }
@@ -205,6 +224,33 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
       const std::int64_t size = a.recvtype->size();
       std::vector<std::byte> mine(full.begin() + start * size, full.begin() + (start + a.recv_count(a.me)) * size);
       return compare(mine, pack(rank, a.recvbuf, a.recv_count(a.me), a.recvtype), a.recvtype, true, "recvbuf");
+    }
+    case Collective::neighbor_allgather:
+    case Collective::neighbor_allgatherv:
+    case Collective::neighbor_alltoall:
+    case Collective::neighbor_alltoallv:
+    case Collective::neighbor_alltoallw: {
+      const mpi::Topology& t = *a.comm->topology();
+      const std::vector<int> in = t.sources(a.me);
+      const bool all_to_all = a.kind != Collective::neighbor_allgather && a.kind != Collective::neighbor_allgatherv;
+      for (int k = 0; k < static_cast<int>(in.size()); ++k) {
+        const int s = in[static_cast<std::size_t>(k)];
+        if (s == mpi::PROC_NULL) continue;
+        std::vector<std::byte> want;
+        if (all_to_all) {
+          const int j = t.send_block(a.me, k);
+          if (j < 0) return "recvbuf block " + std::to_string(k) + ": rank " + std::to_string(s) + " has no edge to rank " +
+                            std::to_string(a.me) + " for it";
+          want = slice(s, j);
+        } else {
+          want = present(s);
+        }
+        std::string d = compare(want, pack(rank, a.recvbuf + a.recv_offset(k), a.recv_count(k), a.recv_type(k)),
+                                a.recv_type(k), false, "recvbuf block " + std::to_string(k) + " (from rank " +
+                                                           std::to_string(s) + ")");
+        if (!d.empty()) return d;
+      }
+      return {};
     }
   }
   return {};

@@ -13,6 +13,7 @@ constexpr Restrictions any{};
 constexpr Restrictions commutative{true, false};
 constexpr Restrictions pof2{false, true};
 constexpr Restrictions inter{false, false, true};
+constexpr Restrictions topology{false, false, false, true};
 
 const std::array kAlgorithms = {
     Algorithm{C::barrier, "dissemination", any, "ceil(lg p) rounds; in round k rank r signals r + 2^k", &barrier::dissemination},
@@ -108,6 +109,16 @@ const std::array kAlgorithms = {
     Algorithm{C::exscan, "recursive_doubling", any, "ceil(lg p) rounds exchanging partial results with r xor 2^k",
               &scan::recursive_doubling},
     Algorithm{C::exscan, "linear", any, "a chain: each rank passes on the prefix including its data", &scan::linear},
+    Algorithm{C::neighbor_allgather, "linear", topology, "a receive from every source and a send to every destination, posted at once",
+              &neighbor::linear},
+    Algorithm{C::neighbor_allgatherv, "linear", topology, "a receive from every source and a send to every destination, posted at once",
+              &neighbor::linear},
+    Algorithm{C::neighbor_alltoall, "linear", topology, "a receive from every source and a send to every destination, posted at once",
+              &neighbor::linear},
+    Algorithm{C::neighbor_alltoallv, "linear", topology, "a receive from every source and a send to every destination, posted at once",
+              &neighbor::linear},
+    Algorithm{C::neighbor_alltoallw, "linear", topology, "a receive from every source and a send to every destination, posted at once",
+              &neighbor::linear},
 };
 
 bool is_pof2(int p) { return p > 0 && (p & (p - 1)) == 0; }
@@ -207,6 +218,11 @@ const Algorithm& auto_algorithm(const CollArgs& a) {
     }
     case C::scan: return named(C::scan, "recursive_doubling");
     case C::exscan: return named(C::exscan, "recursive_doubling");
+    case C::neighbor_allgather:
+    case C::neighbor_allgatherv:
+    case C::neighbor_alltoall:
+    case C::neighbor_alltoallv:
+    case C::neighbor_alltoallw: return named(a.kind, "linear");
   }
   throw std::logic_error("auto selection: unknown collective");
 }

@@ -14,6 +14,7 @@ struct Restrictions {
   bool commutative_only = false;   // combines operands out of rank order
   bool power_of_two_only = false;  // needs p = 2^k
   bool intercomm = false;          // for intercommunicators (every other algorithm: intracommunicators)
+  bool topology = false;           // a neighbourhood collective's: the communicator has a process topology
 };
 
 using AlgorithmFn = Task<void> (*)(Rank&, const CollArgs&);

@@ -239,6 +239,29 @@ std::vector<int> Topology::destinations(int r) const {
   return sources(r);  // Cartesian and graph neighbourhoods are symmetric
 }
 
+namespace {
+// The position in `list` of the n-th (from 0) appearance of `peer`, or -1.
+int nth_position(const std::vector<int>& list, int peer, std::ptrdiff_t n) {
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i] == peer && n-- == 0) return static_cast<int>(i);
+  return -1;
+}
+}  // namespace
+
+int Topology::send_block(int r, int k) const {
+  if (kind == Kind::cart) return k ^ 1;
+  const std::vector<int> in = sources(r);
+  const int s = in[static_cast<std::size_t>(k)];
+  return nth_position(destinations(s), r, std::count(in.begin(), in.begin() + k, s));
+}
+
+int Topology::recv_block(int r, int j) const {
+  if (kind == Kind::cart) return j ^ 1;
+  const std::vector<int> out = destinations(r);
+  const int d = out[static_cast<std::size_t>(j)];
+  return nth_position(sources(d), r, std::count(out.begin(), out.begin() + j, d));
+}
+
 const char* topology_kind_name(Topology::Kind k) {
   switch (k) {
     case Topology::Kind::cart: return "Cartesian";

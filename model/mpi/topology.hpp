@@ -80,6 +80,17 @@ struct Topology {
   // where a Cartesian dimension ends (its block is there, and untouched).
   std::vector<int> sources(int r) const;
   std::vector<int> destinations(int r) const;
+  // Which block pairs with which along an edge (§8.6). On a Cartesian grid the
+  // block a process sends in the positive direction of a dimension arrives in its
+  // neighbour's block from the negative direction, and the reverse (so a periodic
+  // dimension of size 1 or 2, whose two neighbours are one process, is still
+  // unambiguous): block k pairs with block k ^ 1. On a graph, several edges
+  // between two processes pair in order: the n-th from s to r with r's n-th from s.
+  // send_block(r, k): the block of r's k-th source that fills r's block k;
+  // recv_block(r, j): the block of r's j-th destination that r's block j fills;
+  // -1 when the other end has no such edge.
+  int send_block(int r, int k) const;
+  int recv_block(int r, int j) const;
 };
 using TopologyRef = std::shared_ptr<const Topology>;
 

@@ -502,3 +502,100 @@ int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
 }
 
 }  // extern "C"
+
+// ---- the neighbourhood collectives (MPI-4.1 §8.6), in their three forms
+namespace {
+auto neighbor_alltoallw_args(const void* sendbuf, const int* sendcounts, const MPI_Aint* sdispls,
+                             const MPI_Datatype* sendtypes, void* recvbuf, const int* recvcounts,
+                             const MPI_Aint* rdispls, const MPI_Datatype* recvtypes) {
+  return [=](capi::CArgs& a) {
+    a.buffer(Param::sendbuf, sendbuf).ints(Param::sendcounts, sendcounts).aints(Param::sdispls, sdispls);
+    a.types(Param::sendtypes, sendtypes).buffer(Param::recvbuf, recvbuf).ints(Param::recvcounts, recvcounts);
+    a.aints(Param::rdispls, rdispls).types(Param::recvtypes, recvtypes);
+  };
+}
+}  // namespace
+
+extern "C" {
+int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_allgather", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_allgather, comm, capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  });
+}
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ineighbor_allgather", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_allgather, comm, capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
+  });
+}
+int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_allgather_init", [&](Ctx& x) {
+    check_info(info);
+    capi::collective(x, coll::Collective::neighbor_allgather, comm, capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request, true);
+  });
+}
+int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_allgatherv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_allgatherv, comm, gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, MPI_UNDEFINED));
+  });
+}
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ineighbor_allgatherv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_allgatherv, comm, gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, MPI_UNDEFINED), request);
+  });
+}
+int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_allgatherv_init", [&](Ctx& x) {
+    check_info(info);
+    capi::collective(x, coll::Collective::neighbor_allgatherv, comm, gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, MPI_UNDEFINED), request, true);
+  });
+}
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_alltoall", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_alltoall, comm, capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  });
+}
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ineighbor_alltoall", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_alltoall, comm, capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request);
+  });
+}
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_alltoall_init", [&](Ctx& x) {
+    check_info(info);
+    capi::collective(x, coll::Collective::neighbor_alltoall, comm, capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request, true);
+  });
+}
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_alltoallv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_alltoallv, comm, alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype));
+  });
+}
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ineighbor_alltoallv", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_alltoallv, comm, alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype), request);
+  });
+}
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_alltoallv_init", [&](Ctx& x) {
+    check_info(info);
+    capi::collective(x, coll::Collective::neighbor_alltoallv, comm, alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype), request, true);
+  });
+}
+int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_alltoallw", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_alltoallw, comm, neighbor_alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes));
+  });
+}
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Ineighbor_alltoallw", [&](Ctx& x) {
+    capi::collective(x, coll::Collective::neighbor_alltoallw, comm, neighbor_alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes), request);
+  });
+}
+int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Neighbor_alltoallw_init", [&](Ctx& x) {
+    check_info(info);
+    capi::collective(x, coll::Collective::neighbor_alltoallw, comm, neighbor_alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes), request, true);
+  });
+}
+
+}  // extern "C"

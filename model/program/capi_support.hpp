@@ -361,6 +361,18 @@ class CArgs final : public coll::ArgSource {
     return set(p, 0);
   }
   CArgs& op(MPI_Op h) { return set(coll::Param::op, h); }
+  // An MPI_Aint array (MPI_Neighbor_alltoallw's displacements).
+  CArgs& aints(coll::Param p, const MPI_Aint* a) {
+    aint_arrays_[static_cast<std::size_t>(p)] = a;
+    return set(p, 0);
+  }
+  // A neighbourhood collective's arrays have one entry per source (receive side)
+  // or destination (send side), not per process.
+  void neighbors(int in, int out) {
+    neighbors_ = true;
+    in_ = in;
+    out_ = out;
+  }
 
   bool given(coll::Param p) const override { return given_ >> static_cast<unsigned>(p) & 1u; }
   std::int64_t integer(coll::Param p) override { return values_[static_cast<std::size_t>(p)]; }
@@ -369,11 +381,13 @@ class CArgs final : public coll::ArgSource {
     return type_of(c_, static_cast<int>(values_[static_cast<std::size_t>(p)]), coll::param_name(p));
   }
   std::vector<std::int64_t> integers(coll::Param p) override {
+    const auto n = length(p);
+    if (const MPI_Aint* w = aint_arrays_[static_cast<std::size_t>(p)]) return std::vector<std::int64_t>(w, w + n);
     const int* a = arrays_[static_cast<std::size_t>(p)];
-    const auto n = static_cast<std::size_t>(comm_.peer_count());  // the remote group's on an intercommunicator
     if (a == nullptr && n > 0)
       throw MpiError(ErrorClass::arg, coll::param_name(p), std::string(coll::param_name(p)) + " is NULL",
-                     "MPI-4.1 §6.5: the array has one entry per process of the group");
+                     neighbors_ ? "MPI-4.1 §8.6: the array has one entry per neighbour"
+                                : "MPI-4.1 §6.5: the array has one entry per process of the group");
     return std::vector<std::int64_t>(a, a + n);
   }
   CArgs& types(coll::Param p, const MPI_Datatype* a) {
@@ -382,7 +396,7 @@ class CArgs final : public coll::ArgSource {
   }
   std::vector<mpi::TypeRef> datatypes(coll::Param p) override {
     const MPI_Datatype* a = type_arrays_[static_cast<std::size_t>(p)];
-    const int n = comm_.peer_count();
+    const auto n = static_cast<int>(length(p));
     if (a == nullptr && n > 0)
       throw MpiError(ErrorClass::arg, coll::param_name(p), std::string(coll::param_name(p)) + " is NULL",
                      "MPI-4.1 §6.8: the array has one entry per process of the group");
@@ -393,6 +407,12 @@ class CArgs final : public coll::ArgSource {
   mpi::OpRef op() override { return op_of(c_, static_cast<int>(values_[static_cast<std::size_t>(coll::Param::op)])); }
 
  private:
+  // The entries of array p: the remote group's size on an intercommunicator.
+  std::size_t length(coll::Param p) const {
+    if (!neighbors_) return static_cast<std::size_t>(comm_.peer_count());
+    const bool send = p == coll::Param::sendcounts || p == coll::Param::sdispls || p == coll::Param::sendtypes;
+    return static_cast<std::size_t>(send ? out_ : in_);
+  }
   CArgs& set(coll::Param p, std::int64_t v) {
     values_[static_cast<std::size_t>(p)] = v;
     given_ |= 1u << static_cast<unsigned>(p);
@@ -403,7 +423,10 @@ class CArgs final : public coll::ArgSource {
   std::array<std::int64_t, 18> values_{};
   std::array<const int*, 18> arrays_{};
   std::array<const MPI_Datatype*, 18> type_arrays_{};
+  std::array<const MPI_Aint*, 18> aint_arrays_{};
   std::uint32_t given_ = 0;
+  bool neighbors_ = false;
+  int in_ = 0, out_ = 0;
 };
 
 using coll::Param;
@@ -416,6 +439,11 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
   const mpi::Communicator& cm = x.run.comm(comm, "comm");
   if (request) need(request, "request");
   CArgs a(x.c, cm);
+  if (coll::neighborhood(kind))
+    if (const mpi::Topology* t = cm.topology()) {
+      const int me = cm.rank_of(x.r, x.r);
+      a.neighbors(static_cast<int>(t->sources(me).size()), static_cast<int>(t->destinations(me).size()));
+    }
   fill(a);
   const coll::Form form = !request ? coll::Form::blocking : persistent ? coll::Form::persistent : coll::Form::nonblocking;
   coll::CollArgs args = coll::read_arguments(x.rk, kind, form, cm, a);

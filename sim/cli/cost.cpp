@@ -168,9 +168,14 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
   if (!coll::collective_by_name(f.collective, &c)) {
     std::string known;
     for (int i = 0; i < coll::kCollectives; ++i)
-      known += (i ? ", " : "") + std::string(coll::collective_name(static_cast<Collective>(i)));
+      if (!coll::neighborhood(static_cast<Collective>(i)))
+        known += (i ? ", " : "") + std::string(coll::collective_name(static_cast<Collective>(i)));
     throw sim::InputError("COLLECTIVE", "\"" + f.collective + "\" is not a collective; known: " + known);
   }
+  if (coll::neighborhood(c))
+    throw sim::InputError("COLLECTIVE", f.collective + " is a neighbourhood collective: it runs on a communicator with a "
+                                        "process topology, and mpisim cost calls every collective on MPI_COMM_WORLD; "
+                                        "time it in a scenario or a C program");
   std::vector<std::uint64_t> ranks = parse_sweep(f.ranks, "--ranks", false);
   std::vector<std::uint64_t> sizes = parse_sweep(f.bytes, "--bytes", true);
   for (auto p : ranks)

@@ -88,6 +88,7 @@ int main(int argc, char **argv) {
     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, rank == 2 ? &self : &left, MPI_UNWEIGHTED, 1, &right,
                                    MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
   }
+  if (!strcmp(what, "neighbor-no-topology")) MPI_Neighbor_allgather(&x, 1, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD);
   if (!strcmp(what, "abort-in-op")) {
     MPI_Op op;
     MPI_Op_create(give_up, 1, &op);

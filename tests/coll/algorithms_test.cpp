@@ -188,6 +188,7 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
       a.sendbuf = k.in_place ? coll::kInPlace : buffer(r, total, t, 9);
       break;
     }
+    default: break;  // the neighbourhood collectives need a topology: tests/c/neighbors.c, scenarios
   }
   return a;
 }
@@ -260,6 +261,7 @@ TEST_CASE("every registered algorithm gives the standard's result on every size,
     for (int p : sizes) {
       if (alg.restrictions.power_of_two_only && (p & (p - 1)) != 0) continue;
       if (alg.restrictions.intercomm) continue;  // intercomm_test.cpp runs these
+      if (alg.restrictions.topology) continue;   // need a topology communicator: tests/c/neighbors.c
       for (bool in_place : {false, true}) {
         if (in_place && !has_in_place(alg.collective)) continue;
         for (const auto& op : ops) {
@@ -290,7 +292,7 @@ TEST_CASE("every registered algorithm runs as a nonblocking collective, two call
   const mpi::OpRef sum = mpi::predefined_op("MPI_SUM");
   int runs = 0;
   for (const auto& alg : coll::algorithms()) {
-    if (alg.restrictions.intercomm) continue;
+    if (alg.restrictions.intercomm || alg.restrictions.topology) continue;
     for (int p : sizes) {
       if (alg.restrictions.power_of_two_only && (p & (p - 1)) != 0) continue;
       const mpi::OpRef& op = alg.restrictions.commutative_only ? sum : noncommutative;

@@ -64,6 +64,7 @@ std::string call_step(Collective c, int root_group, const std::string& op) {
              op + "\"";
     case Collective::scan:
     case Collective::exscan: break;
+    default: break;  // the neighbourhood collectives: no intercommunicator has a topology
   }
   return "";
 }
