@@ -287,22 +287,6 @@ const mpi::Topology& need_topology(Ctx& x, MPI_Comm comm, Kind kind) {
 }
 const mpi::CartTopology& need_cart(Ctx& x, MPI_Comm comm) { return need_topology(x, comm, Kind::cart).cart; }
 int my_rank(Ctx& x, MPI_Comm comm) { return x.run.comm(comm, "comm").rank_of(x.r, x.r); }
-// comm_old of a topology constructor: an intracommunicator (§8.5).
-const mpi::Communicator& old_comm(Ctx& x, MPI_Comm comm_old, const char* section) {
-  const mpi::Communicator& old = x.run.comm(comm_old, "comm_old");
-  if (old.is_inter())
-    throw mpi::MpiError(mpi::ErrorClass::comm, "comm_old", "comm_old is an intercommunicator",
-                        std::string("MPI-4.1 ") + section + ": " + x.name + " takes an intracommunicator");
-  return old;
-}
-// A topology communicator: comm's ranks in a split (color MPI_UNDEFINED leaves a
-// rank out, key orders the rest), carrying `t`.
-void make_topology(Ctx& x, MPI_Comm comm, MPI_Comm* out, int color, int key, mpi::Topology t) {
-  auto topology = std::make_shared<const mpi::Topology>(std::move(t));
-  construct(x, comm, out, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
-    return coll::comm::topology_split(x.rk, c, seq, color, key, topology, x.name, std::move(label));
-  });
-}
 template <typename T>
 std::vector<T> values(const int* a, int n, const char* argument) {
   if (n > 0) need(a, argument);
@@ -347,41 +331,29 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
                     MPI_Comm* comm_cart) {
   (void)reorder;  // ranks keep their order: a choice the standard allows
   return call(__builtin_return_address(0), "MPI_Cart_create", [&](Ctx& x) {
-    const mpi::Communicator& old = capi::old_comm(x, comm_old, "§8.5.1");
-    if (ndims < 0)
-      throw mpi::MpiError(mpi::ErrorClass::dims, "ndims", "ndims = " + std::to_string(ndims) + " is negative",
-                          "MPI-4.1 §8.5.1: ndims is the number of dimensions");
-    mpi::Topology t;
-    t.cart = mpi::make_cart(old.size(), capi::values<int>(dims, ndims, "dims"), capi::values<bool>(periods, ndims, "periods"));
-    const int r = old.rank_of(x.r, x.r);
-    const int color = r < t.cart.size() ? 0 : MPI_UNDEFINED;  // the ranks past the grid get MPI_COMM_NULL
-    capi::make_topology(x, comm_old, comm_cart, color, r, std::move(t));
+    const std::vector<int> d = capi::values<int>(dims, ndims, "dims");
+    const std::vector<bool> p = capi::values<bool>(periods, ndims, "periods");
+    capi::construct(x, comm_old, comm_cart, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::cart_create(x.rk, c, seq, ndims, d, p, std::move(label));
+    });
   });
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   return call(__builtin_return_address(0), "MPI_Cart_sub", [&](Ctx& x) {
-    const mpi::CartTopology& grid = capi::need_cart(x, comm);
-    mpi::CartSub sub = mpi::cart_sub(grid, capi::my_rank(x, comm),
-                                     capi::values<bool>(remain_dims, static_cast<int>(grid.dims.size()), "remain_dims"));
-    mpi::Topology t;
-    t.cart = std::move(sub.topology);
-    capi::make_topology(x, comm, newcomm, sub.color, sub.key, std::move(t));
+    const auto n = static_cast<int>(capi::need_cart(x, comm).dims.size());
+    const std::vector<bool> remain = capi::values<bool>(remain_dims, n, "remain_dims");
+    capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::cart_sub(x.rk, c, seq, remain, std::move(label));
+    });
   });
 }
 
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
   return call(__builtin_return_address(0), "MPI_Cart_map", [&](Ctx& x) {
-    const mpi::Communicator& c = capi::old_comm(x, comm, "§8.5.8");
-    if (ndims < 0)
-      throw mpi::MpiError(mpi::ErrorClass::dims, "ndims", "ndims = " + std::to_string(ndims) + " is negative",
-                          "MPI-4.1 §8.5.8: ndims is the number of dimensions");
     capi::need(newrank, "newrank");
-    const mpi::CartTopology t =
-        mpi::make_cart(c.size(), capi::values<int>(dims, ndims, "dims"), capi::values<bool>(periods, ndims, "periods"));
-    // Ranks keep their order, as MPI_Cart_create does: past the grid, MPI_UNDEFINED.
-    const int r = c.rank_of(x.r, x.r);
-    *newrank = r < t.size() ? r : MPI_UNDEFINED;
+    *newrank = coll::comm::cart_map(x.rk, x.run.comm(comm, "comm"), ndims, capi::values<int>(dims, ndims, "dims"),
+                                    capi::values<bool>(periods, ndims, "periods"));
   });
 }
 
@@ -389,27 +361,20 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
                      MPI_Comm* comm_graph) {
   (void)reorder;  // ranks keep their order
   return call(__builtin_return_address(0), "MPI_Graph_create", [&](Ctx& x) {
-    const mpi::Communicator& old = capi::old_comm(x, comm_old, "§8.5.3");
-    capi::count_not_negative(nnodes, "nnodes", "§8.5.3");
     const std::vector<int> idx = capi::values<int>(index, nnodes, "index");
-    const int nedges = nnodes > 0 ? std::max(idx.back(), 0) : 0;
-    mpi::Topology t;
-    t.kind = capi::Kind::graph;
-    t.graph = mpi::make_graph(old.size(), idx, capi::values<int>(edges, nedges, "edges"));
-    const int r = old.rank_of(x.r, x.r);
-    capi::make_topology(x, comm_old, comm_graph, r < nnodes ? 0 : MPI_UNDEFINED, r, std::move(t));
+    const std::vector<int> e = capi::values<int>(edges, nnodes > 0 ? std::max(idx.back(), 0) : 0, "edges");
+    capi::construct(x, comm_old, comm_graph, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::graph_create(x.rk, c, seq, nnodes, idx, e, std::move(label));
+    });
   });
 }
 
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
   return call(__builtin_return_address(0), "MPI_Graph_map", [&](Ctx& x) {
-    const mpi::Communicator& c = capi::old_comm(x, comm, "§8.5.8");
-    capi::count_not_negative(nnodes, "nnodes", "§8.5.8");
     capi::need(newrank, "newrank");
     const std::vector<int> idx = capi::values<int>(index, nnodes, "index");
-    mpi::make_graph(c.size(), idx, capi::values<int>(edges, nnodes > 0 ? std::max(idx.back(), 0) : 0, "edges"));
-    const int r = c.rank_of(x.r, x.r);
-    *newrank = r < nnodes ? r : MPI_UNDEFINED;
+    *newrank = coll::comm::graph_map(x.rk, x.run.comm(comm, "comm"), nnodes, idx,
+                                     capi::values<int>(edges, nnodes > 0 ? std::max(idx.back(), 0) : 0, "edges"));
   });
 }
 
@@ -451,7 +416,6 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
                                    int reorder, MPI_Comm* comm_dist_graph) {
   (void)reorder;  // ranks keep their order
   return call(__builtin_return_address(0), "MPI_Dist_graph_create_adjacent", [&](Ctx& x) {
-    capi::old_comm(x, comm_old, "§8.5.4");
     mpi::check_info(info);
     capi::count_not_negative(indegree, "indegree", "§8.5.4");
     capi::count_not_negative(outdegree, "outdegree", "§8.5.4");
@@ -474,7 +438,6 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
                           const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
   (void)reorder;  // ranks keep their order
   return call(__builtin_return_address(0), "MPI_Dist_graph_create", [&](Ctx& x) {
-    capi::old_comm(x, comm_old, "§8.5.4");
     mpi::check_info(info);
     capi::count_not_negative(n, "n", "§8.5.4");
     const std::vector<int> from = capi::values<int>(sources, n, "sources");

@@ -162,10 +162,95 @@ Task<const Communicator*> split_as(Rank& rank, const Communicator& comm, std::in
 }
 }  // namespace
 
+namespace {
+void intracomm(const Communicator& old, const char* call, const char* section) {
+  if (old.is_inter())
+    throw MpiError(ErrorClass::comm, "comm_old", old.name() + " is an intercommunicator",
+                   std::string("MPI-4.1 ") + section + ": " + call + " takes an intracommunicator");
+}
+void count_matches(int n, std::size_t size, const char* count, const char* array, const char* section) {
+  if (n < 0)
+    throw MpiError(ErrorClass::dims, count, std::string(count) + " = " + std::to_string(n) + " is negative",
+                   std::string("MPI-4.1 ") + section + ": " + count + " is a number of entries");
+  if (static_cast<std::size_t>(n) != size)
+    throw MpiError(ErrorClass::arg, array,
+                   std::string(array) + " has " + std::to_string(size) + " entries where " + count + " = " +
+                       std::to_string(n),
+                   std::string("MPI-4.1 ") + section + ": " + array + " has " + count + " entries");
+}
+mpi::CartTopology checked_cart(const Communicator& comm, int ndims, const std::vector<int>& dims,
+                               const std::vector<bool>& periods, const char* call, const char* section) {
+  intracomm(comm, call, section);
+  count_matches(ndims, dims.size(), "ndims", "dims", section);
+  count_matches(ndims, periods.size(), "ndims", "periods", section);
+  return mpi::make_cart(comm.size(), dims, periods);
+}
+mpi::GraphTopology checked_graph(const Communicator& comm, int nnodes, const std::vector<int>& index,
+                                 const std::vector<int>& edges, const char* call, const char* section) {
+  intracomm(comm, call, section);
+  if (nnodes < 0)
+    throw MpiError(ErrorClass::arg, "nnodes", "nnodes = " + std::to_string(nnodes) + " is negative",
+                   std::string("MPI-4.1 ") + section + ": nnodes is the number of nodes of the graph");
+  count_matches(nnodes, index.size(), "nnodes", "index", section);
+  return mpi::make_graph(comm.size(), index, edges);
+}
+}  // namespace
+
+Task<const Communicator*> cart_create(Rank& rank, const Communicator& old, std::int64_t seq, int ndims,
+                                      const std::vector<int>& dims, const std::vector<bool>& periods,
+                                      std::string label) {
+  mpi::Topology t;
+  t.cart = checked_cart(old, ndims, dims, periods, "MPI_Cart_create", "§8.5.1");
+  const int r = my_rank(rank, old);
+  const int color = r < t.cart.size() ? 0 : mpi::UNDEFINED;  // the ranks past the grid get MPI_COMM_NULL
+  return topology_split(rank, old, seq, color, r, std::make_shared<const mpi::Topology>(std::move(t)),
+                        "MPI_Cart_create", std::move(label));
+}
+
+Task<const Communicator*> cart_sub(Rank& rank, const Communicator& comm, std::int64_t seq,
+                                   const std::vector<bool>& remain_dims, std::string label) {
+  const mpi::CartTopology& grid = mpi::topology_of(comm, mpi::Topology::Kind::cart, "comm").cart;
+  if (remain_dims.size() != grid.dims.size())
+    throw MpiError(ErrorClass::arg, "remain_dims",
+                   "remain_dims has " + std::to_string(remain_dims.size()) + " entries; the grid has " +
+                       std::to_string(grid.dims.size()) + " dimensions",
+                   "MPI-4.1 §8.5.7: remain_dims has one entry per dimension");
+  mpi::CartSub sub = mpi::cart_sub(grid, my_rank(rank, comm), remain_dims);
+  mpi::Topology t;
+  t.cart = std::move(sub.topology);
+  return topology_split(rank, comm, seq, sub.color, sub.key, std::make_shared<const mpi::Topology>(std::move(t)),
+                        "MPI_Cart_sub", std::move(label));
+}
+
+Task<const Communicator*> graph_create(Rank& rank, const Communicator& old, std::int64_t seq, int nnodes,
+                                       const std::vector<int>& index, const std::vector<int>& edges, std::string label) {
+  mpi::Topology t;
+  t.kind = mpi::Topology::Kind::graph;
+  t.graph = checked_graph(old, nnodes, index, edges, "MPI_Graph_create", "§8.5.3");
+  const int r = my_rank(rank, old);
+  return topology_split(rank, old, seq, r < nnodes ? 0 : mpi::UNDEFINED, r,
+                        std::make_shared<const mpi::Topology>(std::move(t)), "MPI_Graph_create", std::move(label));
+}
+
+int cart_map(Rank& rank, const Communicator& comm, int ndims, const std::vector<int>& dims,
+             const std::vector<bool>& periods) {
+  const mpi::CartTopology t = checked_cart(comm, ndims, dims, periods, "MPI_Cart_map", "§8.5.8");
+  const int r = my_rank(rank, comm);
+  return r < t.size() ? r : mpi::UNDEFINED;
+}
+
+int graph_map(Rank& rank, const Communicator& comm, int nnodes, const std::vector<int>& index,
+              const std::vector<int>& edges) {
+  checked_graph(comm, nnodes, index, edges, "MPI_Graph_map", "§8.5.8");
+  const int r = my_rank(rank, comm);
+  return r < nnodes ? r : mpi::UNDEFINED;
+}
+
 Task<const Communicator*> dist_graph(Rank& rank, const Communicator& comm, std::int64_t seq, bool adjacent,
                                      std::vector<int> edges, int indegree, bool weighted, std::string label) {
   World& w = rank.world();
   const char* call = adjacent ? "MPI_Dist_graph_create_adjacent" : "MPI_Dist_graph_create";
+  intracomm(comm, call, "§8.5.4");
   const int size = comm.size();
   for (std::size_t k = 0; k < edges.size(); k += 3) {
     const bool in_edge = adjacent && static_cast<int>(k / 3) < indegree;

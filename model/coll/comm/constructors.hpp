@@ -30,6 +30,24 @@ Task<const Communicator*> split(Rank& rank, const Communicator& comm, std::int64
 // topology their members pass (equal within a color).
 Task<const Communicator*> topology_split(Rank& rank, const Communicator& comm, std::int64_t seq, int color, int key,
                                          mpi::TopologyRef topology, const char* call, std::string label);
+// The topology constructors of MPI-4.1 §8.5 for every front-end: the arguments
+// checked (comm_old an intracommunicator, ndims the length of dims and periods,
+// the grid or graph no larger than comm_old), then topology_split; ranks keep
+// their order whatever `reorder` says (the standard allows it).
+Task<const Communicator*> cart_create(Rank& rank, const Communicator& old, std::int64_t seq, int ndims,
+                                      const std::vector<int>& dims, const std::vector<bool>& periods,
+                                      std::string label);
+Task<const Communicator*> cart_sub(Rank& rank, const Communicator& comm, std::int64_t seq,
+                                   const std::vector<bool>& remain_dims, std::string label);
+Task<const Communicator*> graph_create(Rank& rank, const Communicator& old, std::int64_t seq, int nnodes,
+                                       const std::vector<int>& index, const std::vector<int>& edges, std::string label);
+// MPI_Cart_map and MPI_Graph_map (§8.5.8): the caller's rank in the topology
+// cart_create or graph_create would make (ranks keep their order), or MPI_UNDEFINED.
+int cart_map(Rank& rank, const Communicator& comm, int ndims, const std::vector<int>& dims,
+             const std::vector<bool>& periods);
+int graph_map(Rank& rank, const Communicator& comm, int nnodes, const std::vector<int>& index,
+              const std::vector<int>& edges);
+
 // MPI_Dist_graph_create and MPI_Dist_graph_create_adjacent (MPI-4.1 §8.5.4): a
 // communicator of comm's group, ranks kept, with the distributed graph the members
 // describe. `edges` holds this member's (source, destination, weight) triples:
