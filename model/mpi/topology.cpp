@@ -67,10 +67,13 @@ CartTopology make_cart(int comm_size, const std::vector<int>& dims, const std::v
                      "dims[" + std::to_string(i) + "] = " + std::to_string(dims[i]) + " is not positive",
                      "MPI-4.1 §8.5.1: each dimension of a Cartesian grid has at least one process");
     n *= dims[i];
-    if (n > comm_size)
+    if (n > comm_size) {
+      std::string shape;
+      for (std::size_t k = 0; k < dims.size(); ++k) shape += (k ? " x " : "") + std::to_string(dims[k]);
       throw MpiError(ErrorClass::arg, "dims",
-                     "the grid has more processes than the communicator's " + std::to_string(comm_size),
+                     "the grid " + shape + " has more processes than the communicator's " + std::to_string(comm_size),
                      "MPI-4.1 §8.5.1: the grid's size may not exceed the size of comm_old");
+    }
   }
   return CartTopology{dims, periods};
 }

@@ -39,6 +39,11 @@ constexpr CollectiveForms kForms[] = {
     {CallId::reduce_scatter, CallId::ireduce_scatter, CallId::reduce_scatter_init},
     {CallId::scan, CallId::iscan, CallId::scan_init},
     {CallId::exscan, CallId::iexscan, CallId::exscan_init},
+    {CallId::neighbor_allgather, CallId::ineighbor_allgather, CallId::neighbor_allgather_init},
+    {CallId::neighbor_allgatherv, CallId::ineighbor_allgatherv, CallId::neighbor_allgatherv_init},
+    {CallId::neighbor_alltoall, CallId::ineighbor_alltoall, CallId::neighbor_alltoall_init},
+    {CallId::neighbor_alltoallv, CallId::ineighbor_alltoallv, CallId::neighbor_alltoallv_init},
+    {CallId::neighbor_alltoallw, CallId::ineighbor_alltoallw, CallId::neighbor_alltoallw_init},
 };
 
 // The rows of the blocking collectives, then one for each nonblocking form (named
@@ -96,7 +101,8 @@ std::optional<CallId> blocking_form(CallId id, bool* persistent) {
 const std::vector<CallSpec>& call_specs() {
   static const std::vector<CallSpec> specs = [] {
     std::vector<CallSpec> all;
-    for (auto family : {rows::point_to_point_rows, rows::collective_rows, rows::group_rows, rows::datatype_rows})
+    for (auto family : {rows::point_to_point_rows, rows::collective_rows, rows::group_rows, rows::topology_rows,
+                        rows::datatype_rows})
       for (CallSpec& c : family()) all.push_back(std::move(c));
     return with_nonblocking(std::move(all));
   }();
@@ -111,7 +117,8 @@ std::optional<std::int64_t> mpi_constant(std::string_view name) {
       {"MPI_COMBINER_SUBARRAY", 13},    {"MPI_COMBINER_DARRAY", 14},       {"MPI_COMBINER_RESIZED", 18},
       {"MPI_COMBINER_HINDEXED_BLOCK", 19}, {"MPI_DISTRIBUTE_BLOCK", 121},  {"MPI_DISTRIBUTE_CYCLIC", 122},
       {"MPI_DISTRIBUTE_NONE", 123},     {"MPI_DISTRIBUTE_DFLT_DARG", -49767}, {"MPI_INFO_NULL", 0x1c000000},
-      {"MPI_COMM_TYPE_SHARED", mpi::COMM_TYPE_SHARED}};
+      {"MPI_COMM_TYPE_SHARED", mpi::COMM_TYPE_SHARED}, {"MPI_CART", mpi::CART}, {"MPI_GRAPH", mpi::GRAPH},
+      {"MPI_DIST_GRAPH", mpi::DIST_GRAPH}};
   for (const auto& [n, v] : table)
     if (n == name) return v;
   return std::nullopt;
@@ -133,7 +140,7 @@ const char* param_name(P p) {
       "num_datatypes", "combiner", "max_integers", "max_addresses", "max_datatypes", "array_of_integers",
       "array_of_addresses", "array_of_datatypes", "buffer", "recvcounts", "sdispls", "rdispls", "sendtypes",
       "recvtypes", "array_of_indices", "info", "buffer_addr", "version", "subversion", "base", "disp", "addr1", "addr2", "split_type",
-      "message"};
+      "message", "dims", "periods", "reorder", "comm_cart", "coords", "maxdims", "direction", "rank_source", "rank_dest", "remain_dims", "nnodes", "edges", "comm_graph", "nneighbors", "maxneighbors", "neighbors", "nedges", "maxindex", "maxedges", "indegree", "outdegree", "sources", "sourceweights", "destinations", "destweights", "degrees", "weights", "comm_dist_graph", "weighted", "maxindegree", "maxoutdegree", "newrank", "comm_old"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

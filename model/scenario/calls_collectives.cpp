@@ -135,6 +135,48 @@ std::vector<CallSpec> collective_rows() {
        "MPI-4.1 §6.11.2",
        "rank i > 0 gets in {recvbuf} the {sendbuf} of ranks 0..i-1 combined with {op}, in rank order (an "
        "exclusive prefix reduction); rank 0's {recvbuf} is undefined and left unchanged."},
+      {CallId::neighbor_allgather, "MPI_Neighbor_allgather",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcount, "sendcount", K::integer, req}, {P::sendtype, "sendtype", K::datatype, req},
+        {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcount, "recvcount", K::integer, req}, {P::recvtype, "recvtype", K::datatype, req},
+        {P::comm, "comm", K::comm, req}},
+       "each process's sendbuf goes to its topology neighbours: block k of recvbuf comes from source k",
+       "MPI-4.1 §8.6.1",
+       "every process sends its {sendcount} {sendtype} from {sendbuf} to each destination of its topology on "
+       "{comm}, and receives block k of {recvbuf} ({recvcount} {recvtype}) from its k-th source; a block whose "
+       "source is MPI_PROC_NULL is left unchanged."},
+      {CallId::neighbor_allgatherv, "MPI_Neighbor_allgatherv",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcount, "sendcount", K::integer, req}, {P::sendtype, "sendtype", K::datatype, req},
+        {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcounts, "recvcounts", K::int_array, req}, {P::displs, "displs", K::int_array, req},
+        {P::recvtype, "recvtype", K::datatype, req}, {P::comm, "comm", K::comm, req}},
+       "neighbour allgather with a count and displacement per source",
+       "MPI-4.1 §8.6.1",
+       "as MPI_Neighbor_allgather, the block from source k landing at displs[k] = {displs} of {recvbuf}, "
+       "recvcounts[k] = {recvcounts} elements."},
+      {CallId::neighbor_alltoall, "MPI_Neighbor_alltoall",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcount, "sendcount", K::integer, req}, {P::sendtype, "sendtype", K::datatype, req},
+        {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcount, "recvcount", K::integer, req}, {P::recvtype, "recvtype", K::datatype, req},
+        {P::comm, "comm", K::comm, req}},
+       "block j of sendbuf goes to destination j; block k of recvbuf comes from source k",
+       "MPI-4.1 §8.6.2",
+       "every process sends block j of {sendbuf} ({sendcount} {sendtype}) to its j-th destination in the topology of "
+       "{comm} and receives block k of {recvbuf} ({recvcount} {recvtype}) from its k-th source. On a Cartesian grid "
+       "the block sent in the positive direction of a dimension arrives in the block from the negative direction."},
+      {CallId::neighbor_alltoallv, "MPI_Neighbor_alltoallv",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcounts, "sendcounts", K::int_array, req}, {P::sdispls, "sdispls", K::int_array, req},
+        {P::sendtype, "sendtype", K::datatype, req}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcounts, "recvcounts", K::int_array, req},
+        {P::rdispls, "rdispls", K::int_array, req}, {P::recvtype, "recvtype", K::datatype, req}, {P::comm, "comm", K::comm, req}},
+       "neighbour alltoall with a count and displacement per neighbour",
+       "MPI-4.1 §8.6.2",
+       "as MPI_Neighbor_alltoall with a count and displacement per destination (sendcounts = {sendcounts} at sdispls "
+       "= {sdispls}) and per source (recvcounts = {recvcounts} at rdispls = {rdispls}), in elements of the types."},
+      {CallId::neighbor_alltoallw, "MPI_Neighbor_alltoallw",
+       {{P::sendbuf, "sendbuf", K::buffer, req}, {P::sendcounts, "sendcounts", K::int_array, req}, {P::sdispls, "sdispls", K::int_array, req},
+        {P::sendtypes, "sendtypes", K::type_array, req}, {P::recvbuf, "recvbuf", K::buffer, req}, {P::recvcounts, "recvcounts", K::int_array, req},
+        {P::rdispls, "rdispls", K::int_array, req}, {P::recvtypes, "recvtypes", K::type_array, req}, {P::comm, "comm", K::comm, req}},
+       "neighbour alltoall with per-neighbour counts, byte displacements and datatypes",
+       "MPI-4.1 §8.6.2",
+       "as MPI_Neighbor_alltoallv with a datatype per neighbour and displacements in bytes: sdispls = {sdispls}, "
+       "rdispls = {rdispls}."},
   };
 }
 

@@ -15,6 +15,7 @@ inline constexpr bool opt = false;
 std::vector<CallSpec> point_to_point_rows();
 std::vector<CallSpec> collective_rows();
 std::vector<CallSpec> group_rows();
+std::vector<CallSpec> topology_rows();
 std::vector<CallSpec> datatype_rows();
 
 }  // namespace mpisim::scenario::rows

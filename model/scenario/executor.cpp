@@ -308,7 +308,7 @@ std::string Executor::args_json(RankEnv& env, const Step& s) {
 // Calls that never block run here, outside any coroutine frame, one family
 // after another; returns false for the calls that may block (call_async).
 bool Executor::call_sync(RankEnv& env, const Step& s) {
-  return p2p_call(env, s) || group_call(env, s) || type_call(env, s) || start_call(env, s);
+  return p2p_call(env, s) || group_call(env, s) || topology_call(env, s) || type_call(env, s) || start_call(env, s);
 }
 
 }  // namespace mpisim::scenario::exec

@@ -455,6 +455,16 @@ class Executor {
   // Groups and the local communicator calls.
   bool group_call(RankEnv& env, const Step& s);
 
+  // The process topologies' local calls: MPI_Dims_create, the maps, the queries (topology_steps.cpp).
+  bool topology_call(RankEnv& env, const Step& s);
+  // The topology constructors (collectives): MPI_Cart_create, MPI_Cart_sub,
+  // MPI_Graph_create, MPI_Dist_graph_create(_adjacent); the new communicator.
+  Task<const mpi::Communicator*> construct_topology(RankEnv& env, const Step& s, mpi::Rank& rk);
+  // An integer array argument as C ints (each must fit one).
+  std::vector<int> int_vector(RankEnv& env, const Step& s, P p);
+  // The same, as flags (nonzero: true).
+  std::vector<bool> flag_vector(RankEnv& env, const Step& s, P p);
+
   // Datatypes, pack and unpack, operations.
   bool type_call(RankEnv& env, const Step& s);
 

@@ -198,6 +198,19 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       bind(env.comms(), arg(s, P::newintracomm).name, made);
       break;
     }
+    case CallId::cart_create:
+    case CallId::cart_sub:
+    case CallId::graph_create:
+    case CallId::dist_graph_create:
+    case CallId::dist_graph_create_adjacent: {
+      const P out = s.spec->id == CallId::cart_create  ? P::comm_cart
+                    : s.spec->id == CallId::graph_create ? P::comm_graph
+                    : s.spec->id == CallId::cart_sub     ? P::newcomm
+                                                         : P::comm_dist_graph;
+      made = co_await construct_topology(env, s, rk);
+      bind(env.comms(), arg(s, out).name, made);
+      break;
+    }
     default: throw std::logic_error("construct: not a constructor");
   }
   co_return Status{};

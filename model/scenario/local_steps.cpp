@@ -145,8 +145,11 @@ std::string shown_value(CallId call, std::string_view param, std::int64_t v) {
     return mpi::comparison_name(static_cast<mpi::Comparison>(v));
   const bool rank_like = param == "rank" || param == "count" || param == "index" || param == "outcount" ||
                          param == "ranks2" || param == "array_of_indices";
-  if (rank_like && v == mpi::UNDEFINED) return "MPI_UNDEFINED";
-  if (param == "ranks2" && v == mpi::PROC_NULL) return "MPI_PROC_NULL";
+  if (call == CallId::topo_test && param == "status")
+    return v == mpi::CART ? "MPI_CART" : v == mpi::GRAPH ? "MPI_GRAPH" : v == mpi::DIST_GRAPH ? "MPI_DIST_GRAPH" : "MPI_UNDEFINED";
+  if ((rank_like || param == "newrank") && v == mpi::UNDEFINED) return "MPI_UNDEFINED";
+  const bool neighbor = param == "rank_source" || param == "rank_dest" || param == "sources" || param == "destinations";
+  if ((param == "ranks2" || neighbor) && v == mpi::PROC_NULL) return "MPI_PROC_NULL";
   return std::to_string(v);
 }
 
@@ -171,6 +174,7 @@ std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankE
     switch (p.kind) {
       case ParamKind::out_int:
       case ParamKind::array_out:
+      case ParamKind::array_inout:
       case ParamKind::int_inout:
         if (const Value* v = find_in(env.values(), a.name)) value = v->is_array ? list(v->array) : one(v->scalar);
         break;

@@ -275,7 +275,12 @@ Blocking Executor::call_async(RankEnv& env, const Step& s) {
     case CallId::comm_create:
     case CallId::comm_create_group:
     case CallId::intercomm_create:
-    case CallId::intercomm_merge: return construct(env, s, rk);
+    case CallId::intercomm_merge:
+    case CallId::cart_create:
+    case CallId::cart_sub:
+    case CallId::graph_create:
+    case CallId::dist_graph_create:
+    case CallId::dist_graph_create_adjacent: return construct(env, s, rk);
     case CallId::waitsome: return waitsome(env, s, rk);
     default: {
       coll::Collective kind;

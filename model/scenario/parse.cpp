@@ -430,6 +430,7 @@ class ScenarioParser {
         case ParamKind::op_out:
         case ParamKind::op_inout:
         case ParamKind::array_out:
+        case ParamKind::array_inout:
         case ParamKind::message_out:
         case ParamKind::message_inout: a.name = name(v, ap, "a name"); break;
         case ParamKind::group_in:

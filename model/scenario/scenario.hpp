@@ -72,6 +72,7 @@ enum class ParamKind {
   group_out,      // a name to bind a new group to
   group_inout,    // a group handle name that the call sets to MPI_GROUP_NULL (MPI_Group_free)
   array_out,      // a name to bind an integer array to (ranks2)
+  array_inout,    // the name of an integer array the call reads and updates (MPI_Dims_create's dims)
   message_out,    // a name to bind a matched message to (MPI_Mprobe)
   message_inout,  // the name of a matched message, which the call sets to MPI_MESSAGE_NULL (MPI_Mrecv)
   ranges,         // (first, last, stride) triplets: a JSON array of 3-element arrays, or a flat array expression
@@ -91,7 +92,8 @@ enum class P : std::uint8_t {
   combiner, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes,
   buffer, recvcounts, sdispls, rdispls, sendtypes, recvtypes,
   array_of_indices, info, buffer_addr, version, subversion, base, disp, addr1, addr2, split_type,
-  message, count_
+  message, dims, periods, reorder, comm_cart, coords, maxdims, direction, rank_source, rank_dest, remain_dims, nnodes, edges, comm_graph, nneighbors, maxneighbors, neighbors, nedges, maxindex, maxedges, indegree, outdegree, sources, sourceweights, destinations, destweights, degrees, weights, comm_dist_graph, weighted, maxindegree, maxoutdegree, newrank, comm_old,
+  count_
 };
 
 struct ParamSpec {
@@ -125,9 +127,11 @@ enum class CallId {
   ssend, issend, bsend, ibsend, rsend, irsend, buffer_attach, buffer_detach,
   wtick, get_version, initialized, finalized, request_get_status, aint_add, aint_diff, comm_split_type,
   send_init, ssend_init, bsend_init, rsend_init, recv_init, cancel, test_cancelled, mprobe, improbe, mrecv, imrecv,
+  dims_create, cart_create, cart_sub, cart_map, cart_get, cartdim_get, cart_rank, cart_coords, cart_shift, graph_create, graph_map, graphdims_get, graph_get, graph_neighbors_count, graph_neighbors, dist_graph_create, dist_graph_create_adjacent, dist_graph_neighbors_count, dist_graph_neighbors, topo_test,
+  neighbor_allgather, neighbor_allgatherv, neighbor_alltoall, neighbor_alltoallv, neighbor_alltoallw, ineighbor_allgather, ineighbor_allgatherv, ineighbor_alltoall, ineighbor_alltoallv, ineighbor_alltoallw, neighbor_allgather_init, neighbor_allgatherv_init, neighbor_alltoall_init, neighbor_alltoallv_init, neighbor_alltoallw_init,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::imrecv) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::neighbor_alltoallw_init) + 1;
 
 // The value of an MPI constant a scenario may name that is not a builtin
 // (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.

@@ -38,6 +38,7 @@ const char* kind_text(ParamKind k) {
     case ParamKind::group_out: return "name for the new group";
     case ParamKind::group_inout: return "group, set to MPI_GROUP_NULL";
     case ParamKind::array_out: return "name for the integer array result";
+    case ParamKind::array_inout: return "name of an integer array it reads and updates";
     case ParamKind::ranges: return "(first, last, stride) triplets";
     case ParamKind::message_out: return "name for the matched message";
     case ParamKind::message_inout: return "matched message, set to MPI_MESSAGE_NULL";
