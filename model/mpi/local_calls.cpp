@@ -128,6 +128,15 @@ std::int64_t aint_diff(std::int64_t addr1, std::int64_t addr2) {
   return r;
 }
 
+void check_not_cancelled(bool cancelled, const char* call) {
+  if (cancelled)
+    throw MpiError(ErrorClass::arg, "status",
+                   std::string("the status is that of a cancelled operation (MPI_Test_cancelled gives 1): ") + call +
+                       " has no count to read from it",
+                   "MPI-4.1 §3.8.4: the status of a cancelled operation says only that it was cancelled; its other "
+                   "fields, the count among them, are undefined");
+}
+
 std::int64_t get_count(std::int64_t bytes, const Datatype& type) {
   if (type.size() == 0) return bytes == 0 ? 0 : UNDEFINED;
   return bytes % type.size() != 0 ? UNDEFINED : bytes / type.size();

@@ -42,6 +42,9 @@ int split_type_color(std::int64_t split_type, std::uint32_t node);
 std::int64_t aint_add(std::int64_t base, std::int64_t disp);
 std::int64_t aint_diff(std::int64_t addr1, std::int64_t addr2);
 
+// MPI_Get_count and MPI_Get_elements on the status of a cancelled operation: its
+// count is undefined (§3.8.4), so reading it is an MpiError naming `call`.
+void check_not_cancelled(bool cancelled, const char* call);
 // MPI_Get_count (§3.2.5): whole elements of type in `bytes`, else MPI_UNDEFINED.
 std::int64_t get_count(std::int64_t bytes, const Datatype& type);
 // MPI_Get_elements (§5.1.11): basic elements of type in `bytes`, MPI_UNDEFINED

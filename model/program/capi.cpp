@@ -1097,6 +1097,7 @@ int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
     capi::need(status, "status");
     capi::need(count, "count");
     auto t = capi::type_of(x.c, datatype, "datatype");
+    mpi::check_not_cancelled(status->count_hi_and_cancelled & 1, "MPI_Get_count");
     const std::int64_t n = mpi::get_count(capi::status_bytes(status), *t);
     *count = n > INT32_MAX ? MPI_UNDEFINED : static_cast<int>(n);  // too many for an int (MPI-4.1 §3.2.5)
   });

@@ -313,6 +313,7 @@ int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count
   return call(__builtin_return_address(0), "MPI_Get_elements", [&](Ctx& x) {
     capi::need(status, "status");
     capi::need(count, "count");
+    mpi::check_not_cancelled(status->count_hi_and_cancelled & 1, "MPI_Get_elements");
     const std::int64_t n = mpi::get_elements(capi::status_bytes(status), *capi::type_of(x.c, datatype, "datatype"));
     *count = n > INT32_MAX ? MPI_UNDEFINED : static_cast<int>(n);
   });
@@ -446,6 +447,7 @@ int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Coun
   return call(__builtin_return_address(0), "MPI_Get_elements_x", [&](Ctx& x) {
     capi::need(status, "status");
     capi::need(count, "count");
+    mpi::check_not_cancelled(status->count_hi_and_cancelled & 1, "MPI_Get_elements_x");
     *count = mpi::get_elements(capi::status_bytes(status), *capi::type_of(x.c, datatype, "datatype"));
   });
 }

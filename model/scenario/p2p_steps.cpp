@@ -119,6 +119,7 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
     }
     case CallId::get_count: {
       const Status& st = status_arg(env, s, "MPI-4.1 §3.2.5: MPI_Get_count reads the status a receive returned");
+      mpi::check_not_cancelled(st.cancelled, "MPI_Get_count");
       bind_int(env, s, P::count, mpi::get_count(st.bytes, *type_arg(env, s, P::datatype)));
       return true;
     }

@@ -145,6 +145,7 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
       if (!st)
         throw MpiError(mpi::ErrorClass::arg, "status", "status '" + names_.str(a.name) + "' was never filled in",
                        "MPI-4.1 §5.1.11: MPI_Get_elements reads the status a receive returned");
+      mpi::check_not_cancelled(st->cancelled, "MPI_Get_elements");
       bind_int(env, s, P::count, mpi::get_elements(st->bytes, *type_arg(env, s, P::datatype)));
       return true;
     }
