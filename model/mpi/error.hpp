@@ -36,4 +36,11 @@ class LimitError : public std::runtime_error {
   std::string limit_;
 };
 
+// MPI_Abort (MPI-4.1 §11.3): the program asked to stop every process of the job
+// with `errorcode` as the job's exit status. `how` says who called it and how.
+struct Aborted {
+  int errorcode;
+  std::string how;
+};
+
 }  // namespace mpisim::mpi

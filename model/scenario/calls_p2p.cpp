@@ -25,6 +25,11 @@ std::vector<CallSpec> point_to_point_rows() {
        "the version of the standard: 4.1",
        "MPI-4.1 §9.1.1",
        "the version and subversion of the MPI standard the library implements: {version}.{subversion} (4.1)."},
+      {CallId::abort, "MPI_Abort", {{P::comm, "comm", K::comm, req}, {P::errorcode, "errorcode", K::integer, req}},
+       "stop every process of the job",
+       "MPI-4.1 §11.3",
+       "stop every process of the job (mpisim, like mpiexec, stops them all whatever {comm} is); the run ends "
+       "with an MPI_ABORT diagnostic and {errorcode} as mpisim's exit status."},
       {CallId::initialized, "MPI_Initialized", {{P::flag, "flag", K::out_int, req}},
        "whether MPI is initialized: 1 in a scenario",
        "MPI-4.1 §11.2.3",

@@ -69,6 +69,11 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       bind_int(env, s, P::subversion, mpi::SUBVERSION);
       return true;
     case CallId::initialized: bind_int(env, s, P::flag, 1); return true;
+    case CallId::abort: {
+      const auto& c = comm_arg(env, s);
+      const int code = rank_arg(env, s, P::errorcode);
+      throw mpi::Aborted{code, "called MPI_Abort(" + c.name() + ", " + std::to_string(code) + ")"};
+    }
     case CallId::finalized: bind_int(env, s, P::flag, 0); return true;
     case CallId::isend:
     case CallId::irecv: {

@@ -134,6 +134,14 @@ void conclude_run(mpi::World& world, sim::Engine& engine, const RunConfig& cfg, 
         return;
       }
       std::rethrow_exception(f->error);
+    } catch (const mpi::Aborted& a) {
+      d.code = "MPI_ABORT";
+      d.call = "MPI_Abort";
+      d.message = a.how + where +
+                  "; the run stopped there, as mpiexec stops every process of the job";
+      d.rule = "MPI-4.1 §11.3: MPI_Abort makes a best attempt to abort all tasks of the group of comm";
+      res.outcome = Outcome::erroneous;
+      res.exit_status = a.errorcode;
     } catch (const MpiError& e) {
       d.code = mpi::error_class_name(e.error_class());
       d.argument = e.argument();

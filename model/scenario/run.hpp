@@ -68,6 +68,7 @@ enum class Outcome { clean, erroneous, internal_error };
 
 struct RunResult {
   Outcome outcome = Outcome::clean;
+  int exit_status = 0;  // MPI_Abort's errorcode; else 0 (the outcome gives the status)
   sim::Trace trace;
   std::vector<std::int64_t> finish_ps;             // per rank
   std::int64_t makespan_ps = 0;

@@ -218,7 +218,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
       progress.show("mpisim: " + std::string(events) + " events, simulated time " + net::format_time(p.now_ps) +
                     ", " + std::to_string(p.ranks_done) + " of " + std::to_string(p.ranks) + " ranks done");
     };
-  int exit_status = 0;  // a C program's: MPI_Abort's errorcode, a rank's nonzero exit status
+  int exit_status = 0;  // MPI_Abort's errorcode; a C program's rank's nonzero exit status
   scenario::RunResult r;
   if (is_program) {
     program::Options opt;
@@ -241,6 +241,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
     exit_status = pr.exit_status;
   } else {
     r = scenario::run_scenario(sc, net, cfg);
+    exit_status = r.exit_status;
   }
   progress.clear();
   if (explain) {
@@ -272,7 +273,8 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   if (check_only && r.trace.diagnostics().empty())
     out << f.scenario << ": no diagnostics (" << r.ranks << " ranks)\n";
   print_diagnostics(err, r);
-  if (exit_status != 0) return exit_status;  // as mpiexec
+  // As mpiexec; a status the shell would read as 0 (256, ...) stays an error.
+  if (exit_status != 0) return (exit_status & 0xff) != 0 ? exit_status & 0xff : 2;
   switch (r.outcome) {
     case scenario::Outcome::clean: return 0;
     case scenario::Outcome::erroneous: return 2;
