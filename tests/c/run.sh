@@ -54,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent p2p_more graphs neighbors decode names cart errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent p2p_more graphs neighbors cart_random decode names cart errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -67,6 +67,13 @@ for n in 1 2; do compare decode $n; done
 for n in 1 3; do compare names $n; done
 for n in 1 2 4 6 7 12; do compare cart $n; done
 for n in 1 2 3 5; do compare graphs $n; done
+# Random grids, one seed per rank count: MPI_Dims_create, coordinates, shifts, sub-grids.
+compare cart_random 1 7
+compare cart_random 4 1
+compare cart_random 6 2
+compare cart_random 12 3
+compare cart_random 8 4
+compare cart_random 9 5
 # On 1, 2 and 4 ranks the grid has a periodic dimension of size 1 or 2, whose two
 # neighbours are one process, and the ring of distributed-graph edges has two
 # edges between the same processes: MPI-4.1 §8.6 (Example 8.10; MPI-4.0's errata
