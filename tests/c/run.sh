@@ -54,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent p2p_more graphs neighbors cart_random decode names cart errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler persistent p2p_more graphs neighbors cart_random p2p_random decode names cart errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -74,6 +74,12 @@ compare cart_random 6 2
 compare cart_random 12 3
 compare cart_random 8 4
 compare cart_random 9 5
+# Random programs over the send modes, receives, probes and completion calls.
+compare p2p_random 1 4
+compare p2p_random 2 1
+compare p2p_random 3 2
+compare p2p_random 5 3
+compare p2p_random 7 6
 # On 1, 2 and 4 ranks the grid has a periodic dimension of size 1 or 2, whose two
 # neighbours are one process, and the ring of distributed-graph edges has two
 # edges between the same processes: MPI-4.1 §8.6 (Example 8.10; MPI-4.0's errata
