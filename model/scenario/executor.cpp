@@ -27,6 +27,7 @@ std::optional<Value> Executor::NameLookup::operator()(std::string_view n, std::u
   if (mpi::GroupRef* g = find_in(env->groups(), *id); g && *g) return Value::of((*g)->members());
   if (auto c = mpi_constant(n)) return Value::of(*c);
   if (const mpi::Allocation* a = ex->allocation(*env, *id)) {
+    if (a->count == 0) return Value::of(std::vector<std::int64_t>{});  // an empty buffer: the empty array
     if (!a->data)
       throw StepError("buffer '" + std::string(n) + "' has no contents in --payload sizes mode");
     // The program reads every element: none may be a pending receive's (`show`,

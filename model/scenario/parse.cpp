@@ -65,13 +65,13 @@ class ScenarioParser {
 
   void top(const Json& j) {
     if (!j.is_object()) fail("", "expected a JSON object (a scenario), got " + std::string(j.type_name()));
-    static const std::set<std::string> known = {"mpisim", "name", "about", "note", "ranks", "network",
-                                                "payload", "progress", "algorithms", "limits", "program"};
+    static const std::set<std::string> known = {"mpisim", "name", "about", "note", "ranks", "ranks_fixed", "requires",
+                                                "network", "payload", "progress", "algorithms", "limits", "program"};
     for (auto it = j.begin(); it != j.end(); ++it)
       if (!known.count(it.key()))
         fail("/" + escape_pointer(it.key()),
-             "unknown field; a scenario has: mpisim, name, about, note, ranks, network, payload, progress, "
-             "algorithms, limits, program");
+             "unknown field; a scenario has: mpisim, name, about, note, ranks, ranks_fixed, requires, network, "
+             "payload, progress, algorithms, limits, program");
     if (!j.contains("mpisim") || j["mpisim"] != 1)
       fail("/mpisim", "expected \"mpisim\": 1 (the scenario format version)");
     sc_.name = string_field(j, "name", "/name");
@@ -82,6 +82,27 @@ class ScenarioParser {
       if (!r.is_number_integer() || r.get<std::int64_t>() < 1)
         fail("/ranks", "expected a positive integer number of ranks, got " + r.dump(-1, ' ', true));
       sc_.ranks = r.get<std::int64_t>();
+    }
+    if (j.contains("ranks_fixed")) {
+      sc_.ranks_fixed = string_field(j, "ranks_fixed", "/ranks_fixed");
+      if (sc_.ranks_fixed.empty()) fail("/ranks_fixed", "expected the reason the scenario runs only on its \"ranks\"");
+      if (!sc_.ranks) fail("/ranks_fixed", "a scenario fixed to its number of ranks must give \"ranks\"");
+    }
+    if (j.contains("requires")) {
+      const Json& q = j["requires"];
+      if (!q.is_object() || !q.contains("condition") || !q.contains("reason") || q.size() != 2)
+        fail("/requires", "expected {\"condition\": EXPR on size, \"reason\": TEXT}, e.g. {\"condition\": \"size % 2 == 0\", "
+                          "\"reason\": \"the ranks pair up\"}");
+      sc_.requires_condition = string_field(q, "condition", "/requires/condition");
+      sc_.requires_reason = string_field(q, "reason", "/requires/reason");
+      try {
+        const Expr e = Expr::parse(sc_.requires_condition);
+        for (const std::string& n : e.free_names())
+          if (n != "size")
+            fail("/requires/condition", "the condition may read only size (the number of ranks), not " + sim::shown(n));
+      } catch (const ExprError& e) {
+        fail("/requires/condition", std::string("not a valid expression: ") + e.what());
+      }
     }
     sc_.network = string_field(j, "network", "/network");
     if (j.contains("payload")) {
@@ -553,6 +574,28 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
 
 Scenario load_scenario(const std::string& path) {
   return parse_scenario(sim::read_input_file(path, "the scenario file"), path);
+}
+
+void check_rank_count(const Scenario& sc, std::int64_t ranks) {
+  const std::string who = sc.file.empty() ? std::string("the scenario") : sc.file;
+  if (!sc.ranks_fixed.empty() && sc.ranks && ranks != *sc.ranks)
+    throw sim::InputError("--ranks", who + " runs on exactly " + std::to_string(*sc.ranks) + " ranks (" +
+                                         sc.ranks_fixed + "); " + std::to_string(ranks) + " were asked for");
+  if (sc.requires_condition.empty()) return;
+  const Expr e = Expr::parse(sc.requires_condition);
+  auto lookup = [ranks](std::string_view n, std::uint32_t) -> std::optional<Value> {
+    if (n == "size") return Value::of(ranks);
+    return std::nullopt;
+  };
+  std::int64_t ok = 0;
+  try {
+    ok = e.eval_int(Lookup(lookup));
+  } catch (const ExprError& err) {
+    throw sim::InputError(who + ": /requires/condition", std::string("cannot be evaluated: ") + err.what());
+  }
+  if (!ok)
+    throw sim::InputError("--ranks", who + " needs " + sc.requires_condition + " (" + sc.requires_reason + "); " +
+                                         std::to_string(ranks) + " ranks do not");
 }
 
 }  // namespace mpisim::scenario

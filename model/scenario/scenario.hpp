@@ -223,6 +223,10 @@ struct Scenario {
   std::string note;                    // "note": the author's comment on the whole scenario
   std::string source_json;             // the scenario as given, compact, for the trace
   std::optional<std::int64_t> ranks;
+  // "ranks_fixed": why it runs only on its "ranks" (empty: on any count).
+  std::string ranks_fixed;
+  // "requires": a condition on size every run must meet, and why.
+  std::string requires_condition, requires_reason;
   std::string network;                 // path as given, resolved against the file's folder
   std::optional<mpi::PayloadMode> payload;
   std::string progress;                // "async", "in-mpi", or empty (the default)
@@ -242,6 +246,9 @@ struct Scenario {
 // Parses and validates; throws sim::InputError naming the file, the JSON path and
 // what was expected.
 Scenario parse_scenario(const std::string& text, const std::string& file);
+// A run of `sc` on `ranks` ranks is refused (sim::InputError, with the scenario's
+// reason) when the scenario is fixed to another count or its "requires" fails.
+void check_rank_count(const Scenario& sc, std::int64_t ranks);
 Scenario load_scenario(const std::string& path);
 
 }  // namespace mpisim::scenario

@@ -165,6 +165,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   cfg.trace_level = f.trace == "calls" ? sim::TraceLevel::calls
                     : f.trace == "summary" || (!written && !explain) ? sim::TraceLevel::summary
                                                                       : sim::TraceLevel::full;
+  if (!is_program) scenario::check_rank_count(sc, cfg.ranks);
   if (cfg.ranks > scenario::kMaxRanks)
     throw sim::InputError(f.ranks > 0 ? "--ranks" : f.scenario + ": /ranks",
                           std::to_string(cfg.ranks) + " ranks is more than mpisim runs (at most 2^24 = " +

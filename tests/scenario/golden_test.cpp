@@ -192,3 +192,32 @@ TEST_CASE("--chrome-trace and --html write what Perfetto and a browser open") {
   CHECK(page.find("<link") == std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("every shipped scenario runs and meets its expectations at any rank count, or refuses it with its reason") {
+  // errors/ aside (those are erroneous on purpose). A scenario that declares
+  // "ranks_fixed" or "requires" may refuse a count, with exit 2 and its reason;
+  // every other count must run clean.
+  fs::current_path(MPISIM_SOURCE_DIR);
+  int runs = 0;
+  for (const auto& f : scenarios()) {
+    if (f.rfind("scenarios/errors/", 0) == 0) continue;
+    const nlohmann::json j = nlohmann::json::parse(slurp(f));
+    const bool declares = j.contains("ranks_fixed") || j.contains("requires");
+    for (const char* n : {"1", "2", "3", "4", "5", "7", "8", "16", "64"}) {
+      CAPTURE(f);
+      CAPTURE(n);
+      std::ostringstream out, err;
+      const char* argv[] = {"mpisim", "run", f.c_str(), "--ranks", n, "-q"};
+      const int code = mpisim::cli::run_cli(6, argv, out, err);
+      const bool refused = code == 2 && err.str().find("--ranks") != std::string::npos;
+      CHECK_MESSAGE((code == 0 || (declares && refused)), err.str());
+      if (refused) {
+        const std::string reason = j.contains("ranks_fixed") ? j["ranks_fixed"].get<std::string>()
+                                                             : j["requires"]["reason"].get<std::string>();
+        CHECK(err.str().find(reason) != std::string::npos);
+      }
+      ++runs;
+    }
+  }
+  MESSAGE(runs, " runs");
+}
