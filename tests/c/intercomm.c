@@ -45,6 +45,46 @@ int main(int argc, char **argv) {
   MPI_Group_size(rg, &rgsize);
   printf("rank %d: remote group size %d\n", rank, rgsize);
   MPI_Group_free(&rg);
+
+  /* A duplicate is an intercommunicator of the same groups, congruent with it. */
+  MPI_Comm dup;
+  int dup_inter, cmp;
+  MPI_Comm_dup(inter, &dup);
+  MPI_Comm_test_inter(dup, &dup_inter);
+  MPI_Comm_compare(inter, dup, &cmp);
+  printf("rank %d: dup inter %d, congruent %d\n", rank, dup_inter, cmp == MPI_CONGRUENT);
+  /* Split by the parity of the local rank, reversed by key: a color with members
+     in both groups makes an intercommunicator of them. */
+  MPI_Comm parts;
+  MPI_Comm_split(dup, hrank % 2, -hrank, &parts);
+  if (parts == MPI_COMM_NULL) {
+    printf("rank %d: no split part\n", rank);
+  } else {
+    int prank, psize, premote;
+    MPI_Comm_rank(parts, &prank);
+    MPI_Comm_size(parts, &psize);
+    MPI_Comm_remote_size(parts, &premote);
+    printf("rank %d: split part rank %d of %d, remote %d\n", rank, prank, psize, premote);
+    MPI_Comm_free(&parts);
+  }
+  /* Create from each group's first process: two one-process groups facing each other. */
+  MPI_Group lg, first;
+  MPI_Comm_group(half, &lg);
+  int zero = 0;
+  MPI_Group_incl(lg, 1, &zero, &first);
+  MPI_Comm leaders;
+  MPI_Comm_create(dup, first, &leaders);
+  if (leaders != MPI_COMM_NULL) {
+    int lsum = -1;
+    MPI_Allreduce(&rank, &lsum, 1, MPI_INT, MPI_SUM, leaders);
+    printf("rank %d: leaders' allreduce across %d\n", rank, lsum);
+    MPI_Comm_free(&leaders);
+  } else {
+    printf("rank %d: not a leader\n", rank);
+  }
+  MPI_Group_free(&first);
+  MPI_Group_free(&lg);
+  MPI_Comm_free(&dup);
   MPI_Comm_free(&merged);
   MPI_Comm_free(&inter);
   MPI_Comm_free(&half);

@@ -92,7 +92,111 @@ mpi::TopologyRef build_dist_graph(const World::Agreement& a, const Communicator&
 
 }  // namespace
 
+namespace {
+// On an intercommunicator both groups take part. The agreement indexes the group
+// whose first member has the lower world rank first; `me` is the caller's index.
+struct InterSides {
+  GroupRef local, remote;
+  bool first_side;
+  std::size_t total, me;
+};
+InterSides inter_sides(Rank& rank, const Communicator& inter) {
+  InterSides s{inter.group(rank.id()), inter.remote_group(), false, 0, 0};
+  s.first_side = s.local->world(0) < s.remote->world(0);
+  s.total = static_cast<std::size_t>(s.local->size() + s.remote->size());
+  s.me = static_cast<std::size_t>(inter.rank_of(rank.id(), rank.id()) + (s.first_side ? 0 : s.remote->size()));
+  return s;
+}
+// The messages of a constructor on an intercommunicator, as MPICH sends them:
+// each group gathers its members' arguments, the two leaders exchange, each group
+// spreads the result.
+Task<void> inter_exchange(Rank& rank, const Communicator& inter) {
+  co_await allgather_items(rank, *inter.local_comm(), 8, kTagConstruct);
+  if (inter.rank_of(rank.id(), rank.id()) == 0) {
+    static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
+    mpi::TypedBuffer none{&rank.memory(), 0, 8, byte.get()};
+    mpi::Request* reqs[2] = {rank.irecv_unchecked(none, byte, 0, kTagConstruct, inter),
+                             rank.isend_unchecked(none, byte, 0, kTagConstruct, inter)};
+    co_await rank.wait_all(reqs);
+  }
+  co_await bcast_pattern(rank, *inter.local_comm(), 0, 8, kTagConstruct + 1);
+}
+
+// MPI_Comm_dup of an intercommunicator: an intercommunicator of the same two
+// groups, congruent with it (MPI-4.1 §7.4.2).
+Task<const Communicator*> dup_inter(Rank& rank, const Communicator& inter, std::int64_t seq, std::string label) {
+  World& w = rank.world();
+  const InterSides s = inter_sides(rank, inter);
+  deposit(w.agreement(inter.base_context(), seq, s.total), s.me, World::Deposit{"MPI_Comm_dup"}, inter);
+  co_await inter_exchange(rank, inter);
+  World::Agreement& a = w.agreement(inter.base_context(), seq, s.total);
+  if (!a.resolved) {
+    const GroupRef& ga = s.first_side ? s.local : s.remote;
+    const GroupRef& gb = s.first_side ? s.remote : s.local;
+    const auto [side_a, side_b] = w.new_inter(label, ga, gb);
+    const auto na = static_cast<std::size_t>(ga->size());
+    for (std::size_t i = 0; i < a.result.size(); ++i) a.result[i] = i < na ? side_a : side_b;
+    a.resolved = true;
+  }
+  co_return take(w, inter.base_context(), seq, s.me);
+}
+
+// MPI_Comm_split and MPI_Comm_create of an intercommunicator (MPI-4.1 §7.4.2): the
+// deposits give each member's part of its group (split: color and key; create:
+// the subgroup of its own group); each part that has a counterpart on the other
+// side becomes an intercommunicator between the two, the rest MPI_COMM_NULL.
+template <typename PartOf>
+Task<const Communicator*> inter_parts(Rank& rank, const Communicator& inter, std::int64_t seq, World::Deposit mine,
+                                      std::string label, PartOf part_of) {
+  World& w = rank.world();
+  const InterSides s = inter_sides(rank, inter);
+  deposit(w.agreement(inter.base_context(), seq, s.total), s.me, std::move(mine), inter);
+  co_await inter_exchange(rank, inter);
+  World::Agreement& a = w.agreement(inter.base_context(), seq, s.total);
+  if (!a.resolved) {
+    const GroupRef& ga = s.first_side ? s.local : s.remote;
+    const GroupRef& gb = s.first_side ? s.remote : s.local;
+    const auto na = static_cast<std::size_t>(ga->size());
+    auto world_of = [&](std::size_t i) {
+      return i < na ? ga->world(static_cast<std::int64_t>(i)) : gb->world(static_cast<std::int64_t>(i - na));
+    };
+    // part -> (members of side a, members of side b), each in its order.
+    std::map<std::int64_t, std::array<std::vector<std::pair<std::int64_t, std::size_t>>, 2>> parts;
+    for (std::size_t i = 1; i < a.deposits.size(); ++i) {
+      const World::Deposit& d = a.deposits[i];
+      const World::Deposit& first = a.deposits[i < na ? 0 : na];
+      if (d.group && first.group && mpi::Group::compare(*d.group, *first.group) != mpi::Comparison::ident)
+        throw MpiError(ErrorClass::group, "group",
+                       "the processes of one group of " + inter.name() + " give different groups (world ranks " +
+                           std::to_string(world_of(i < na ? 0 : na)) + " and " + std::to_string(world_of(i)) + ")",
+                       "MPI-4.1 §7.4.2: on an intercommunicator, the processes of each group give the same group");
+    }
+    for (std::size_t i = 0; i < a.deposits.size(); ++i) {
+      std::int64_t part = 0, order = 0;
+      const std::int64_t local_rank = static_cast<std::int64_t>(i < na ? i : i - na);
+      if (!part_of(a.deposits[i], world_of(i), local_rank, &part, &order)) continue;
+      parts[part][i < na ? 0 : 1].push_back({order, i});
+    }
+    std::fill(a.result.begin(), a.result.end(), nullptr);
+    for (auto& [part, sides] : parts) {
+      if (sides[0].empty() || sides[1].empty()) continue;  // no counterpart: MPI_COMM_NULL
+      std::vector<std::int64_t> members[2];
+      for (int k = 0; k < 2; ++k) {
+        std::sort(sides[k].begin(), sides[k].end());
+        for (const auto& m : sides[k]) members[k].push_back(world_of(m.second));
+      }
+      const auto [side_a, side_b] = w.new_inter(label, mpi::Group::of(members[0]), mpi::Group::of(members[1]));
+      for (const auto& m : sides[0]) a.result[m.second] = side_a;
+      for (const auto& m : sides[1]) a.result[m.second] = side_b;
+    }
+    a.resolved = true;
+  }
+  co_return take(w, inter.base_context(), seq, s.me);
+}
+}  // namespace
+
 Task<const Communicator*> dup(Rank& rank, const Communicator& comm, std::int64_t seq, std::string label) {
+  if (comm.is_inter()) co_return co_await dup_inter(rank, comm, seq, std::move(label));
   World& w = rank.world();
   // The duplicate has comm's topology too (MPI-4.1 §7.4.2).
   if (comm.is_self()) co_return &w.new_intra(label, comm.group(rank.id()), comm.topology_ref());
@@ -115,6 +219,16 @@ Task<const Communicator*> split(Rank& rank, const Communicator& comm, std::int64
   if (color < 0 && color != mpi::UNDEFINED)
     throw mpi::MpiError(mpi::ErrorClass::arg, "color", "color = " + std::to_string(color) + " is negative",
                         "MPI-4.1 §7.4.2: color must be non-negative or MPI_UNDEFINED");
+  if (comm.is_inter())
+    // Within each group by color, ranked by key then old rank; a color needs members in both groups.
+    return inter_parts(rank, comm, seq, World::Deposit{"MPI_Comm_split", color, key}, std::move(label),
+                       [](const World::Deposit& d, std::int64_t, std::int64_t local_rank, std::int64_t* part,
+                          std::int64_t* order) {
+                         if (d.a == mpi::UNDEFINED) return false;
+                         *part = d.a;
+                         *order = d.b * (std::int64_t{1} << 32) + local_rank;
+                         return true;
+                       });
   return split_as(rank, comm, seq, World::Deposit{"MPI_Comm_split", color, key}, std::move(label));
 }
 
@@ -294,6 +408,29 @@ Task<const Communicator*> create(Rank& rank, const Communicator& comm, std::int6
                                  std::string label) {
   World& w = rank.world();
   if (comm.is_self()) co_return group->size() == 1 && group->world(0) == rank.id() ? &w.new_intra(label, group) : nullptr;
+  if (comm.is_inter()) {
+    // Each process gives a subgroup of its own group: the result joins the two
+    // subgroups (MPI-4.1 §7.4.2); a process outside its subgroup, or a subgroup
+    // facing an empty one, gets MPI_COMM_NULL.
+    const GroupRef local = comm.group(rank.id());
+    for (std::int64_t i = 0; i < group->size(); ++i)
+      if (local->rank_of(group->world(i)) < 0)
+        throw MpiError(ErrorClass::group, "group",
+                       "the group's rank " + std::to_string(i) + " (world rank " + std::to_string(group->world(i)) +
+                           ") is not in the local group of " + comm.name(),
+                       "MPI-4.1 §7.4.2: on an intercommunicator, group is a subset of the caller's local group");
+    World::Deposit d{"MPI_Comm_create"};
+    d.group = group;
+    co_return co_await inter_parts(rank, comm, seq, std::move(d), std::move(label),
+                                   [](const World::Deposit& dep, std::int64_t world, std::int64_t, std::int64_t* part,
+                                      std::int64_t* order) {
+                                     const std::int64_t at = dep.group->rank_of(world);
+                                     if (at < 0) return false;
+                                     *part = 0;
+                                     *order = at;
+                                     return true;
+                                   });
+  }
   const auto p = static_cast<std::size_t>(comm.size());
   const auto me = static_cast<std::size_t>(my_rank(rank, comm));
   for (std::int64_t i = 0; i < group->size(); ++i)
@@ -458,29 +595,15 @@ Task<const Communicator*> intercomm_merge(Rank& rank, const Communicator& inter,
     throw mpi::MpiError(mpi::ErrorClass::comm, "intercomm", inter.name() + " is not an intercommunicator",
                         "MPI-4.1 §7.6.2: MPI_Intercomm_merge takes an intercommunicator");
   World& w = rank.world();
-  const GroupRef local = inter.group(rank.id());
-  const GroupRef& remote = inter.remote_group();
-  // Both sides index the agreement the same way: the side whose first member has
-  // the lower world rank first.
-  const bool first_side = local->world(0) < remote->world(0);
-  const auto total = static_cast<std::size_t>(local->size() + remote->size());
-  const auto me = static_cast<std::size_t>(inter.rank_of(rank.id(), rank.id()) + (first_side ? 0 : remote->size()));
+  const InterSides s = inter_sides(rank, inter);
+  const std::size_t total = s.total, me = s.me;
   deposit(w.agreement(inter.base_context(), seq, total), me, World::Deposit{"MPI_Intercomm_merge", high ? 1 : 0},
           inter);
-  // Each side gathers its own, the leaders exchange, each side spreads the result.
-  co_await allgather_items(rank, *inter.local_comm(), 8, kTagConstruct);
-  if (inter.rank_of(rank.id(), rank.id()) == 0) {
-    static const mpi::TypeRef byte = mpi::predefined_type("MPI_BYTE");
-    mpi::TypedBuffer none{&rank.memory(), 0, 8, byte.get()};
-    mpi::Request* reqs[2] = {rank.irecv_unchecked(none, byte, 0, kTagConstruct, inter),
-                             rank.isend_unchecked(none, byte, 0, kTagConstruct, inter)};
-    co_await rank.wait_all(reqs);
-  }
-  co_await bcast_pattern(rank, *inter.local_comm(), 0, 8, kTagConstruct + 1);
+  co_await inter_exchange(rank, inter);
   World::Agreement& a = w.agreement(inter.base_context(), seq, total);
   if (!a.resolved) {
-    const GroupRef& ga = first_side ? local : remote;
-    const GroupRef& gb = first_side ? remote : local;
+    const GroupRef& ga = s.first_side ? s.local : s.remote;
+    const GroupRef& gb = s.first_side ? s.remote : s.local;
     auto side_high = [&](std::size_t from, std::size_t count) {
       std::int64_t h = a.deposits[from].a;
       for (std::size_t i = from; i < from + count; ++i)
