@@ -480,6 +480,9 @@ Task<const Communicator*> create(Rank& rank, const Communicator& comm, std::int6
 
 Task<const Communicator*> create_group(Rank& rank, const Communicator& comm, GroupRef group, int tag,
                                        std::string label) {
+  if (comm.is_inter())
+    throw mpi::MpiError(mpi::ErrorClass::comm, "comm", comm.name() + " is an intercommunicator",
+                        "MPI-4.1 §7.4.2: MPI_Comm_create_group takes an intracommunicator");
   if (tag < 0 || tag > mpi::TAG_UB)
     throw mpi::MpiError(mpi::ErrorClass::tag, "tag", "tag = " + std::to_string(tag) + " is outside 0..MPI_TAG_UB",
                         "MPI-4.1 §7.4.2: tag is a valid tag");
