@@ -2,6 +2,7 @@
 // The integer constants of the MPI standard that scenarios and the runtime share.
 // Values follow MPICH's mpi.h where the standard leaves them to the implementation.
 #include <cstdint>
+#include <string>
 
 namespace mpisim::mpi {
 
@@ -43,5 +44,28 @@ enum class ErrorClass : int {
 };
 
 const char* error_class_name(ErrorClass c);
+
+// The error codes mpisim returns are the error classes themselves (MPI-4.1 §9.4
+// lets an implementation use the classes as its codes). The name of a code, or
+// null when it is none of MPI-4.1 Table 9.1's classes (MPICH's values).
+const char* error_code_name(int code);
+// MPI_Error_class: the class of `code`; MPI_ERR_ARG naming `argument` when `code`
+// is no error code mpisim can return.
+int error_class_of(int code, const char* argument);
+// MPI_Error_string: the text of `code` (its name and what it means), at most
+// MPI_MAX_ERROR_STRING - 1 characters; MPI_ERR_ARG as error_class_of.
+std::string error_string(int code, const char* argument);
+inline constexpr int MAX_ERROR_STRING = 512;  // MPICH's value
+
+// The predefined error handlers (MPI-4.1 §9.3), MPICH's handle values.
+inline constexpr int ERRHANDLER_NULL = 0x14000000;
+inline constexpr int ERRORS_ARE_FATAL = 0x54000000;
+inline constexpr int ERRORS_RETURN = 0x54000001;
+inline constexpr int ERRORS_ABORT = 0x54000003;
+// MPI_Comm_set_errhandler's argument: MPI_ERR_ARG naming `argument` unless it is
+// one of the predefined handlers.
+void check_errhandler(std::int64_t handler, const char* argument);
+// The name of a handler ("MPI_ERRORS_RETURN"), or null.
+const char* errhandler_name(std::int64_t handler);
 
 }  // namespace mpisim::mpi

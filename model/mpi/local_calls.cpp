@@ -100,6 +100,24 @@ void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf
   }
 }
 
+int error_string(Memory& mem, PayloadMode mode, Address string, int code) {
+  const std::string text = error_string(code, "errorcode");
+  const TypeRef chars = predefined_type("MPI_CHAR");
+  const TypedBuffer out{&mem, string, MAX_ERROR_STRING, chars.get()};
+  try {
+    check_access(out, MAX_ERROR_STRING, "string");
+  } catch (const MpiError& e) {
+    throw MpiError(ErrorClass::buffer, "string",
+                   "string must hold MPI_MAX_ERROR_STRING (" + std::to_string(MAX_ERROR_STRING) +
+                       ") characters: " + e.what(),
+                   "MPI-4.1 §9.2: the argument string must represent storage at least MPI_MAX_ERROR_STRING "
+                   "characters long");
+  }
+  if (mode == PayloadMode::data)
+    unpack(reinterpret_cast<const std::byte*>(text.c_str()), static_cast<std::int64_t>(text.size()) + 1, out);
+  return static_cast<int>(text.size());
+}
+
 int split_type_color(std::int64_t split_type, std::uint32_t node) {
   if (split_type == UNDEFINED) return UNDEFINED;
   if (split_type != COMM_TYPE_SHARED)

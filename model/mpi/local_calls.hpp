@@ -32,6 +32,11 @@ void unpack(Memory& mem, PayloadMode mode, Address inbuf, std::int64_t insize, s
 void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf, std::int64_t count,
                   const TypeRef& type, const Op& op, std::int32_t rank);
 
+// MPI_Error_string (§9.2) into simulated memory: the text of `code` and a NUL
+// into MPI_MAX_ERROR_STRING MPI_CHAR at `string` (written in data mode only);
+// returns the text's length.
+int error_string(Memory& mem, PayloadMode mode, Address string, int code);
+
 // MPI_Comm_split_type (§7.4.2): the color of the split at a rank on `node`:
 // MPI_COMM_TYPE_SHARED gives the node, MPI_UNDEFINED stays; another type is
 // MPI_ERR_ARG.

@@ -159,7 +159,7 @@ int MPI_Get_version(int* version, int* subversion) {
 int MPI_Error_class(int errorcode, int* errorclass) {
   return call(__builtin_return_address(0), "MPI_Error_class", [&](Ctx&) {
     capi::need(errorclass, "errorclass");
-    *errorclass = errorcode;
+    *errorclass = mpi::error_class_of(errorcode, "errorcode");
   });
 }
 
@@ -167,7 +167,7 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
   return call(__builtin_return_address(0), "MPI_Error_string", [&](Ctx&) {
     capi::need(string, "string");
     capi::need(resultlen, "resultlen");
-    const std::string s = mpi::error_class_name(static_cast<mpi::ErrorClass>(errorcode));
+    const std::string s = mpi::error_string(errorcode, "errorcode");
     const std::size_t n = std::min<std::size_t>(s.size(), MPI_MAX_ERROR_STRING - 1);
     std::memcpy(string, s.data(), n);
     string[n] = '\0';
@@ -670,10 +670,7 @@ int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return call(__builtin_return_address(0), "MPI_Comm_set_errhandler", [&](Ctx& x) {
     x.run.comm(comm, "comm");
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN && errhandler != MPI_ERRORS_ABORT)
-      throw mpi::MpiError(mpi::ErrorClass::arg, "errhandler", capi::hex(errhandler) + " is not an error handler",
-                          "MPI-4.1 §9.3: errhandler is MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT, MPI_ERRORS_RETURN or "
-                          "one the program made (user error handlers are not available from C yet)");
+    mpi::check_errhandler(errhandler, "errhandler");
     x.run.set_errhandler(comm, errhandler);
   });
 }

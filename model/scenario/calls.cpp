@@ -121,6 +121,13 @@ std::optional<std::int64_t> mpi_constant(std::string_view name) {
       {"MPI_DIST_GRAPH", mpi::DIST_GRAPH}};
   for (const auto& [n, v] : table)
     if (n == name) return v;
+  // The error classes (MPI_SUCCESS, MPI_ERR_*) and the predefined error handlers.
+  if (name.starts_with("MPI_ERR") || name == "MPI_SUCCESS")
+    for (int code = 0; code < 100; ++code)
+      if (const char* n = mpi::error_code_name(code); n && name == n) return code;
+  for (const std::int64_t h : {mpi::ERRORS_ARE_FATAL, mpi::ERRORS_RETURN, mpi::ERRORS_ABORT, mpi::ERRHANDLER_NULL})
+    if (name == mpi::errhandler_name(h)) return h;
+  if (name == "MPI_MAX_ERROR_STRING") return mpi::MAX_ERROR_STRING;
   return std::nullopt;
 }
 
@@ -140,7 +147,8 @@ const char* param_name(P p) {
       "num_datatypes", "combiner", "max_integers", "max_addresses", "max_datatypes", "array_of_integers",
       "array_of_addresses", "array_of_datatypes", "buffer", "recvcounts", "sdispls", "rdispls", "sendtypes",
       "recvtypes", "array_of_indices", "info", "buffer_addr", "version", "subversion", "base", "disp", "addr1", "addr2", "split_type",
-      "message", "dims", "periods", "reorder", "comm_cart", "coords", "maxdims", "direction", "rank_source", "rank_dest", "remain_dims", "nnodes", "edges", "comm_graph", "nneighbors", "maxneighbors", "neighbors", "nedges", "maxindex", "maxedges", "indegree", "outdegree", "sources", "sourceweights", "destinations", "destweights", "degrees", "weights", "comm_dist_graph", "weighted", "maxindegree", "maxoutdegree", "newrank", "comm_old", "errorcode"};
+      "message", "dims", "periods", "reorder", "comm_cart", "coords", "maxdims", "direction", "rank_source", "rank_dest", "remain_dims", "nnodes", "edges", "comm_graph", "nneighbors", "maxneighbors", "neighbors", "nedges", "maxindex", "maxedges", "indegree", "outdegree", "sources", "sourceweights", "destinations", "destweights", "degrees", "weights", "comm_dist_graph", "weighted", "maxindegree", "maxoutdegree", "newrank", "comm_old", "errorcode",
+      "errhandler", "errorclass", "string", "resultlen"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

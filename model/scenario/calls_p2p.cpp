@@ -30,6 +30,36 @@ std::vector<CallSpec> point_to_point_rows() {
        "MPI-4.1 §11.3",
        "stop every process of the job (mpisim, like mpiexec, stops them all whatever {comm} is); the run ends "
        "with an MPI_ABORT diagnostic and {errorcode} as mpisim's exit status."},
+      {CallId::comm_set_errhandler, "MPI_Comm_set_errhandler",
+       {{P::comm, "comm", K::comm, req}, {P::errhandler, "errhandler", K::integer, req}},
+       "what an erroneous call on comm does: stop the run, or return its error class",
+       "MPI-4.1 §9.3.1",
+       "from now on, an error in a call on {comm} at this process (or in a completion of one of its requests) "
+       "is handled by {errhandler}: MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT stop the run; with "
+       "MPI_ERRORS_RETURN the call does nothing and returns its error class (the step's \"return\" binds it), "
+       "and the diagnostic is a warning. Communicators made from {comm} inherit the handler."},
+      {CallId::comm_get_errhandler, "MPI_Comm_get_errhandler",
+       {{P::comm, "comm", K::comm, req}, {P::errhandler, "errhandler", K::out_int, req}},
+       "the error handler of comm at this process",
+       "MPI-4.1 §9.3.1",
+       "{errhandler} = the error handler of {comm} at this process: MPI_ERRORS_ARE_FATAL unless a call set "
+       "another on it or on the communicator it was made from."},
+      {CallId::errhandler_free, "MPI_Errhandler_free", {{P::errhandler, "errhandler", K::int_inout, req}},
+       "release an error handler handle",
+       "MPI-4.1 §9.3.4",
+       "{errhandler} = MPI_ERRHANDLER_NULL; the predefined handlers themselves stay."},
+      {CallId::error_class, "MPI_Error_class",
+       {{P::errorcode, "errorcode", K::integer, req}, {P::errorclass, "errorclass", K::out_int, req}},
+       "the error class of an error code",
+       "MPI-4.1 §9.4",
+       "{errorclass} = the error class of {errorcode}; mpisim's error codes are the classes themselves."},
+      {CallId::error_string, "MPI_Error_string",
+       {{P::errorcode, "errorcode", K::integer, req}, {P::string, "string", K::buffer, req},
+        {P::resultlen, "resultlen", K::out_int, req}},
+       "the text of an error code",
+       "MPI-4.1 §9.2",
+       "write the text of {errorcode} (its class's name and meaning) into {string}, a buffer of at least "
+       "MPI_MAX_ERROR_STRING (512) MPI_CHAR, ended by a NUL; {resultlen} = its length."},
       {CallId::initialized, "MPI_Initialized", {{P::flag, "flag", K::out_int, req}},
        "whether MPI is initialized: 1 in a scenario",
        "MPI-4.1 §11.2.3",

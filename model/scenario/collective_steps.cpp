@@ -125,6 +125,7 @@ void Executor::start_persistent(RankEnv& env, mpi::Rank& rk, NameId id, const ch
   coll::check_start(slot != nullptr, "request '" + names_.str(id) + "'", param);
   const Persistent& q = **p;
   const std::int64_t instance = q.collective() ? next_instance(env, *q.args.comm) : -1;
+  committed_ = q.collective();
   slot = coll::start(coordinator_, rk, q, instance, &started_algorithm_);
   if (q.collective()) started_.push_back(slot);
 }
@@ -137,6 +138,7 @@ coll::CollArgs Executor::collective_args(RankEnv& env, const Step& s, mpi::Rank&
   coll::CollArgs a = coll::read_arguments(rk, kind, form, comm, source);
   a.segment_bytes = s.segment;
   a.instance = next_instance(env, comm);
+  committed_ = true;  // numbered among the communicator's collectives: bound to the other members' calls
   return a;
 }
 

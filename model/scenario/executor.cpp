@@ -3,6 +3,29 @@
 
 namespace mpisim::scenario::exec {
 
+namespace {
+
+// The communicator constructors: collectives that block, bound to the other members.
+bool constructs_comm(CallId id) {
+  switch (id) {
+    case CallId::comm_dup:
+    case CallId::comm_split:
+    case CallId::comm_split_type:
+    case CallId::comm_create:
+    case CallId::comm_create_group:
+    case CallId::intercomm_create:
+    case CallId::intercomm_merge:
+    case CallId::cart_create:
+    case CallId::cart_sub:
+    case CallId::graph_create:
+    case CallId::dist_graph_create:
+    case CallId::dist_graph_create_adjacent: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 std::optional<Value> Executor::NameLookup::operator()(std::string_view n, std::uint32_t resolved) const {
   std::optional<NameId> id = resolved != kNoId ? std::optional<NameId>(resolved) : ex->names_.find(n);
   if (!id) return std::nullopt;
@@ -229,21 +252,33 @@ Blocking Executor::run_step(RankEnv& env, const Step& s) {
         env.nested->push_back(Cursor{s.body.get(), 0, &s, 0, n});
         break;
       }
-      case Step::call:
+      case Step::call: {
         env.call_start = world_.engine().now();
         if (cfg_.explain) explain_before_[env.rank] = buffer_texts(env);
         started_.clear();
-        // The calls that may block first: they are the ones a long run repeats.
-        if (Blocking b = call_async(env, s); b.kind != Blocking::none) return b;
-        if (!call_sync(env, s)) throw std::logic_error(std::string("a call with no handler: ") + s.spec->name);
-        {
-          const std::int64_t record = record_call(env, s, s.spec->name, env.call_start,
-                                                  std::exchange(started_algorithm_, ""), args_json(env, s));
-          // The operations the call started: their completion goes to its record.
-          for (const Request* r : started_) world_.set_trace_call(r, record);
-          started_.clear();
+        committed_ = false;
+        const bool returns = returns_errors(env, s);  // before the call changes the handles it names
+        try {
+          // The calls that may block first: they are the ones a long run repeats.
+          if (Blocking b = call_async(env, s); b.kind != Blocking::none) {
+            // A collective's wait (a communicator constructor's included) is bound to the other members'.
+            b.errors_return = returns && b.kind != Blocking::collective && !constructs_comm(s.spec->id);
+            return b;
+          }
+          if (!call_sync(env, s)) throw std::logic_error(std::string("a call with no handler: ") + s.spec->name);
+        } catch (const MpiError& e) {
+          if (committed_ || !returns) throw;
+          return_error(env, s, e);
+          break;
         }
+        if (s.return_name) bind(env.values(), *s.return_name, Value::of(0));  // MPI_SUCCESS
+        const std::int64_t record = record_call(env, s, s.spec->name, env.call_start,
+                                                std::exchange(started_algorithm_, ""), args_json(env, s));
+        // The operations the call started: their completion goes to its record.
+        for (const Request* r : started_) world_.set_trace_call(r, record);
+        started_.clear();
         break;
+      }
     }
   }
   return {};
@@ -263,6 +298,7 @@ void Executor::finish_blocking(RankEnv& env, const Status& st, const char* algor
     return;
   }
   if (s.slot[static_cast<std::size_t>(P::status)] >= 0) bind_status(env, s, P::status, st);
+  if (s.return_name) bind(env.values(), *s.return_name, Value::of(0));  // MPI_SUCCESS
   record_call(env, s, s.spec->name, env.call_start, algorithm ? algorithm : "", args_json(env, s));
 }
 
@@ -289,9 +325,12 @@ std::string Executor::args_json(RankEnv& env, const Step& s) {
     const char* n = s.spec->params[i].name;
     switch (a.kind) {
       case ParamKind::integer: {
-        // Evaluated again after the call: the value as this rank saw it.
+        // Evaluated again after the call: the value as this rank saw it (a handle by its name).
         try {
-          w.field(n, eval_int(env, *a.expr));
+          const std::int64_t v = eval_int(env, *a.expr);
+          const char* handler = s.spec->params[i].id == P::errhandler ? mpi::errhandler_name(v) : nullptr;
+          if (handler) w.field(n, handler);
+          else w.field(n, v);
         } catch (const std::exception&) {
           w.field(n, a.text);
         }
@@ -303,6 +342,68 @@ std::string Executor::args_json(RankEnv& env, const Step& s) {
   w.end_object();
   out.pop_back();  // the writer ends a top-level value with a newline
   return out;
+}
+
+// ---- error handlers
+std::int64_t Executor::errhandler_of(RankEnv& env, const mpi::Communicator& c) {
+  if (!errhandlers_set_) return mpi::ERRORS_ARE_FATAL;
+  const std::int64_t* h = find_in(env.b().errhandlers.get(), comm_key(c));
+  return h ? *h : mpi::ERRORS_ARE_FATAL;
+}
+
+void Executor::set_errhandler(RankEnv& env, const mpi::Communicator& c, std::int64_t handler) {
+  errhandlers_set_ = true;
+  bind(env.b().errhandlers.get(), comm_key(c), handler);
+}
+
+// The communicator parameter i of step s names, or null if it names none (yet).
+const mpi::Communicator* Executor::comm_or_null(RankEnv& env, const Step& s, std::size_t i) {
+  const Arg& a = s.args[i];
+  if (a.comm_kind == Arg::world) return &world_.comm_world();
+  if (a.comm_kind == Arg::self) return &world_.comm_self();
+  const mpi::Communicator** c = find_in(env.comms(), a.name);
+  return c ? *c : nullptr;
+}
+
+bool Executor::returns_errors(RankEnv& env, const Step& s) {
+  if (!errhandlers_set_) return false;
+  const mpi::Communicator* about = nullptr;
+  for (std::size_t i = 0; i < s.spec->params.size() && !about; ++i) {
+    const ParamSpec& p = s.spec->params[i];
+    const Arg& a = s.args[i];
+    if (!a.present) continue;
+    if (p.kind == ParamKind::comm || p.kind == ParamKind::comm_inout) {
+      about = comm_or_null(env, s, i);
+      if (!about) break;  // an invalid communicator: MPI_COMM_SELF's handler
+    } else if (p.kind == ParamKind::request_in || p.kind == ParamKind::request_array) {
+      // A completion is about its requests' communicator (the first active one).
+      const std::vector<NameId> one{a.name};
+      for (NameId id : p.kind == ParamKind::request_in ? one : a.names)
+        if (Request** r = find_in(env.requests(), id); r && *r && (*r)->comm) {
+          about = (*r)->comm;
+          break;
+        }
+    }
+  }
+  return errhandler_of(env, about ? *about : world_.comm_self()) == mpi::ERRORS_RETURN;
+}
+
+void Executor::return_error(RankEnv& env, const Step& s, const MpiError& e) {
+  sim::Diagnostic d;
+  d.severity = "warning";
+  d.code = mpi::error_class_name(e.error_class());
+  d.process = env.rank;
+  d.step = s.index;
+  d.time = world_.engine().now();
+  d.call = s.spec->name;
+  d.argument = e.argument();
+  d.message = std::string("returned to the program (MPI_ERRORS_RETURN): ") + e.what() + " (" + s.path + ")";
+  d.rule = e.rule();
+  result_.trace.record_diagnostic(std::move(d));
+  if (s.return_name) bind(env.values(), *s.return_name, Value::of(static_cast<int>(e.error_class())));
+  started_.clear();
+  started_algorithm_ = "";
+  record_call(env, s, s.spec->name, env.call_start, "", args_json(env, s));
 }
 
 // ---- calls

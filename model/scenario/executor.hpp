@@ -84,6 +84,7 @@ struct Cursor {
 struct Blocking {
   enum Kind : std::uint8_t { none, coroutine, collective, requests };
   Kind kind = none;
+  bool errors_return = false;        // an error of the wait goes back to the program (MPI_ERRORS_RETURN)
   Task<Status> task;                 // coroutine
   Task<void> call;                   // collective: the algorithm (its status is empty)
   coll::Coordinator::Ticket ticket;  // collective: left once its algorithm is done
@@ -151,6 +152,7 @@ struct RankEnv {
     Lazy<NameId, mpi::OpRef> ops;      // null: MPI_OP_NULL (freed)
     Lazy<NameId, std::unique_ptr<Persistent>> persistent;  // null: freed
     Lazy<NameId, mpi::MatchedMessage> messages;  // comm null: MPI_MESSAGE_NULL (received)
+    Lazy<std::uint32_t, std::int64_t> errhandlers;  // per communicator (comm_key); absent: MPI_ERRORS_ARE_FATAL
   };
   struct FreeBindings {
     void operator()(Bindings* p) const noexcept {
@@ -251,19 +253,30 @@ class Executor {
     }
     void await_resume() {
       Status st;
-      switch (env.blocked.kind) {
-        case Blocking::coroutine: st = std::move(env.blocked.task).operator co_await().await_resume(); break;
-        case Blocking::collective: std::move(env.blocked.call).operator co_await().await_resume(); break;
-        default: {
-          const bool null = null_wait();
-          mpi::Rank::WaitAll w = wait();
-          env.pending_count = 0;
-          if (!null) st = w.await_resume();
+      try {
+        switch (env.blocked.kind) {
+          case Blocking::coroutine: st = std::move(env.blocked.task).operator co_await().await_resume(); break;
+          case Blocking::collective: std::move(env.blocked.call).operator co_await().await_resume(); break;
+          default: {
+            const bool null = null_wait();
+            mpi::Rank::WaitAll w = wait();
+            env.pending_count = 0;
+            if (!null) st = w.await_resume();
+          }
         }
+      } catch (const MpiError& e) {
+        if (!env.blocked.errors_return) throw;
+        env.blocked = Blocking{};
+        ex.return_error(env, *env.step, e);
+        return;
       }
       ex.after_block(env, st);
     }
   };
+
+  // An erroneous call under MPI_ERRORS_RETURN (MPI-4.1 §9.3): the call did nothing;
+  // its error class goes to the step's "return" name, a warning to the trace.
+  void return_error(RankEnv& env, const Step& s, const MpiError& e);
 
   const RankEnv& env(std::uint32_t r) const {
     static const RankEnv not_started;
@@ -580,6 +593,23 @@ class Executor {
   } named_;                                      // the last collective step's named algorithm
   const coll::Algorithm* last_used_ = nullptr;   // the algorithm last recorded in algorithms_used
   const CallSpec* last_used_call_ = nullptr;     // and its call
+  // ---- error handlers (MPI-4.1 §9.3): per rank and communicator, in the bindings
+  static std::uint32_t comm_key(const mpi::Communicator& c) { return c.is_self() ? 0xffffffffu : c.base_context(); }
+  std::int64_t errhandler_of(RankEnv& env, const mpi::Communicator& c);
+  void set_errhandler(RankEnv& env, const mpi::Communicator& c, std::int64_t handler);
+  // A communicator made from `parent` inherits its handler.
+  void inherit_errhandler(RankEnv& env, const mpi::Communicator& parent, const mpi::Communicator* made) {
+    if (errhandlers_set_ && made) set_errhandler(env, *made, errhandler_of(env, parent));
+  }
+  // Whether an error of step `s` now goes back to the program: the handler of the
+  // communicator it is about (its requests' for a completion), MPI_COMM_SELF's for
+  // a call about none, is MPI_ERRORS_RETURN.
+  bool returns_errors(RankEnv& env, const Step& s);
+  const mpi::Communicator* comm_or_null(RankEnv& env, const Step& s, std::size_t i);
+  bool errhandlers_set_ = false;  // whether any call set a handler (else nothing is looked up)
+  // Whether the running call is bound to the other members' calls (it entered a
+  // collective): an error now stops the run whatever the handler.
+  bool committed_ = false;
   const char* started_algorithm_ = "";           // the algorithm of the nonblocking collective just started
   std::vector<const Request*> started_;          // the operations the running call started
 

@@ -139,6 +139,7 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       const auto& c = comm_arg(env, s);
       made = co_await coll::comm::dup(rk, c, next_instance(env, c), names_.str(arg(s, P::newcomm).name));
       bind(env.comms(), arg(s, P::newcomm).name, made);
+      inherit_errhandler(env, c, made);
       break;
     }
     case CallId::comm_split: {
@@ -146,6 +147,7 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       int color = rank_arg(env, s, P::color), key = rank_arg(env, s, P::key);
       made = co_await coll::comm::split(rk, c, next_instance(env, c), color, key, names_.str(arg(s, P::newcomm).name));
       bind(env.comms(), arg(s, P::newcomm).name, made);
+      inherit_errhandler(env, c, made);
       break;
     }
     case CallId::comm_split_type: {
@@ -155,6 +157,7 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       const int key = rank_arg(env, s, P::key);
       made = co_await coll::comm::split(rk, c, next_instance(env, c), color, key, names_.str(arg(s, P::newcomm).name));
       bind(env.comms(), arg(s, P::newcomm).name, made);
+      inherit_errhandler(env, c, made);
       break;
     }
     case CallId::comm_create: {
@@ -162,6 +165,7 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       auto g = group_arg(env, s, P::group);
       made = co_await coll::comm::create(rk, c, next_instance(env, c), g, names_.str(arg(s, P::newcomm).name));
       bind(env.comms(), arg(s, P::newcomm).name, made);
+      inherit_errhandler(env, c, made);
       break;
     }
     case CallId::comm_create_group: {
@@ -170,6 +174,7 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       int tag = rank_arg(env, s, P::tag);
       made = co_await coll::comm::create_group(rk, c, g, tag, names_.str(arg(s, P::newcomm).name));
       bind(env.comms(), arg(s, P::newcomm).name, made);
+      inherit_errhandler(env, c, made);
       break;
     }
     case CallId::intercomm_create: {
@@ -188,6 +193,7 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       made = co_await coll::comm::intercomm_create(rk, local, next_instance(env, local), leader, peer, remote_leader,
                                                    tag, names_.str(arg(s, P::newintercomm).name));
       bind(env.comms(), arg(s, P::newintercomm).name, made);
+      inherit_errhandler(env, local, made);
       break;
     }
     case CallId::intercomm_merge: {
@@ -196,6 +202,7 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       made = co_await coll::comm::intercomm_merge(rk, inter, next_instance(env, inter), high,
                                                   names_.str(arg(s, P::newintracomm).name));
       bind(env.comms(), arg(s, P::newintracomm).name, made);
+      inherit_errhandler(env, inter, made);
       break;
     }
     case CallId::cart_create:
@@ -209,6 +216,7 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
                                                          : P::comm_dist_graph;
       made = co_await construct_topology(env, s, rk);
       bind(env.comms(), arg(s, out).name, made);
+      if (const mpi::Communicator* parent = comm_or_null(env, s, 0)) inherit_errhandler(env, *parent, made);
       break;
     }
     default: throw std::logic_error("construct: not a constructor");

@@ -91,6 +91,20 @@ void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64
   w.value(element_as_int(a, i, &integral));
 }
 
+// An MPI_CHAR buffer that holds printable text (ASCII up to its first NUL): that
+// text as "text", beside the values (MPI_Error_string's output reads as words).
+static void write_text_json(sim::JsonWriter& w, const mpi::Allocation& a) {
+  if (a.type->name() != "MPI_CHAR" || !a.data) return;
+  std::string text;
+  for (std::int64_t i = 0; i < a.count; ++i) {
+    const auto c = static_cast<unsigned char>(a.data[static_cast<std::size_t>(i)]);
+    if (c == 0) break;
+    if (c < 32 || c > 126) return;
+    text += static_cast<char>(c);
+  }
+  w.field("text", text);
+}
+
 // Each buffer of the rank, compactly (mpisim explain).
 std::vector<std::string> Executor::buffer_texts(RankEnv& env) {
   std::vector<std::string> out;
@@ -107,6 +121,7 @@ std::vector<std::string> Executor::buffer_texts(RankEnv& env) {
     for (std::int64_t i = 0; i < n; ++i) write_element_json(w, a, i);
     w.end_array();
     w.field("count", a.count);
+    write_text_json(w, a);
     w.end_object();
     body.pop_back();
     out.push_back(std::move(body));
@@ -141,6 +156,10 @@ namespace {
 // where the call's parameter can give one (MPI_UNDEFINED for a rank, count or
 // index; MPI_IDENT ... MPI_UNEQUAL for a comparison), else the number.
 std::string shown_value(CallId call, std::string_view param, std::int64_t v) {
+  if (param == "errhandler")
+    if (const char* n = mpi::errhandler_name(v)) return n;
+  if (param == "errorclass" || (call == CallId::error_class && param == "errorcode"))
+    if (const char* n = mpi::error_code_name(static_cast<int>(v)); n && v == static_cast<int>(v)) return n;
   if ((call == CallId::comm_compare || call == CallId::group_compare) && param == "result" && v >= 0 && v <= 3)
     return mpi::comparison_name(static_cast<mpi::Comparison>(v));
   const bool rank_like = param == "rank" || param == "count" || param == "index" || param == "outcount" ||
@@ -199,6 +218,10 @@ std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankE
     }
     if (!value.empty()) out.emplace_back(p.name, name + " = " + value);
   }
+  if (s.return_name)  // the call's return code: MPI_SUCCESS, or the class an error handler returned
+    if (const Value* v = find_in(env.values(), *s.return_name); v && !v->is_array)
+      if (const char* n = mpi::error_code_name(static_cast<int>(v->scalar)))
+        out.emplace_back("return", names_.str(*s.return_name) + " = " + n);
   return out;
 }
 
@@ -351,6 +374,7 @@ void Executor::show(RankEnv& env, const Step& s) {
           w.end_array();
         }
         if (n < a->count) w.field("truncated", true);
+        write_text_json(w, *a);
       }
     } else if (mpi::GroupRef* g = find_in(env.groups(), id)) {
       if (!*g) w.field("handle", "MPI_GROUP_NULL");

@@ -75,6 +75,33 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       throw mpi::Aborted{code, "called MPI_Abort(" + c.name() + ", " + std::to_string(code) + ")"};
     }
     case CallId::finalized: bind_int(env, s, P::flag, 0); return true;
+    case CallId::comm_set_errhandler: {
+      const auto& c = comm_arg(env, s);
+      const std::int64_t h = int_arg(env, s, P::errhandler);
+      mpi::check_errhandler(h, "errhandler");
+      set_errhandler(env, c, h);
+      return true;
+    }
+    case CallId::comm_get_errhandler: bind_int(env, s, P::errhandler, errhandler_of(env, comm_arg(env, s))); return true;
+    case CallId::errhandler_free: {
+      Value* h = find_in(env.values(), arg(s, P::errhandler).name);
+      if (!h || h->is_array)
+        throw StepError("errhandler: '" + names_.str(arg(s, P::errhandler).name) +
+                        "' must be a number bound before the call (an error handler MPI_Comm_get_errhandler gave)");
+      mpi::check_errhandler(h->scalar, "errhandler");
+      *h = Value::of(mpi::ERRHANDLER_NULL);  // the predefined handlers themselves stay
+      return true;
+    }
+    case CallId::error_class: {
+      bind_int(env, s, P::errorclass, mpi::error_class_of(rank_arg(env, s, P::errorcode), "errorcode"));
+      return true;
+    }
+    case CallId::error_string: {
+      const int code = rank_arg(env, s, P::errorcode);
+      const Address at = address(env, arg(s, P::string), P::string);
+      bind_int(env, s, P::resultlen, mpi::error_string(rk.memory(), world_.payload(), at, code));
+      return true;
+    }
     case CallId::isend:
     case CallId::irecv: {
       const bool send = s.spec->id == CallId::isend;

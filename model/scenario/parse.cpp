@@ -376,7 +376,7 @@ class ScenarioParser {
     s.slot.fill(-1);
     for (std::size_t i = 0; i < s.spec->params.size(); ++i)
       s.slot[static_cast<std::size_t>(s.spec->params[i].id)] = static_cast<std::int8_t>(i);
-    std::set<std::string> allowed = {"call", "ranks", "where", "algorithm", "segment", "note"};
+    std::set<std::string> allowed = {"call", "ranks", "where", "algorithm", "segment", "note", "return"};
     for (const auto& p : s.spec->params) allowed.insert(p.name);
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (allowed.count(it.key())) continue;
@@ -385,6 +385,8 @@ class ScenarioParser {
       fail(path + "/" + escape_pointer(it.key()), "unknown parameter of " + fn + "; its parameters are: " + list);
     }
     if (j.contains("algorithm")) s.algorithm = string_field(j, "algorithm", path + "/algorithm");
+    if (j.contains("return"))
+      s.return_name = name(j["return"], path + "/return", "a name for the call's return code (MPI_SUCCESS or an error class)");
     if (j.contains("segment")) {
       const Json& g = j["segment"];
       if (!g.is_number_integer() || g.get<std::int64_t>() <= 0)

@@ -93,6 +93,7 @@ enum class P : std::uint8_t {
   buffer, recvcounts, sdispls, rdispls, sendtypes, recvtypes,
   array_of_indices, info, buffer_addr, version, subversion, base, disp, addr1, addr2, split_type,
   message, dims, periods, reorder, comm_cart, coords, maxdims, direction, rank_source, rank_dest, remain_dims, nnodes, edges, comm_graph, nneighbors, maxneighbors, neighbors, nedges, maxindex, maxedges, indegree, outdegree, sources, sourceweights, destinations, destweights, degrees, weights, comm_dist_graph, weighted, maxindegree, maxoutdegree, newrank, comm_old, errorcode,
+  errhandler, errorclass, string, resultlen,
   count_
 };
 
@@ -129,10 +130,10 @@ enum class CallId {
   send_init, ssend_init, bsend_init, rsend_init, recv_init, cancel, test_cancelled, mprobe, improbe, mrecv, imrecv,
   dims_create, cart_create, cart_sub, cart_map, cart_get, cartdim_get, cart_rank, cart_coords, cart_shift, graph_create, graph_map, graphdims_get, graph_get, graph_neighbors_count, graph_neighbors, dist_graph_create, dist_graph_create_adjacent, dist_graph_neighbors_count, dist_graph_neighbors, topo_test,
   neighbor_allgather, neighbor_allgatherv, neighbor_alltoall, neighbor_alltoallv, neighbor_alltoallw, ineighbor_allgather, ineighbor_allgatherv, ineighbor_alltoall, ineighbor_alltoallv, ineighbor_alltoallw, neighbor_allgather_init, neighbor_allgatherv_init, neighbor_alltoall_init, neighbor_alltoallv_init, neighbor_alltoallw_init,
-  abort,
+  abort, comm_set_errhandler, comm_get_errhandler, errhandler_free, error_class, error_string,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::abort) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::error_string) + 1;
 
 // The value of an MPI constant a scenario may name that is not a builtin
 // (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.
@@ -201,6 +202,7 @@ struct Step {
   std::array<std::int8_t, static_cast<std::size_t>(P::count_)> slot{};  // P -> index in args, -1 if none
   std::string algorithm;
   std::int64_t segment = 0;            // "segment": bytes per segment of a pipelined algorithm
+  std::optional<NameId> return_name;  // "return": bound to the call's error code (MPI_SUCCESS or a class)
   // show
   std::vector<NameId> shown;
   // expect

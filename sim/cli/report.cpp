@@ -172,6 +172,7 @@ std::string compact_values(const std::string& body) {
   auto j = nlohmann::json::parse(body);
   if (j.contains("value")) return j["value"].dump();
   if (j.contains("handle")) return j["handle"].get<std::string>();
+  if (j.contains("text")) return j["text"].dump();  // an MPI_CHAR buffer of printable text
   const char* key = j.contains("members") ? "members" : "values";
   if (!j.contains(key) || j[key].is_null()) return "(no data: --payload sizes)";
   const auto& v = j[key];
