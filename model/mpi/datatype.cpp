@@ -1,6 +1,7 @@
 #include "model/mpi/datatype.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "model/mpi/error.hpp"
@@ -10,41 +11,64 @@ namespace {
 
 using K = ElementKind;
 
-// Sizes and alignments of the C types on x86-64 Linux (System V ABI).
+// Sizes and alignments of the C types on x86-64 Linux (System V ABI), and of the
+// Fortran types with gfortran's defaults there (INTEGER, REAL and LOGICAL of 4 bytes).
+using G = OpGroup;
 const std::vector<BasicType> kBasic = {
-    {"MPI_CHAR", 0, 1, 1, K::signed_int},
-    {"MPI_SIGNED_CHAR", 1, 1, 1, K::signed_int},
-    {"MPI_UNSIGNED_CHAR", 2, 1, 1, K::unsigned_int},
-    {"MPI_SHORT", 3, 2, 2, K::signed_int},
-    {"MPI_UNSIGNED_SHORT", 4, 2, 2, K::unsigned_int},
-    {"MPI_INT", 5, 4, 4, K::signed_int},
-    {"MPI_UNSIGNED", 6, 4, 4, K::unsigned_int},
-    {"MPI_LONG", 7, 8, 8, K::signed_int},
-    {"MPI_UNSIGNED_LONG", 8, 8, 8, K::unsigned_int},
-    {"MPI_LONG_LONG_INT", 9, 8, 8, K::signed_int},
-    {"MPI_LONG_LONG", 10, 8, 8, K::signed_int},
-    {"MPI_UNSIGNED_LONG_LONG", 11, 8, 8, K::unsigned_int},
-    {"MPI_FLOAT", 12, 4, 4, K::floating},
-    {"MPI_DOUBLE", 13, 8, 8, K::floating},
-    {"MPI_LONG_DOUBLE", 14, 16, 16, K::floating},
-    {"MPI_WCHAR", 15, 4, 4, K::signed_int},
-    {"MPI_C_BOOL", 16, 1, 1, K::boolean},
-    {"MPI_INT8_T", 17, 1, 1, K::signed_int},
-    {"MPI_INT16_T", 18, 2, 2, K::signed_int},
-    {"MPI_INT32_T", 19, 4, 4, K::signed_int},
-    {"MPI_INT64_T", 20, 8, 8, K::signed_int},
-    {"MPI_UINT8_T", 21, 1, 1, K::unsigned_int},
-    {"MPI_UINT16_T", 22, 2, 2, K::unsigned_int},
-    {"MPI_UINT32_T", 23, 4, 4, K::unsigned_int},
-    {"MPI_UINT64_T", 24, 8, 8, K::unsigned_int},
-    {"MPI_AINT", 25, 8, 8, K::signed_int},
-    {"MPI_OFFSET", 26, 8, 8, K::signed_int},
-    {"MPI_COUNT", 27, 8, 8, K::signed_int},
-    {"MPI_BYTE", 28, 1, 1, K::byte},
-    {"MPI_PACKED", 29, 1, 1, K::byte},
-    {"MPI_C_FLOAT_COMPLEX", 30, 8, 4, K::complex},
-    {"MPI_C_DOUBLE_COMPLEX", 31, 16, 8, K::complex},
-    {"MPI_C_LONG_DOUBLE_COMPLEX", 32, 32, 16, K::complex},
+    {"MPI_CHAR", 0, 1, 1, K::signed_int, G::none},
+    {"MPI_SIGNED_CHAR", 1, 1, 1, K::signed_int, G::c_integer},
+    {"MPI_UNSIGNED_CHAR", 2, 1, 1, K::unsigned_int, G::c_integer},
+    {"MPI_SHORT", 3, 2, 2, K::signed_int, G::c_integer},
+    {"MPI_UNSIGNED_SHORT", 4, 2, 2, K::unsigned_int, G::c_integer},
+    {"MPI_INT", 5, 4, 4, K::signed_int, G::c_integer},
+    {"MPI_UNSIGNED", 6, 4, 4, K::unsigned_int, G::c_integer},
+    {"MPI_LONG", 7, 8, 8, K::signed_int, G::c_integer},
+    {"MPI_UNSIGNED_LONG", 8, 8, 8, K::unsigned_int, G::c_integer},
+    {"MPI_LONG_LONG_INT", 9, 8, 8, K::signed_int, G::c_integer},
+    {"MPI_LONG_LONG", 10, 8, 8, K::signed_int, G::c_integer},
+    {"MPI_UNSIGNED_LONG_LONG", 11, 8, 8, K::unsigned_int, G::c_integer},
+    {"MPI_FLOAT", 12, 4, 4, K::floating, G::floating},
+    {"MPI_DOUBLE", 13, 8, 8, K::floating, G::floating},
+    {"MPI_LONG_DOUBLE", 14, 16, 16, K::floating, G::floating},
+    {"MPI_WCHAR", 15, 4, 4, K::signed_int, G::none},
+    {"MPI_C_BOOL", 16, 1, 1, K::boolean, G::logical},
+    {"MPI_INT8_T", 17, 1, 1, K::signed_int, G::c_integer},
+    {"MPI_INT16_T", 18, 2, 2, K::signed_int, G::c_integer},
+    {"MPI_INT32_T", 19, 4, 4, K::signed_int, G::c_integer},
+    {"MPI_INT64_T", 20, 8, 8, K::signed_int, G::c_integer},
+    {"MPI_UINT8_T", 21, 1, 1, K::unsigned_int, G::c_integer},
+    {"MPI_UINT16_T", 22, 2, 2, K::unsigned_int, G::c_integer},
+    {"MPI_UINT32_T", 23, 4, 4, K::unsigned_int, G::c_integer},
+    {"MPI_UINT64_T", 24, 8, 8, K::unsigned_int, G::c_integer},
+    {"MPI_AINT", 25, 8, 8, K::signed_int, G::multi_language},
+    {"MPI_OFFSET", 26, 8, 8, K::signed_int, G::multi_language},
+    {"MPI_COUNT", 27, 8, 8, K::signed_int, G::multi_language},
+    {"MPI_BYTE", 28, 1, 1, K::byte, G::byte},
+    {"MPI_PACKED", 29, 1, 1, K::byte, G::none},
+    {"MPI_C_FLOAT_COMPLEX", 30, 8, 4, K::complex, G::complex},
+    {"MPI_C_DOUBLE_COMPLEX", 31, 16, 8, K::complex, G::complex},
+    {"MPI_C_LONG_DOUBLE_COMPLEX", 32, 32, 16, K::complex, G::complex},
+    // The Fortran named types, usable from C (MPI-4.1 §3.2.2, §19.3.6).
+    {"MPI_CHARACTER", 33, 1, 1, K::signed_int, G::none},
+    {"MPI_INTEGER", 34, 4, 4, K::signed_int, G::fortran_integer},
+    {"MPI_REAL", 35, 4, 4, K::floating, G::floating},
+    {"MPI_DOUBLE_PRECISION", 36, 8, 8, K::floating, G::floating},
+    {"MPI_COMPLEX", 37, 8, 4, K::complex, G::complex},
+    {"MPI_DOUBLE_COMPLEX", 38, 16, 8, K::complex, G::complex},
+    {"MPI_LOGICAL", 39, 4, 4, K::boolean, G::logical},
+    {"MPI_INTEGER1", 40, 1, 1, K::signed_int, G::fortran_integer},
+    {"MPI_INTEGER2", 41, 2, 2, K::signed_int, G::fortran_integer},
+    {"MPI_INTEGER4", 42, 4, 4, K::signed_int, G::fortran_integer},
+    {"MPI_INTEGER8", 43, 8, 8, K::signed_int, G::fortran_integer},
+    {"MPI_REAL4", 44, 4, 4, K::floating, G::floating},
+    {"MPI_REAL8", 45, 8, 8, K::floating, G::floating},
+    {"MPI_COMPLEX8", 46, 8, 4, K::complex, G::complex},
+    {"MPI_COMPLEX16", 47, 16, 8, K::complex, G::complex},
+    // The C++ types (MPI-4.1 §3.2.2).
+    {"MPI_CXX_BOOL", 48, 1, 1, K::boolean, G::logical},
+    {"MPI_CXX_FLOAT_COMPLEX", 49, 8, 4, K::complex, G::complex},
+    {"MPI_CXX_DOUBLE_COMPLEX", 50, 16, 8, K::complex, G::complex},
+    {"MPI_CXX_LONG_DOUBLE_COMPLEX", 51, 32, 16, K::complex, G::complex},
 };
 
 constexpr std::uint8_t kPacked = 29;
@@ -60,15 +84,22 @@ const std::map<std::string_view, TypeRef>& predefined_table() {
     t.emplace("MPI_C_COMPLEX", t.at("MPI_C_FLOAT_COMPLEX"));  // a synonym (MPI-4.1 §3.2.2)
     // The pair types of MAXLOC and MINLOC (MPI-4.1 §6.9.4): C structs {value; int}
     // with this ABI's layout, e.g. MPI_DOUBLE_INT is (double, 0), (int, 8), extent 16.
-    static const std::pair<std::string_view, std::string_view> pairs[] = {
-        {"MPI_FLOAT_INT", "MPI_FLOAT"}, {"MPI_DOUBLE_INT", "MPI_DOUBLE"}, {"MPI_LONG_INT", "MPI_LONG"},
-        {"MPI_2INT", "MPI_INT"},        {"MPI_SHORT_INT", "MPI_SHORT"},   {"MPI_LONG_DOUBLE_INT", "MPI_LONG_DOUBLE"}};
-    const TypeRef& int_type = t.at("MPI_INT");
-    for (const auto& [name, value] : pairs) {
+    // The Fortran pairs hold two values of one type: MPI_2REAL is (REAL, 0), (REAL, 4).
+    static const std::array<std::string_view, 3> pairs[] = {
+        {"MPI_FLOAT_INT", "MPI_FLOAT", "MPI_INT"},
+        {"MPI_DOUBLE_INT", "MPI_DOUBLE", "MPI_INT"},
+        {"MPI_LONG_INT", "MPI_LONG", "MPI_INT"},
+        {"MPI_2INT", "MPI_INT", "MPI_INT"},
+        {"MPI_SHORT_INT", "MPI_SHORT", "MPI_INT"},
+        {"MPI_LONG_DOUBLE_INT", "MPI_LONG_DOUBLE", "MPI_INT"},
+        {"MPI_2INTEGER", "MPI_INTEGER", "MPI_INTEGER"},
+        {"MPI_2REAL", "MPI_REAL", "MPI_REAL"},
+        {"MPI_2DOUBLE_PRECISION", "MPI_DOUBLE_PRECISION", "MPI_DOUBLE_PRECISION"}};
+    for (const auto& [name, value, index] : pairs) {
       const TypeRef& v = t.at(value);
-      std::int64_t int_disp = std::max(v->size(), int_type->alignment());
-      TypeRef pair = Datatype::make_pair(std::string(name), v, int_type, int_disp);
-      t.emplace(name, pair);
+      const TypeRef& i = t.at(index);
+      std::int64_t index_disp = std::max(v->size(), i->alignment());
+      t.emplace(name, Datatype::make_pair(std::string(name), v, i, index_disp));
     }
     for (auto& [name, type] : t) {
       owners.push_back(type);
@@ -360,6 +391,19 @@ TypeRef Datatype::make_dup(std::string name, const TypeRef& old) {
 }
 
 const std::vector<BasicType>& basic_types() { return kBasic; }
+
+const std::vector<std::string_view>& predefined_type_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    for (const BasicType& b : kBasic) v.push_back(b.name);
+    for (const auto& [name, type] : predefined_table())
+      if (std::find(v.begin(), v.end(), name) == v.end() && !type->pair()) v.push_back(name);
+    for (const auto& [name, type] : predefined_table())
+      if (type->pair()) v.push_back(name);
+    return v;
+  }();
+  return names;
+}
 const BasicType& basic_type(std::uint8_t id) { return kBasic.at(id); }
 
 TypeRef predefined_type(std::string_view name) {

@@ -19,13 +19,19 @@ namespace mpisim::mpi {
 // How the bytes of a basic element are interpreted (for init, show and reductions).
 enum class ElementKind : std::uint8_t { signed_int, unsigned_int, floating, complex, boolean, byte };
 
+// The classes of basic types MPI-4.1 §6.9.2 defines the predefined reduction
+// operations on (none: a type no predefined operation takes, such as MPI_CHAR).
+enum class OpGroup : std::uint8_t { c_integer, fortran_integer, floating, logical, complex, byte, multi_language, none };
+
 struct BasicType {
   std::string_view name;
   std::uint8_t id;
   std::int64_t size;
   std::int64_t alignment;
   ElementKind kind;
+  OpGroup group;
 };
+
 
 struct Segment {
   std::int64_t offset;
@@ -140,6 +146,9 @@ class Datatype {
 // The predefined datatypes of this ABI (x86-64 Linux, LP64), by their MPI names.
 const std::vector<BasicType>& basic_types();
 const BasicType& basic_type(std::uint8_t id);
+// The names of every predefined datatype: the basic types in id order, then the
+// synonyms (MPI_C_COMPLEX) and the pair types of MPI_MAXLOC and MPI_MINLOC.
+const std::vector<std::string_view>& predefined_type_names();
 // The predefined type named `name` (e.g. "MPI_INT"), or null.
 TypeRef predefined_type(std::string_view name);
 

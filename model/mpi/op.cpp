@@ -13,31 +13,22 @@
 namespace mpisim::mpi {
 namespace {
 
-// The classes of MPI-4.1 §6.9.2's table.
-enum class Group { c_integer, floating, complex, logical, byte, none };
-
-Group group_of(const BasicType& b) {
-  std::string_view n = b.name;
-  if (n == "MPI_CHAR" || n == "MPI_WCHAR" || n == "MPI_PACKED") return Group::none;
-  if (n == "MPI_BYTE") return Group::byte;
-  if (n == "MPI_C_BOOL") return Group::logical;
-  if (b.kind == ElementKind::floating) return Group::floating;
-  if (b.kind == ElementKind::complex) return Group::complex;
-  return Group::c_integer;  // C integers and the multi-language MPI_AINT, MPI_OFFSET, MPI_COUNT
-}
-
-bool allowed(OpKind k, Group g) {
+// MPI-4.1 §6.9.2: the classes of basic types each predefined operation is defined on.
+bool allowed(OpKind k, OpGroup g) {
+  using G = OpGroup;
   switch (k) {
     case OpKind::max:
-    case OpKind::min: return g == Group::c_integer || g == Group::floating;
+    case OpKind::min: return g == G::c_integer || g == G::fortran_integer || g == G::floating || g == G::multi_language;
     case OpKind::sum:
-    case OpKind::prod: return g == Group::c_integer || g == Group::floating || g == Group::complex;
+    case OpKind::prod:
+      return g == G::c_integer || g == G::fortran_integer || g == G::floating || g == G::complex ||
+             g == G::multi_language;
     case OpKind::land:
     case OpKind::lor:
-    case OpKind::lxor: return g == Group::c_integer || g == Group::logical;
+    case OpKind::lxor: return g == G::c_integer || g == G::logical;
     case OpKind::band:
     case OpKind::bor:
-    case OpKind::bxor: return g == Group::c_integer || g == Group::byte;
+    case OpKind::bxor: return g == G::c_integer || g == G::fortran_integer || g == G::byte || g == G::multi_language;
     case OpKind::replace:
     case OpKind::no_op:
     case OpKind::user: return true;
@@ -108,14 +99,14 @@ void combine(OpKind k, const std::byte* in, std::byte* inout, std::int64_t n) {
 // Dispatches on the basic type's C type.
 template <typename F>
 void with_c_type(const BasicType& b, F&& f) {
-  std::string_view n = b.name;
   if (b.kind == ElementKind::floating) {
     if (b.size == 4) return f(float{});
     if (b.size == 8) return f(double{});
     return f(static_cast<long double>(0));
   }
-  if (n == "MPI_C_BOOL") return f(bool{});
-  bool is_signed = b.kind == ElementKind::signed_int;
+  if (b.kind == ElementKind::boolean && b.size == 1) return f(bool{});  // C's _Bool, C++'s bool
+  // A Fortran LOGICAL is an integer of its size: .TRUE. is 1, .FALSE. 0 (gfortran).
+  bool is_signed = b.kind == ElementKind::signed_int || b.kind == ElementKind::boolean;
   switch (b.size) {
     case 1: return is_signed ? f(std::int8_t{}) : f(std::uint8_t{});
     case 2: return is_signed ? f(std::int16_t{}) : f(std::uint16_t{});
@@ -139,21 +130,21 @@ void combine_complex(OpKind k, const std::byte* in, std::byte* inout, std::int64
 
 // MAXLOC/MINLOC on packed (value, int) pairs (MPI-4.1 §6.9.4): the extreme value;
 // on a tie, the smaller index.
-template <typename V>
+template <typename V, typename I>
 void combine_loc(bool max, const std::byte* in, std::byte* inout, std::int64_t n) {
-  const std::int64_t stride = static_cast<std::int64_t>(sizeof(V) + sizeof(std::int32_t));
+  const std::int64_t stride = static_cast<std::int64_t>(sizeof(V) + sizeof(I));
   for (std::int64_t i = 0; i < n; ++i) {
     V a, b;
-    std::int32_t ia, ib;
+    I ia, ib;
     std::memcpy(&a, in + i * stride, sizeof(V));
-    std::memcpy(&ia, in + i * stride + static_cast<std::int64_t>(sizeof(V)), 4);
+    std::memcpy(&ia, in + i * stride + static_cast<std::int64_t>(sizeof(V)), sizeof(I));
     std::memcpy(&b, inout + i * stride, sizeof(V));
-    std::memcpy(&ib, inout + i * stride + static_cast<std::int64_t>(sizeof(V)), 4);
+    std::memcpy(&ib, inout + i * stride + static_cast<std::int64_t>(sizeof(V)), sizeof(I));
     bool take_a = max ? (a > b) : (a < b);
     if (a == b) take_a = ia < ib;
     if (take_a) {
       std::memcpy(inout + i * stride, &a, sizeof(V));
-      std::memcpy(inout + i * stride + static_cast<std::int64_t>(sizeof(V)), &ia, 4);
+      std::memcpy(inout + i * stride + static_cast<std::int64_t>(sizeof(V)), &ia, sizeof(I));
     }
   }
 }
@@ -250,7 +241,7 @@ void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const
                    "MPI-4.1 §6.9.4: the pair types are for MPI_MAXLOC and MPI_MINLOC; §6.9.2 lists no other op on them");
   for (const SignatureRun& r : type.signature()) {
     const BasicType& b = basic_type(r.basic);
-    if (!allowed(op.kind, group_of(b)))
+    if (!allowed(op.kind, b.group))
       throw MpiError(ErrorClass::op, argument, op.name + " is not defined on " + std::string(b.name), rule);
   }
 }
@@ -263,8 +254,14 @@ void reduce_packed(const Op& op, const Datatype& t, std::int64_t count, const st
     if (op.foreign) op.foreign(op, a, b, count, t);
     else op.function(a, b, count, t);
   } else if (op.kind == OpKind::maxloc || op.kind == OpKind::minloc) {
-    const BasicType& v = basic_type(t.signature()[0].basic);
-    with_c_type(v, [&](auto zero) { combine_loc<decltype(zero)>(op.kind == OpKind::maxloc, a, b, count); });
+    // A pair of (value, index): (V, int) in C, two of one type in Fortran.
+    const auto& sig = t.signature();
+    const BasicType& v = basic_type(sig[0].basic);
+    const BasicType& index = basic_type(sig.size() > 1 ? sig[1].basic : sig[0].basic);
+    const bool max = op.kind == OpKind::maxloc;
+    with_c_type(v, [&](auto value) {
+      with_c_type(index, [&](auto ix) { combine_loc<decltype(value), decltype(ix)>(max, a, b, count); });
+    });
   } else {
     std::int64_t offset = 0;
     for (std::int64_t e = 0; e < count; ++e)

@@ -18,6 +18,7 @@
 #include "sim/cli/cost.hpp"
 #include "sim/cli/explain.hpp"
 #include "sim/cli/calls.hpp"
+#include "sim/cli/types.hpp"
 #include "sim/cli/cc.hpp"
 #include "sim/cli/progress.hpp"
 #include "sim/cli/report.hpp"
@@ -358,6 +359,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                      "--list-calls json the names as a JSON array (the schema's list)")
           ->expected(0, 1)
           ->check(CLI::IsMember({"text", "markdown", "json"}));
+  std::string types_format = "text";
+  CLI::Option* list_type =
+      app.add_option("--list-types", types_format,
+                     "list the predefined datatypes with their sizes, extents and the reduction operations that "
+                     "take them, and exit; --list-types markdown prints docs/types.md")
+          ->expected(0, 1)
+          ->check(CLI::IsMember({"text", "markdown"}));
   app.add_flag("--list-models", list_model, "list the network models a network file can use, and exit");
   app.add_flag("--list-topologies", list_topology, "list the topologies of the topology model, and exit");
   app.footer(
@@ -408,6 +416,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   }
   if (list_call->count() > 0) {
     print_calls(out, calls_format.empty() ? "text" : calls_format);
+    return 0;
+  }
+  if (list_type->count() > 0) {
+    print_types(out, types_format.empty() ? "text" : types_format);
     return 0;
   }
   if (list_model) {

@@ -11,6 +11,7 @@
 
 #include "model/scenario/scenario.hpp"
 #include "sim/cli/calls.hpp"
+#include "sim/cli/types.hpp"
 
 using namespace mpisim;
 
@@ -61,6 +62,13 @@ TEST_CASE("docs/calls.md is what mpisim --list-calls markdown prints") {
   REQUIRE(cli::print_calls(out, "markdown"));
   INFO("regenerate it: build/mpisim --list-calls markdown > docs/calls.md");
   CHECK(out.str() == slurp("docs/calls.md"));
+}
+
+TEST_CASE("docs/types.md is what mpisim --list-types markdown prints") {
+  std::ostringstream out;
+  REQUIRE(cli::print_types(out, "markdown"));
+  INFO("regenerate it: build/mpisim --list-types markdown > docs/types.md");
+  CHECK(out.str() == slurp("docs/types.md"));
 }
 
 TEST_CASE("the scenario schema lists exactly the calls of the table") {
