@@ -56,6 +56,7 @@ int error_class_of(int code, const char* argument);
 // MPI_MAX_ERROR_STRING - 1 characters; MPI_ERR_ARG as error_class_of.
 std::string error_string(int code, const char* argument);
 inline constexpr int MAX_ERROR_STRING = 512;  // MPICH's value
+inline constexpr int MAX_OBJECT_NAME = 128;   // MPICH's value: the room for a name of MPI_Comm_get_name, ...
 
 // The predefined error handlers (MPI-4.1 §9.3), MPICH's handle values.
 inline constexpr int ERRHANDLER_NULL = 0x14000000;

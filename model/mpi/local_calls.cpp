@@ -100,22 +100,39 @@ void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf
   }
 }
 
-int error_string(Memory& mem, PayloadMode mode, Address string, int code) {
-  const std::string text = error_string(code, "errorcode");
+namespace {
+// A C string into `room` MPI_CHAR at `at`, which must hold them all (the standard
+// sizes the storage, not the text); returns the text's length.
+int write_string(Memory& mem, PayloadMode mode, Address at, const std::string& text, int room, const char* argument,
+                 const char* room_name, const char* rule) {
   const TypeRef chars = predefined_type("MPI_CHAR");
-  const TypedBuffer out{&mem, string, MAX_ERROR_STRING, chars.get()};
+  const TypedBuffer out{&mem, at, room, chars.get()};
   try {
-    check_access(out, MAX_ERROR_STRING, "string");
+    check_access(out, room, argument);
   } catch (const MpiError& e) {
-    throw MpiError(ErrorClass::buffer, "string",
-                   "string must hold MPI_MAX_ERROR_STRING (" + std::to_string(MAX_ERROR_STRING) +
+    throw MpiError(ErrorClass::buffer, argument,
+                   std::string(argument) + " must hold " + room_name + " (" + std::to_string(room) +
                        ") characters: " + e.what(),
-                   "MPI-4.1 §9.2: the argument string must represent storage at least MPI_MAX_ERROR_STRING "
-                   "characters long");
+                   rule);
   }
+  const std::string kept = text.substr(0, static_cast<std::size_t>(room - 1));
   if (mode == PayloadMode::data)
-    unpack(reinterpret_cast<const std::byte*>(text.c_str()), static_cast<std::int64_t>(text.size()) + 1, out);
-  return static_cast<int>(text.size());
+    unpack(reinterpret_cast<const std::byte*>(kept.c_str()), static_cast<std::int64_t>(kept.size()) + 1, out);
+  return static_cast<int>(kept.size());
+}
+}  // namespace
+
+int error_string(Memory& mem, PayloadMode mode, Address string, int code) {
+  return write_string(mem, mode, string, error_string(code, "errorcode"), MAX_ERROR_STRING, "string",
+                      "MPI_MAX_ERROR_STRING",
+                      "MPI-4.1 §9.2: the argument string must represent storage at least MPI_MAX_ERROR_STRING "
+                      "characters long");
+}
+
+int write_name(Memory& mem, PayloadMode mode, Address at, const std::string& name, const char* argument) {
+  return write_string(mem, mode, at, name, MAX_OBJECT_NAME, argument, "MPI_MAX_OBJECT_NAME",
+                      "MPI-4.1 §7.8: the name argument must represent storage at least MPI_MAX_OBJECT_NAME "
+                      "characters long");
 }
 
 int split_type_color(std::int64_t split_type, std::uint32_t node) {

@@ -4,6 +4,7 @@
 // the argument and the rule) and then do the call. A front-end resolves its
 // handles and evaluates its arguments; the rules are here.
 #include <cstdint>
+#include <string>
 
 #include "model/mpi/comm.hpp"
 #include "model/mpi/datatype.hpp"
@@ -36,6 +37,9 @@ void reduce_local(Memory& mem, PayloadMode mode, Address inbuf, Address inoutbuf
 // into MPI_MAX_ERROR_STRING MPI_CHAR at `string` (written in data mode only);
 // returns the text's length.
 int error_string(Memory& mem, PayloadMode mode, Address string, int code);
+// MPI_Comm_get_name, MPI_Type_get_name (§7.8): `name` and a NUL into
+// MPI_MAX_OBJECT_NAME MPI_CHAR at `at` (the argument `argument`); returns its length.
+int write_name(Memory& mem, PayloadMode mode, Address at, const std::string& name, const char* argument);
 
 // MPI_Comm_split_type (§7.4.2): the color of the split at a rank on `node`:
 // MPI_COMM_TYPE_SHARED gives the node, MPI_UNDEFINED stays; another type is

@@ -1,5 +1,6 @@
 // The C entry points of mpi.h: datatypes (capi.cpp has the
 // environment, communicators and point-to-point).
+#include "model/mpi/external32.hpp"
 #include "model/program/capi_support.hpp"
 
 using namespace mpisim;
@@ -528,6 +529,38 @@ int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int o
     mpi::unpack(x.rk.memory(), mpi::PayloadMode::data, capi::address(inbuf), insize, at, capi::address(outbuf),
                 outcount, capi::type_of(x.c, datatype, "datatype"));
     *position = static_cast<int>(at);
+  });
+}
+
+int MPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf,
+                      MPI_Aint outsize, MPI_Aint* position) {
+  return call(__builtin_return_address(0), "MPI_Pack_external", [&](Ctx& x) {
+    capi::need(datarep, "datarep");
+    capi::need(position, "position");
+    std::int64_t at = *position;
+    mpi::pack_external(x.rk.memory(), mpi::PayloadMode::data, datarep, capi::address(inbuf), incount,
+                       capi::type_of(x.c, datatype, "datatype"), capi::address(outbuf), outsize, at);
+    *position = at;
+  });
+}
+
+int MPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf,
+                        int outcount, MPI_Datatype datatype) {
+  return call(__builtin_return_address(0), "MPI_Unpack_external", [&](Ctx& x) {
+    capi::need(datarep, "datarep");
+    capi::need(position, "position");
+    std::int64_t at = *position;
+    mpi::unpack_external(x.rk.memory(), mpi::PayloadMode::data, datarep, capi::address(inbuf), insize, at,
+                         capi::address(outbuf), outcount, capi::type_of(x.c, datatype, "datatype"));
+    *position = at;
+  });
+}
+
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint* size) {
+  return call(__builtin_return_address(0), "MPI_Pack_external_size", [&](Ctx& x) {
+    capi::need(datarep, "datarep");
+    capi::need(size, "size");
+    *size = mpi::pack_external_size(datarep, incount, *capi::type_of(x.c, datatype, "datatype"));
   });
 }
 

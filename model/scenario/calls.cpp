@@ -128,6 +128,7 @@ std::optional<std::int64_t> mpi_constant(std::string_view name) {
   for (const std::int64_t h : {mpi::ERRORS_ARE_FATAL, mpi::ERRORS_RETURN, mpi::ERRORS_ABORT, mpi::ERRHANDLER_NULL})
     if (name == mpi::errhandler_name(h)) return h;
   if (name == "MPI_MAX_ERROR_STRING") return mpi::MAX_ERROR_STRING;
+  if (name == "MPI_MAX_OBJECT_NAME") return mpi::MAX_OBJECT_NAME;
   return std::nullopt;
 }
 
@@ -148,7 +149,7 @@ const char* param_name(P p) {
       "array_of_addresses", "array_of_datatypes", "buffer", "recvcounts", "sdispls", "rdispls", "sendtypes",
       "recvtypes", "array_of_indices", "info", "buffer_addr", "version", "subversion", "base", "disp", "addr1", "addr2", "split_type",
       "message", "dims", "periods", "reorder", "comm_cart", "coords", "maxdims", "direction", "rank_source", "rank_dest", "remain_dims", "nnodes", "edges", "comm_graph", "nneighbors", "maxneighbors", "neighbors", "nedges", "maxindex", "maxedges", "indegree", "outdegree", "sources", "sourceweights", "destinations", "destweights", "degrees", "weights", "comm_dist_graph", "weighted", "maxindegree", "maxoutdegree", "newrank", "comm_old", "errorcode",
-      "errhandler", "errorclass", "string", "resultlen"};
+      "errhandler", "errorclass", "string", "resultlen", "datarep", "comm_name", "type_name"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

@@ -153,6 +153,8 @@ struct RankEnv {
     Lazy<NameId, std::unique_ptr<Persistent>> persistent;  // null: freed
     Lazy<NameId, mpi::MatchedMessage> messages;  // comm null: MPI_MESSAGE_NULL (received)
     Lazy<std::uint32_t, std::int64_t> errhandlers;  // per communicator (comm_key); absent: MPI_ERRORS_ARE_FATAL
+    Lazy<std::uint32_t, std::string> comm_names;    // per communicator (comm_key): MPI_Comm_set_name
+    std::vector<std::pair<mpi::TypeRef, std::string>> type_names;  // MPI_Type_set_name
   };
   struct FreeBindings {
     void operator()(Bindings* p) const noexcept {
@@ -505,6 +507,7 @@ class Executor {
 
   // MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order.
   void pack_unpack(RankEnv& env, const Step& s);
+  void type_name(RankEnv& env, const Step& s);
 
   mpi::GroupRef world_group();
 

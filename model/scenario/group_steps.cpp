@@ -58,6 +58,23 @@ bool Executor::group_call(RankEnv& env, const Step& s) {
       bind_int(env, s, P::result,
                static_cast<int>(mpi::compare(comm_arg(env, s, P::comm1), comm_arg(env, s, P::comm2), env.rank)));
       return true;
+    case CallId::comm_set_name: {
+      const auto& c = comm_arg(env, s);
+      bind(env.b().comm_names.get(), comm_key(c), arg(s, P::comm_name).text.substr(0, mpi::MAX_OBJECT_NAME - 1));
+      return true;
+    }
+    case CallId::comm_get_name: {
+      const auto& c = comm_arg(env, s);
+      const std::string* set = find_in(env.b().comm_names.get(), comm_key(c));
+      const std::string name = set                                ? *set
+                               : &c == &world_.comm_world()       ? "MPI_COMM_WORLD"
+                               : &c == &world_.comm_self()        ? "MPI_COMM_SELF"
+                                                                  : "";
+      const Address at = address(env, arg(s, P::comm_name), P::comm_name);
+      bind_int(env, s, P::resultlen,
+               mpi::write_name(world_.rank(env.rank).memory(), world_.payload(), at, name, "comm_name"));
+      return true;
+    }
     case CallId::comm_free: {
       NameId id = arg(s, P::comm).name;
       const mpi::Communicator** c = find_in(env.comms(), id);

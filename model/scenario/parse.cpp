@@ -456,6 +456,9 @@ class ScenarioParser {
         case ParamKind::array_inout:
         case ParamKind::message_out:
         case ParamKind::message_inout: a.name = name(v, ap, "a name"); break;
+        case ParamKind::text:
+          if (!v.is_string()) fail(ap, "expected a JSON string");
+          break;
         case ParamKind::group_in:
           if (v.is_string() && v == "MPI_GROUP_EMPTY") {
             a.handle = "MPI_GROUP_EMPTY";

@@ -76,6 +76,7 @@ enum class ParamKind {
   message_out,    // a name to bind a matched message to (MPI_Mprobe)
   message_inout,  // the name of a matched message, which the call sets to MPI_MESSAGE_NULL (MPI_Mrecv)
   ranges,         // (first, last, stride) triplets: a JSON array of 3-element arrays, or a flat array expression
+  text,           // a JSON string: a data representation ("external32"), an object's name
 };
 
 // Every parameter name a call can have; a step finds its arguments by these in O(1).
@@ -93,7 +94,7 @@ enum class P : std::uint8_t {
   buffer, recvcounts, sdispls, rdispls, sendtypes, recvtypes,
   array_of_indices, info, buffer_addr, version, subversion, base, disp, addr1, addr2, split_type,
   message, dims, periods, reorder, comm_cart, coords, maxdims, direction, rank_source, rank_dest, remain_dims, nnodes, edges, comm_graph, nneighbors, maxneighbors, neighbors, nedges, maxindex, maxedges, indegree, outdegree, sources, sourceweights, destinations, destweights, degrees, weights, comm_dist_graph, weighted, maxindegree, maxoutdegree, newrank, comm_old, errorcode,
-  errhandler, errorclass, string, resultlen,
+  errhandler, errorclass, string, resultlen, datarep, comm_name, type_name,
   count_
 };
 
@@ -131,9 +132,10 @@ enum class CallId {
   dims_create, cart_create, cart_sub, cart_map, cart_get, cartdim_get, cart_rank, cart_coords, cart_shift, graph_create, graph_map, graphdims_get, graph_get, graph_neighbors_count, graph_neighbors, dist_graph_create, dist_graph_create_adjacent, dist_graph_neighbors_count, dist_graph_neighbors, topo_test,
   neighbor_allgather, neighbor_allgatherv, neighbor_alltoall, neighbor_alltoallv, neighbor_alltoallw, ineighbor_allgather, ineighbor_allgatherv, ineighbor_alltoall, ineighbor_alltoallv, ineighbor_alltoallw, neighbor_allgather_init, neighbor_allgatherv_init, neighbor_alltoall_init, neighbor_alltoallv_init, neighbor_alltoallw_init,
   abort, comm_set_errhandler, comm_get_errhandler, errhandler_free, error_class, error_string,
+  pack_external, unpack_external, pack_external_size, comm_set_name, comm_get_name, type_set_name, type_get_name,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::error_string) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::type_get_name) + 1;
 
 // The value of an MPI constant a scenario may name that is not a builtin
 // (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.

@@ -1,6 +1,7 @@
 // Datatypes (constructors, queries, pack and unpack) and operations.
 #include "model/scenario/executor.hpp"
 
+#include "model/mpi/external32.hpp"
 #include "model/mpi/local_calls.hpp"
 #include "model/mpi/type_constructors.hpp"
 
@@ -138,7 +139,16 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
       bind_int(env, s, P::size, int_arg(env, s, P::incount) * type_arg(env, s, P::datatype)->size());
       return true;
     case CallId::pack:
-    case CallId::unpack: pack_unpack(env, s); return true;
+    case CallId::unpack:
+    case CallId::pack_external:
+    case CallId::unpack_external: pack_unpack(env, s); return true;
+    case CallId::pack_external_size:
+      bind_int(env, s, P::size,
+               mpi::pack_external_size(arg(s, P::datarep).text, int_arg(env, s, P::incount),
+                                       *type_arg(env, s, P::datatype)));
+      return true;
+    case CallId::type_set_name:
+    case CallId::type_get_name: type_name(env, s); return true;
     case CallId::get_elements: {
       const Arg& a = arg(s, P::status);
       Status* st = find_in(env.statuses(), a.name);
@@ -226,11 +236,14 @@ mpi::OpRef Executor::op_arg(RankEnv& env, const Step& s) {
   return *o;
 }
 
-// MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order.
+// MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order;
+// MPI_Pack_external and MPI_Unpack_external: the same in external32.
 void Executor::pack_unpack(RankEnv& env, const Step& s) {
-  comm_arg(env, s);
+  const CallId id = s.spec->id;
+  const bool external = id == CallId::pack_external || id == CallId::unpack_external;
+  const bool packing = id == CallId::pack || id == CallId::pack_external;
+  if (!external) comm_arg(env, s);
   mpi::Memory& mem = world_.rank(env.rank).memory();
-  const bool packing = s.spec->id == CallId::pack;
   auto t = type_arg(env, s, P::datatype);
   const std::int64_t count = int_arg(env, s, packing ? P::incount : P::outcount);
   const std::int64_t limit = int_arg(env, s, packing ? P::outsize : P::insize);
@@ -239,8 +252,39 @@ void Executor::pack_unpack(RankEnv& env, const Step& s) {
   if (!pos || pos->is_array)
     throw StepError("position: '" + names_.str(pos_id) + "' must be a number bound before the call (let it be 0)");
   const Address inbuf = address(env, arg(s, P::inbuf), P::inbuf), outbuf = address(env, arg(s, P::outbuf), P::outbuf);
-  if (packing) mpi::pack(mem, world_.payload(), inbuf, count, t, outbuf, limit, pos->scalar);
-  else mpi::unpack(mem, world_.payload(), inbuf, limit, pos->scalar, outbuf, count, t);
+  const mpi::PayloadMode mode = world_.payload();
+  if (external) {
+    const std::string& datarep = arg(s, P::datarep).text;
+    if (packing) mpi::pack_external(mem, mode, datarep, inbuf, count, t, outbuf, limit, pos->scalar);
+    else mpi::unpack_external(mem, mode, datarep, inbuf, limit, pos->scalar, outbuf, count, t);
+  } else if (packing) {
+    mpi::pack(mem, mode, inbuf, count, t, outbuf, limit, pos->scalar);
+  } else {
+    mpi::unpack(mem, mode, inbuf, limit, pos->scalar, outbuf, count, t);
+  }
+}
+
+// MPI_Type_set_name and MPI_Type_get_name: a name per datatype and rank; the
+// table holds the type, so its address is never another's.
+void Executor::type_name(RankEnv& env, const Step& s) {
+  mpi::TypeRef t = type_arg(env, s, P::datatype);
+  auto& names = env.b().type_names;
+  if (s.spec->id == CallId::type_set_name) {
+    std::string name = arg(s, P::type_name).text.substr(0, mpi::MAX_OBJECT_NAME - 1);
+    for (auto& [type, n] : names)
+      if (type == t) {
+        n = std::move(name);
+        return;
+      }
+    names.emplace_back(std::move(t), std::move(name));
+    return;
+  }
+  std::string name = t->predefined() ? t->name() : "";
+  for (const auto& [type, n] : names)
+    if (type == t) name = n;
+  const Address at = address(env, arg(s, P::type_name), P::type_name);
+  bind_int(env, s, P::resultlen,
+           mpi::write_name(world_.rank(env.rank).memory(), world_.payload(), at, name, "type_name"));
 }
 
 }  // namespace mpisim::scenario::exec

@@ -42,6 +42,7 @@ const char* kind_text(ParamKind k) {
     case ParamKind::ranges: return "(first, last, stride) triplets";
     case ParamKind::message_out: return "name for the matched message";
     case ParamKind::message_inout: return "matched message, set to MPI_MESSAGE_NULL";
+    case ParamKind::text: return "JSON string";
   }
   return "?";
 }
