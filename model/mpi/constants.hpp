@@ -58,6 +58,12 @@ std::string error_string(int code, const char* argument);
 inline constexpr int MAX_ERROR_STRING = 512;  // MPICH's value
 inline constexpr int MAX_OBJECT_NAME = 128;   // MPICH's value: the room for a name of MPI_Comm_get_name, ...
 
+// The null handles and the predefined communicators (MPICH's handle values): what
+// a scenario's expressions read for a handle name that holds them.
+inline constexpr std::int64_t COMM_NULL = 0x04000000, COMM_WORLD = 0x44000000, COMM_SELF = 0x44000001;
+inline constexpr std::int64_t GROUP_NULL = 0x08000000, DATATYPE_NULL = 0x0c000000, OP_NULL = 0x18000000;
+inline constexpr std::int64_t REQUEST_NULL = 0x2c000000;
+
 // The predefined error handlers (MPI-4.1 §9.3), MPICH's handle values.
 inline constexpr int ERRHANDLER_NULL = 0x14000000;
 inline constexpr int ERRORS_ARE_FATAL = 0x54000000;

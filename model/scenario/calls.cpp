@@ -118,7 +118,9 @@ std::optional<std::int64_t> mpi_constant(std::string_view name) {
       {"MPI_COMBINER_HINDEXED_BLOCK", 19}, {"MPI_DISTRIBUTE_BLOCK", 121},  {"MPI_DISTRIBUTE_CYCLIC", 122},
       {"MPI_DISTRIBUTE_NONE", 123},     {"MPI_DISTRIBUTE_DFLT_DARG", -49767}, {"MPI_INFO_NULL", 0x1c000000},
       {"MPI_COMM_TYPE_SHARED", mpi::COMM_TYPE_SHARED}, {"MPI_CART", mpi::CART}, {"MPI_GRAPH", mpi::GRAPH},
-      {"MPI_DIST_GRAPH", mpi::DIST_GRAPH}};
+      {"MPI_DIST_GRAPH", mpi::DIST_GRAPH},   {"MPI_COMM_NULL", mpi::COMM_NULL}, {"MPI_COMM_WORLD", mpi::COMM_WORLD},
+      {"MPI_COMM_SELF", mpi::COMM_SELF},    {"MPI_GROUP_NULL", mpi::GROUP_NULL}, {"MPI_DATATYPE_NULL", mpi::DATATYPE_NULL},
+      {"MPI_OP_NULL", mpi::OP_NULL},        {"MPI_REQUEST_NULL", mpi::REQUEST_NULL}};
   for (const auto& [n, v] : table)
     if (n == name) return v;
   // The error classes (MPI_SUCCESS, MPI_ERR_*) and the predefined error handlers.

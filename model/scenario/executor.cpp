@@ -47,7 +47,11 @@ std::optional<Value> Executor::NameLookup::operator()(std::string_view n, std::u
     default: break;
   }
   if (Value* v = find_in(env->values(), *id)) return *v;
-  if (mpi::GroupRef* g = find_in(env->groups(), *id); g && *g) return Value::of((*g)->members());
+  // A group reads as its members (MPI_GROUP_EMPTY as none); the other handles as
+  // handle values, which compare with each other and the null handles.
+  if (mpi::GroupRef* g = find_in(env->groups(), *id)) return *g ? Value::of((*g)->members()) : Value::of(mpi::GROUP_NULL);
+  if (n == "MPI_GROUP_EMPTY") return Value::of(std::vector<std::int64_t>{});
+  if (auto h = ex->handle_value(*env, *id)) return Value::of(*h);
   if (auto c = mpi_constant(n)) return Value::of(*c);
   if (const mpi::Allocation* a = ex->allocation(*env, *id)) {
     if (a->count == 0) return Value::of(std::vector<std::int64_t>{});  // an empty buffer: the empty array
@@ -342,6 +346,24 @@ std::string Executor::args_json(RankEnv& env, const Step& s) {
   w.end_object();
   out.pop_back();  // the writer ends a top-level value with a newline
   return out;
+}
+
+// ---- handles as values
+std::optional<std::int64_t> Executor::handle_value(RankEnv& env, NameId id) {
+  // Handle values of the kinds' own ranges (MPICH's kind bits), numbered by the
+  // communicator's context or the name's id: deterministic, distinct per object.
+  constexpr std::int64_t kComm = 0x84000000, kType = 0x8c000000, kOp = 0x98000000, kRequest = 0xac000000;
+  if (const mpi::Communicator** c = find_in(env.comms(), id)) {
+    if (!*c) return mpi::COMM_NULL;
+    return kComm | static_cast<std::int64_t>((*c)->base_context() & 0xffffff);
+  }
+  if (const mpi::TypeRef* t = find_in(env.types(), id)) return *t ? kType | id : mpi::DATATYPE_NULL;
+  if (const mpi::OpRef* o = find_in(env.ops(), id)) return *o ? kOp | id : mpi::OP_NULL;
+  if (Request** r = find_in(env.requests(), id)) {
+    const std::unique_ptr<Persistent>* p = find_in(env.persistent(), id);
+    return *r || (p && *p) ? kRequest | id : mpi::REQUEST_NULL;  // an inactive persistent request is not null
+  }
+  return std::nullopt;
 }
 
 // ---- error handlers

@@ -596,6 +596,12 @@ class Executor {
   } named_;                                      // the last collective step's named algorithm
   const coll::Algorithm* last_used_ = nullptr;   // the algorithm last recorded in algorithms_used
   const CallSpec* last_used_call_ = nullptr;     // and its call
+  // The value an expression reads for a handle name: a communicator, datatype,
+  // operation or request (its null handle once freed or completed); nullopt for
+  // a name that holds none of them.
+  std::optional<std::int64_t> handle_value(RankEnv& env, NameId id);
+  std::string handle_text(RankEnv& env, NameId id);
+
   // ---- error handlers (MPI-4.1 §9.3): per rank and communicator, in the bindings
   static std::uint32_t comm_key(const mpi::Communicator& c) { return c.is_self() ? 0xffffffffu : c.base_context(); }
   std::int64_t errhandler_of(RankEnv& env, const mpi::Communicator& c);

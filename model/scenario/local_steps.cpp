@@ -352,6 +352,21 @@ void Executor::declare_buffer(RankEnv& env, const Step& s) {
   }
 }
 
+// A handle as `show` prints it: the null handle's name, or what the handle holds.
+std::string Executor::handle_text(RankEnv& env, NameId id) {
+  if (find_in(env.values(), id)) return "";  // a value of that name hides the handle
+  if (const mpi::Communicator** c = find_in(env.comms(), id))
+    return *c ? "communicator " + (*c)->name() + " (" + std::to_string((*c)->size()) + " processes)" : "MPI_COMM_NULL";
+  if (const mpi::TypeRef* t = find_in(env.types(), id))
+    return *t ? "datatype " + (*t)->name() + " (size " + std::to_string((*t)->size()) + ", extent " +
+                    std::to_string((*t)->extent()) + ")"
+              : "MPI_DATATYPE_NULL";
+  if (const mpi::OpRef* o = find_in(env.ops(), id)) return *o ? "operation " + (*o)->name : "MPI_OP_NULL";
+  if (auto h = handle_value(env, id); h && find_in(env.requests(), id))
+    return *h == mpi::REQUEST_NULL ? "MPI_REQUEST_NULL" : "request " + names_.str(id);
+  return "";
+}
+
 void Executor::show(RankEnv& env, const Step& s) {
   for (NameId id : s.shown) {
     std::string body;
@@ -385,6 +400,8 @@ void Executor::show(RankEnv& env, const Step& s) {
         for (std::int64_t i = 0; i < n; ++i) w.value((*g)->world(i));
         w.end_array();
       }
+    } else if (std::string h = handle_text(env, id); !h.empty()) {
+      w.field("handle", h);
     } else if (Value* v = find_in(env.values(), id)) {
       if (v->is_array) {
         w.key("values").begin_array();

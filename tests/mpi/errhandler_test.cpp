@@ -137,3 +137,26 @@ TEST_CASE("MPI_Error_class and MPI_Error_string") {
   REQUIRE(d.size() == 1);
   CHECK(d[0] == "error MPI_ERR_ARG: errorcode = -3 is no error code of MPI (/program/0)");
 }
+
+TEST_CASE("handles read as values: equal to themselves, null once freed or completed") {
+  CHECK(diagnostics(R"j(
+    {"call": "MPI_Comm_split", "comm": "MPI_COMM_WORLD", "color": "rank == 2 ? MPI_UNDEFINED : 0", "key": 0, "newcomm": "c"},
+    {"expect": "(c == MPI_COMM_NULL) == (rank == 2)"},
+    {"call": "MPI_Comm_rank", "comm": "c", "rank": "r", "where": "c != MPI_COMM_NULL"},
+    {"call": "MPI_Comm_dup", "comm": "MPI_COMM_WORLD", "newcomm": "d"},
+    {"expect": "d == d && d != MPI_COMM_WORLD && d != c"},
+    {"call": "MPI_Op_create", "user_fn": "absolute_max", "commute": 1, "op": "o"},
+    {"expect": "o != MPI_OP_NULL"},
+    {"call": "MPI_Op_free", "op": "o"},
+    {"expect": "o == MPI_OP_NULL"},
+    {"call": "MPI_Send_init", "buf": "MPI_BOTTOM", "count": 0, "datatype": "MPI_INT", "dest": "MPI_PROC_NULL", "tag": 0, "comm": "d", "request": "p"},
+    {"expect": "p != MPI_REQUEST_NULL", "message": "an inactive persistent request is not null"},
+    {"call": "MPI_Request_free", "request": "p"},
+    {"expect": "p == MPI_REQUEST_NULL"},
+    {"call": "MPI_Comm_group", "comm": "d", "group": "g"},
+    {"expect": "g == [j for j in 0..size] && g != MPI_GROUP_NULL"},
+    {"call": "MPI_Group_free", "group": "g"},
+    {"expect": "g == MPI_GROUP_NULL"})j",
+                    3)
+            .empty());
+}
