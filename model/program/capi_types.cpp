@@ -648,6 +648,28 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
   });
 }
 
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                     int remote_leader, const char* stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm* newintercomm) {
+  return call(__builtin_return_address(0), "MPI_Intercomm_create_from_groups", [&](Ctx& x) {
+    auto local = capi::group_of(x.c, local_group, "local_group");
+    auto remote = capi::group_of(x.c, remote_group, "remote_group");
+    capi::need(stringtag, "stringtag");
+    capi::need(newintercomm, "newintercomm");
+    mpi::check_info(info);
+    mpi::check_errhandler(errhandler, "errhandler");
+    const mpi::Communicator* made = nullptr;
+    x.returnable = false;  // the other processes are bound to the call
+    x.run.block(capi::made_comm(coll::comm::intercomm_create_from_groups(x.rk, std::move(local), local_leader,
+                                                                         std::move(remote), remote_leader, stringtag,
+                                                                         std::string("MPI_Intercomm_create_from_groups "
+                                                                                     "\"") + stringtag + "\""),
+                                &made));
+    *newintercomm = x.run.add_comm(made);
+    if (errhandler != MPI_ERRORS_ARE_FATAL) x.run.set_errhandler(*newintercomm, errhandler);
+  });
+}
+
 int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
   return call(__builtin_return_address(0), "MPI_Group_translate_ranks", [&](Ctx& x) {
     auto out = mpi::Group::translate(*capi::group_of(x.c, group1, "group1"), capi::array_of(ranks1, n, "ranks1"),

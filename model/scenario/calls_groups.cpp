@@ -134,6 +134,16 @@ std::vector<CallSpec> group_rows() {
        "MPI-4.1 §7.6.2",
        "an intercommunicator between the group of {local_comm} and the group led by rank {remote_leader} "
        "of {peer_comm} (tag {tag})."},
+      {CallId::intercomm_create_from_groups, "MPI_Intercomm_create_from_groups",
+       {{P::local_group, "local_group", K::group_in, req}, {P::local_leader, "local_leader", K::integer, req},
+        {P::remote_group, "remote_group", K::group_in, req}, {P::remote_leader, "remote_leader", K::integer, req},
+        {P::stringtag, "stringtag", K::text, req}, {P::info, "info", K::integer, opt},
+        {P::errhandler, "errhandler", K::integer, req}, {P::newintercomm, "newintercomm", K::comm_out, req}},
+       "an intercommunicator between two disjoint groups, with no parent communicator (collective over both)",
+       "MPI-4.1 §7.6.2",
+       "an intercommunicator between {local_group} (led by its rank {local_leader}) and {remote_group} (led by its "
+       "rank {remote_leader}), called by the processes of both; {stringtag} tells concurrent calls apart, and the "
+       "new communicator gets the error handler {errhandler}."},
       {CallId::intercomm_merge, "MPI_Intercomm_merge",
        {{P::intercomm, "intercomm", K::comm, req}, {P::high, "high", K::integer, req},
         {P::newintracomm, "newintracomm", K::comm_out, req}},

@@ -15,6 +15,7 @@ bool constructs_comm(CallId id) {
     case CallId::comm_create_group:
     case CallId::intercomm_create:
     case CallId::intercomm_merge:
+    case CallId::intercomm_create_from_groups:
     case CallId::cart_create:
     case CallId::cart_sub:
     case CallId::graph_create:

@@ -213,6 +213,19 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
       inherit_errhandler(env, local, made);
       break;
     }
+    case CallId::intercomm_create_from_groups: {
+      auto local = group_arg(env, s, P::local_group), remote = group_arg(env, s, P::remote_group);
+      const int local_leader = rank_arg(env, s, P::local_leader), remote_leader = rank_arg(env, s, P::remote_leader);
+      if (const Arg& info = arg(s, P::info); info.present) mpi::check_info(eval_int(env, *info.expr));
+      const std::int64_t handler = int_arg(env, s, P::errhandler);
+      mpi::check_errhandler(handler, "errhandler");
+      made = co_await coll::comm::intercomm_create_from_groups(rk, std::move(local), local_leader, std::move(remote),
+                                                               remote_leader, arg(s, P::stringtag).text,
+                                                               names_.str(arg(s, P::newintercomm).name));
+      bind(env.comms(), arg(s, P::newintercomm).name, made);
+      if (handler != mpi::ERRORS_ARE_FATAL) set_errhandler(env, *made, handler);
+      break;
+    }
     case CallId::intercomm_merge: {
       const auto& inter = comm_arg(env, s, P::intercomm);
       bool high = int_arg(env, s, P::high) != 0;

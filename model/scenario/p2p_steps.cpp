@@ -309,6 +309,7 @@ Blocking Executor::call_async(RankEnv& env, const Step& s) {
     case CallId::comm_create_group:
     case CallId::intercomm_create:
     case CallId::intercomm_merge:
+    case CallId::intercomm_create_from_groups:
     case CallId::cart_create:
     case CallId::cart_sub:
     case CallId::graph_create:

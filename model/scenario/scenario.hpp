@@ -94,7 +94,7 @@ enum class P : std::uint8_t {
   buffer, recvcounts, sdispls, rdispls, sendtypes, recvtypes,
   array_of_indices, info, buffer_addr, version, subversion, base, disp, addr1, addr2, split_type,
   message, dims, periods, reorder, comm_cart, coords, maxdims, direction, rank_source, rank_dest, remain_dims, nnodes, edges, comm_graph, nneighbors, maxneighbors, neighbors, nedges, maxindex, maxedges, indegree, outdegree, sources, sourceweights, destinations, destweights, degrees, weights, comm_dist_graph, weighted, maxindegree, maxoutdegree, newrank, comm_old, errorcode,
-  errhandler, errorclass, string, resultlen, datarep, comm_name, type_name,
+  errhandler, errorclass, string, resultlen, datarep, comm_name, type_name, local_group, remote_group, stringtag,
   count_
 };
 
@@ -133,9 +133,10 @@ enum class CallId {
   neighbor_allgather, neighbor_allgatherv, neighbor_alltoall, neighbor_alltoallv, neighbor_alltoallw, ineighbor_allgather, ineighbor_allgatherv, ineighbor_alltoall, ineighbor_alltoallv, ineighbor_alltoallw, neighbor_allgather_init, neighbor_allgatherv_init, neighbor_alltoall_init, neighbor_alltoallv_init, neighbor_alltoallw_init,
   abort, comm_set_errhandler, comm_get_errhandler, errhandler_free, error_class, error_string,
   pack_external, unpack_external, pack_external_size, comm_set_name, comm_get_name, type_set_name, type_get_name,
+  intercomm_create_from_groups,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::type_get_name) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::intercomm_create_from_groups) + 1;
 
 // The value of an MPI constant a scenario may name that is not a builtin
 // (MPI_COMBINER_*, MPI_DISTRIBUTE_*), or nullopt.

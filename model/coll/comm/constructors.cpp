@@ -524,7 +524,7 @@ Task<const Communicator*> create_group(Rank& rank, const Communicator& comm, Gro
 
 Task<const Communicator*> intercomm_create(Rank& rank, const Communicator& local_comm, std::int64_t seq,
                                            int local_leader, const Communicator* peer_comm, int remote_leader,
-                                           int tag, std::string label) {
+                                           int tag, std::string label, mpi::Context leaders) {
   World& w = rank.world();
   const auto p = static_cast<std::size_t>(local_comm.size());
   const int me = my_rank(rank, local_comm);
@@ -565,8 +565,8 @@ Task<const Communicator*> intercomm_create(Rank& rank, const Communicator& local
       mpi::TypedBuffer in{&rank.memory(), 0, recv_bytes, byte.get()};
       mpi::TypedBuffer out{&rank.memory(), 0, send_bytes, byte.get()};
       std::array<mpi::Request*, 2> reqs = {
-          rank.irecv_unchecked(in, byte, remote_leader, tag, *peer_comm, mpi::Context::p2p),
-          rank.isend_unchecked(out, byte, remote_leader, tag, *peer_comm, mpi::Context::p2p),
+          rank.irecv_unchecked(in, byte, remote_leader, tag, *peer_comm, leaders),
+          rank.isend_unchecked(out, byte, remote_leader, tag, *peer_comm, leaders),
       };
       return reqs;
     };
@@ -590,6 +590,46 @@ Task<const Communicator*> intercomm_create(Rank& rank, const Communicator& local
   }
   co_await bcast_pattern(rank, local_comm, local_leader, 8, kTagConstruct + 1);
   co_return take(w, local_comm.base_context(), seq, static_cast<std::size_t>(me));
+}
+
+Task<const Communicator*> intercomm_create_from_groups(Rank& rank, GroupRef local_group, int local_leader,
+                                                       GroupRef remote_group, int remote_leader,
+                                                       const std::string& stringtag, std::string label) {
+  constexpr const char* rule = "MPI-4.1 §7.6.2: MPI_Intercomm_create_from_groups is called by the processes of "
+                               "local_group and of remote_group, two disjoint groups";
+  if (local_group->rank_of(rank.id()) < 0)
+    throw MpiError(ErrorClass::group, "local_group", "the calling process is not a member of local_group", rule);
+  if (remote_group->size() == 0)
+    throw MpiError(ErrorClass::group, "remote_group", "remote_group is empty", rule);
+  for (std::int64_t i = 0; i < remote_group->size(); ++i)
+    if (local_group->rank_of(static_cast<std::uint32_t>(remote_group->world(i))) >= 0)
+      throw MpiError(ErrorClass::group, "remote_group",
+                     "world rank " + std::to_string(remote_group->world(i)) + " is in both groups", rule);
+  if (local_leader < 0 || local_leader >= local_group->size())
+    throw MpiError(ErrorClass::rank, "local_leader",
+                   "local_leader = " + std::to_string(local_leader) + " is not a rank of local_group",
+                   "MPI-4.1 §7.6.2: local_leader is a rank in local_group");
+  if (remote_leader < 0 || remote_leader >= remote_group->size())
+    throw MpiError(ErrorClass::rank, "remote_leader",
+                   "remote_leader = " + std::to_string(remote_leader) + " is not a rank of remote_group",
+                   "MPI-4.1 §7.6.2: remote_leader is a rank in remote_group");
+  // The string tag as a tag: FNV-1a, deterministic, within 0..MPI_TAG_UB.
+  std::uint32_t hash = 2166136261u;
+  for (unsigned char c : stringtag) hash = (hash ^ c) * 16777619u;
+  const int tag = static_cast<int>(hash & 0x3fffffffu);
+  World& w = rank.world();
+  const Communicator& world = w.comm_world();
+  const Communicator* side =
+      co_await create_group(rank, world, local_group, tag, label + " (one side)");
+  const Communicator* inter =
+      co_await intercomm_create(rank, *side, 0, local_leader, &world,
+                                static_cast<int>(remote_group->world(remote_leader)), tag, std::move(label),
+                                mpi::Context::collective);  // the leaders' messages never meet the program's
+  if (mpi::Group::compare(*inter->remote_group(), *remote_group) != mpi::Comparison::ident)
+    throw MpiError(ErrorClass::group, "remote_group",
+                   "remote_group is not the group the other side gave as its local_group",
+                   "MPI-4.1 §7.6.2: each side's remote_group is the other side's local_group, in the same order");
+  co_return inter;
 }
 
 Task<const Communicator*> intercomm_merge(Rank& rank, const Communicator& inter, std::int64_t seq, bool high,

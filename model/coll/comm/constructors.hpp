@@ -59,9 +59,18 @@ Task<const Communicator*> create(Rank& rank, const Communicator& comm, std::int6
                                  std::string label);
 Task<const Communicator*> create_group(Rank& rank, const Communicator& comm, GroupRef group, int tag,
                                        std::string label);
+// `leaders`: the context of peer_comm the leaders exchange on (the program's
+// point-to-point one for MPI_Intercomm_create, which names the tag).
 Task<const Communicator*> intercomm_create(Rank& rank, const Communicator& local_comm, std::int64_t seq,
                                            int local_leader, const Communicator* peer_comm, int remote_leader,
-                                           int tag, std::string label);
+                                           int tag, std::string label, mpi::Context leaders = mpi::Context::p2p);
+// MPI_Intercomm_create_from_groups (MPI-4.1 §7.6.2): an intercommunicator between
+// two disjoint groups, collective over both, with no parent communicator: each
+// side's members build their side (as MPI_Comm_create_group, keyed by stringtag),
+// and the leaders meet over the world's processes. `label` names it.
+Task<const Communicator*> intercomm_create_from_groups(Rank& rank, GroupRef local_group, int local_leader,
+                                                       GroupRef remote_group, int remote_leader,
+                                                       const std::string& stringtag, std::string label);
 Task<const Communicator*> intercomm_merge(Rank& rank, const Communicator& inter, std::int64_t seq, bool high,
                                           std::string label);
 
