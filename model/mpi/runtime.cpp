@@ -1,6 +1,7 @@
 #include "model/mpi/runtime.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cassert>
 #include <exception>
 #include <stdexcept>
@@ -1051,6 +1052,38 @@ std::vector<World::PendingActivity> World::pending_activities() const {
   for (std::uint32_t r = 0; r < activities_.size(); ++r)
     for (const Activity* a = activities_[r]; a != nullptr; a = a->next)
       if (!a->done) out.push_back({r, a->call, a->waiter ? rank(r).describe_waits(a->waiting_on, nullptr) : ""});
+  return out;
+}
+
+void World::record_free(const Communicator& comm, std::uint32_t world_rank) {
+  Freed& f = freed_[comm.base_context()];
+  f.comm = &comm;
+  f.ranks.push_back(world_rank);
+}
+
+std::vector<std::string> World::incomplete_frees(std::size_t limit) const {
+  std::vector<std::string> out;
+  for (const auto& [context, f] : freed_) {
+    const Communicator& c = *f.comm;
+    // Every process of the communicator: both groups of an intercommunicator.
+    std::vector<std::int64_t> members = c.group(f.ranks.front())->members();
+    if (c.is_inter()) {
+      const auto remote = c.remote_group()->members();
+      members.insert(members.end(), remote.begin(), remote.end());
+    }
+    std::sort(members.begin(), members.end());
+    std::vector<std::int64_t> freed(f.ranks.begin(), f.ranks.end()), missing;
+    std::sort(freed.begin(), freed.end());
+    std::set_difference(members.begin(), members.end(), freed.begin(), freed.end(), std::back_inserter(missing));
+    if (missing.empty()) continue;
+    if (out.size() == limit) break;
+    std::string who;
+    for (std::size_t i = 0; i < missing.size() && i < 16; ++i) who += (i ? ", " : "") + std::to_string(missing[i]);
+    if (missing.size() > 16) who += ", ... (" + std::to_string(missing.size()) + " in all)";
+    out.push_back("MPI_Comm_free of " + c.name() + " was called by " + std::to_string(f.ranks.size()) + " of its " +
+                  std::to_string(members.size()) + " processes; never by world rank" +
+                  (missing.size() == 1 ? " " : "s ") + who);
+  }
   return out;
 }
 

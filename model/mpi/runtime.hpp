@@ -555,6 +555,11 @@ class World {
     std::vector<std::string> lines;
   };
   Leftovers leftovers(std::size_t limit) const;
+  // MPI_Comm_free is collective (MPI-4.1 §7.4.3): the world records which
+  // processes freed each communicator, and after the run names those some of
+  // whose processes freed them and others never did (a line each, in context order).
+  void record_free(const Communicator& comm, std::uint32_t world_rank);
+  std::vector<std::string> incomplete_frees(std::size_t limit) const;
   // Destroys every activity's frames (after a run that stopped with some blocked).
   void abandon_activities() noexcept;
   // When a rank's activities advance: asynchronously, as their messages arrive
@@ -703,6 +708,11 @@ class World {
   std::map<std::uint32_t, Attached> attached_;
   // Messages taken by a matched probe and not received yet (MatchedMessage).
   std::vector<Message*> matched_;
+  struct Freed {
+    const Communicator* comm;
+    std::vector<std::uint32_t> ranks;  // world ranks, in the order they freed it
+  };
+  std::map<std::uint32_t, Freed> freed_;  // by base context
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
   bool keeps_ranks_ = false;

@@ -225,7 +225,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
       throw mpi::MpiError(mpi::ErrorClass::comm, "comm", "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
                           "MPI-4.1 §7.4.3: MPI_Comm_free takes a communicator the program made");
-    x.run.comm(*comm, "comm");  // a valid handle
+    x.run.world().record_free(x.run.comm(*comm, "comm"), x.r);  // collective: every process must free it
     x.c.comms[static_cast<std::size_t>(*comm & capi::kIndexMask)] = nullptr;  // pending operations still complete
     *comm = MPI_COMM_NULL;
   });

@@ -82,6 +82,7 @@ bool Executor::group_call(RankEnv& env, const Step& s) {
         throw MpiError(mpi::ErrorClass::comm, "comm",
                        "communicator '" + names_.str(id) + (c ? "' is already MPI_COMM_NULL" : "' was never created on this rank"),
                        "MPI-4.1 §7.4.3: MPI_Comm_free takes a valid communicator handle");
+      world_.record_free(**c, env.rank);
       *c = nullptr;  // MPI_COMM_NULL; pending operations on it still complete
       return true;
     }

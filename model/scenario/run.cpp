@@ -185,6 +185,17 @@ void conclude_run(mpi::World& world, sim::Engine& engine, const RunConfig& cfg, 
   } else if (auto left = world.leftovers(32); left.messages + left.requests > 0) {
     res.trace.record_diagnostic(leftover_diagnostic(left, engine));
     res.outcome = Outcome::erroneous;
+  } else if (auto frees = world.incomplete_frees(32); !frees.empty()) {
+    sim::Diagnostic d;
+    d.severity = "error";
+    d.code = "INCOMPLETE_COMM_FREE";
+    d.time = engine.now();
+    d.call = "MPI_Comm_free";
+    d.message = frees.front() + (frees.size() > 1 ? " (and " + std::to_string(frees.size() - 1) + " more)" : "");
+    if (frees.size() > 1) d.detail = frees;
+    d.rule = "MPI-4.1 §7.4.3: MPI_Comm_free is collective: every process of the communicator calls it, or none";
+    res.trace.record_diagnostic(std::move(d));
+    res.outcome = Outcome::erroneous;
   }
   for (const auto& d : res.trace.diagnostics())
     if (d.code == "EXPECT_FAILED" && res.outcome == Outcome::clean) res.outcome = Outcome::erroneous;
