@@ -205,9 +205,11 @@ std::vector<CallSpec> datatype_rows() {
       {CallId::op_create, "MPI_Op_create",
        {{P::user_fn, "user_fn", K::function_name, req}, {P::commute, "commute", K::integer, req},
         {P::op, "op", K::op_out, req}},
-       "a user operation from a function mpisim provides: matrix_product_2x2 or absolute_max",
+       "a user operation: an expression over invec, inoutvec, len and width, or matrix_product_2x2 or absolute_max",
        "MPI-4.1 §6.9.5",
-       "{op} = a new operation applying {user_fn}, commutative if {commute} is true."},
+       "{op} = a new operation applying {user_fn} (inoutvec = invec op inoutvec over len elements of the "
+       "datatype), commutative if {commute} is true; a reduction then combines the processes' values in rank "
+       "order."},
       {CallId::op_free, "MPI_Op_free", {{P::op, "op", K::op_inout, req}}, "frees the operation; the handle becomes MPI_OP_NULL",
        "MPI-4.1 §6.9.5",
        "{op} becomes MPI_OP_NULL."},

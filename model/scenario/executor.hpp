@@ -508,6 +508,8 @@ class Executor {
   // MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order.
   void pack_unpack(RankEnv& env, const Step& s);
   void type_name(RankEnv& env, const Step& s);
+  static void expression_op(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
+                            const mpi::Datatype& type);
 
   mpi::GroupRef world_group();
 

@@ -491,10 +491,20 @@ class ScenarioParser {
           }
           break;
         case ParamKind::function_name:
-          if (!v.is_string() || !mpi::user_function(v.get<std::string>()))
-            fail(ap, "expected one of the user functions mpisim provides: \"matrix_product_2x2\" (not commutative) "
-                     "or \"absolute_max\" (commutative)");
-          a.handle = v.get<std::string>();
+          if (!v.is_string())
+            fail(ap, "expected a user function: an expression over invec, inoutvec, len and width giving the new "
+                     "inoutvec, or one mpisim provides (\"matrix_product_2x2\", \"absolute_max\")");
+          if (mpi::user_function(v.get<std::string>())) {
+            a.handle = v.get<std::string>();
+            break;
+          }
+          try {
+            a.expr = Expr::parse(v.get<std::string>(), resolver());
+          } catch (const ExprError& e) {
+            fail(ap, "the user function \"" + sim::escape_non_ascii(v.get<std::string>()) +
+                         "\" is not a valid expression: at column " + std::to_string(e.column()) + ": " + e.what() +
+                         " (or name a function mpisim provides: \"matrix_product_2x2\", \"absolute_max\")");
+          }
           break;
         case ParamKind::type_array:
           if (!v.is_array()) fail(ap, "expected a list of datatype names");

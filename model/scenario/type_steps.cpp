@@ -1,6 +1,8 @@
 // Datatypes (constructors, queries, pack and unpack) and operations.
 #include "model/scenario/executor.hpp"
 
+#include <cstring>
+
 #include "model/mpi/external32.hpp"
 #include "model/mpi/local_calls.hpp"
 #include "model/mpi/type_constructors.hpp"
@@ -196,7 +198,14 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
     case CallId::op_create: {
       bool commute = int_arg(env, s, P::commute) != 0;
       NameId id = arg(s, P::op).name;
-      bind(env.ops(), id, mpi::make_user_op(names_.str(id), arg(s, P::user_fn).handle, commute));
+      const Arg& fn = arg(s, P::user_fn);
+      if (fn.expr) {  // a function written as an expression: the library calls it through the front-end's hook
+        bind(env.ops(), id,
+             std::make_shared<const mpi::Op>(mpi::Op{names_.str(id), mpi::OpKind::user, commute, nullptr, fn.text,
+                                                     &expression_op, &*fn.expr}));
+      } else {
+        bind(env.ops(), id, mpi::make_user_op(names_.str(id), fn.handle, commute));
+      }
       return true;
     }
     case CallId::op_free: {
@@ -234,6 +243,82 @@ mpi::OpRef Executor::op_arg(RankEnv& env, const Step& s) {
     throw MpiError(mpi::ErrorClass::op, "op", "operation '" + a.handle + "' is MPI_OP_NULL: it was freed",
                    "MPI-4.1 §6.9.5: MPI_Op_free sets the handle to MPI_OP_NULL");
   return *o;
+}
+
+namespace {
+
+[[noreturn]] void op_failed(const mpi::Op& op, const std::string& what) {
+  throw MpiError(mpi::ErrorClass::op, "op", "the user function of " + op.name + " (\"" + op.function_name + "\") " + what,
+                 "MPI-4.1 §6.9.5: the user function combines len elements of the datatype, inoutvec[i] = invec[i] op "
+                 "inoutvec[i]; docs/scenario-format.md, \"User operations\"");
+}
+
+}  // namespace
+
+// A user operation written as an expression (MPI_Op_create's user_fn): it reads
+// invec and inoutvec (the basic elements of len elements of the datatype, in
+// type-map order, as integers), len, and width (basic elements per element),
+// and gives the new inoutvec.
+void Executor::expression_op(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
+                             const mpi::Datatype& type) {
+  const Expr& e = *static_cast<const Expr*>(op.foreign_data);
+  std::vector<std::int64_t> a, b;
+  std::vector<const mpi::BasicType*> kinds;
+  std::int64_t width = 0;
+  for (const auto& r : type.signature()) width += r.count;
+  const std::byte* p = in;
+  const std::byte* q = inout;
+  for (std::int64_t k = 0; k < count; ++k)
+    for (const auto& r : type.signature()) {
+      const mpi::BasicType& bt = mpi::basic_type(r.basic);
+      if (bt.kind == mpi::ElementKind::floating || bt.kind == mpi::ElementKind::complex)
+        op_failed(op, "reads integers only, and " + type.name() + " holds " + std::string(bt.name));
+      for (std::int64_t i = 0; i < r.count; ++i, p += bt.size, q += bt.size) {
+        std::int64_t x = 0, y = 0;
+        std::memcpy(&x, p, static_cast<std::size_t>(bt.size));
+        std::memcpy(&y, q, static_cast<std::size_t>(bt.size));
+        if (bt.kind == mpi::ElementKind::signed_int && bt.size < 8) {  // sign-extend
+          const int shift = 64 - 8 * static_cast<int>(bt.size);
+          x = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << shift) >> shift;
+          y = static_cast<std::int64_t>(static_cast<std::uint64_t>(y) << shift) >> shift;
+        }
+        a.push_back(x);
+        b.push_back(y);
+        kinds.push_back(&bt);
+      }
+    }
+  auto names = [&](std::string_view n, std::uint32_t) -> std::optional<Value> {
+    if (n == "invec") return Value::of(a);
+    if (n == "inoutvec") return Value::of(b);
+    if (n == "len") return Value::of(count);
+    if (n == "width") return Value::of(width);
+    if (auto c = mpi_constant(n)) return Value::of(*c);
+    return std::nullopt;
+  };
+  Value r;
+  try {
+    r = e.eval(Lookup(names));
+  } catch (const ExprError& x) {
+    op_failed(op, "failed: " + std::string(x.what()) + " (it sees invec, inoutvec, len and width only)");
+  }
+  if (!r.is_array || r.array.size() != b.size())
+    op_failed(op, "gave " + (r.is_array ? std::to_string(r.array.size()) + (r.array.size() == 1 ? " value" : " values")
+                                        : std::string("a number")) +
+                      " where inoutvec has " + std::to_string(b.size()));
+  std::byte* out = inout;
+  for (std::size_t i = 0; i < r.array.size(); ++i) {
+    const mpi::BasicType& bt = *kinds[i];
+    const std::int64_t v = r.array[i];
+    const int bits = 8 * static_cast<int>(bt.size);
+    const bool fits = bits == 64 || (bt.kind == mpi::ElementKind::signed_int
+                                         ? v >= -(std::int64_t{1} << (bits - 1)) && v < (std::int64_t{1} << (bits - 1))
+                                         : v >= 0 && v < (std::int64_t{1} << bits));
+    if (!fits)
+      op_failed(op, "gave " + std::to_string(v) + " for element " + std::to_string(i) + ", which " +
+                        std::string(bt.name) + " cannot hold");
+    std::memcpy(out, &v, static_cast<std::size_t>(bt.size));  // little-endian: the low bytes
+    out += bt.size;
+  }
 }
 
 // MPI_Pack and MPI_Unpack: the packed form is the data bytes in type-map order;
