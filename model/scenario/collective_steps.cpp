@@ -46,7 +46,7 @@ class Executor::StepArgs final : public coll::ArgSource {
   mpi::TypeRef datatype(coll::Param p) override { return ex_.type_arg(env_, s_, id(p)); }
   std::vector<std::int64_t> integers(coll::Param p) override {
     Value v = ex_.eval(env_, *ex_.arg(s_, id(p)).expr);
-    if (!v.is_array) throw StepError(std::string(param_name(id(p))) + " must be an array");
+    if (!v.is_array || v.is_real) throw StepError(std::string(param_name(id(p))) + " must be an array of integers");
     return std::move(v.array);
   }
   std::vector<mpi::TypeRef> datatypes(coll::Param p) override {

@@ -62,13 +62,12 @@ std::optional<Value> Executor::NameLookup::operator()(std::string_view n, std::u
     // which only shows the simulator's state, may).
     const mpi::Memory& mem = ex->world_.rank(env->rank).memory();
     if (mem.held()) mpi::check_not_held(mem, {a->base, a->count, a->type.get()}, false, "");
+    // Integers, or reals for a floating buffer that holds a number that is not one.
     std::vector<std::int64_t> xs(static_cast<std::size_t>(a->count));
     for (std::int64_t i = 0; i < a->count; ++i) {
       bool integral = true;
       xs[static_cast<std::size_t>(i)] = element_as_int(*a, i, &integral);
-      if (!integral)
-        throw StepError("buffer '" + std::string(n) + "' element " + std::to_string(i) +
-                        " is not an integer; expressions compare integers only");
+      if (!integral) return Value::of_reals(reals_of(*a, std::string(n)));
     }
     return Value::of(std::move(xs));
   }
@@ -150,7 +149,7 @@ bool Executor::scalar_name(void* ctx, std::uint32_t id, std::int64_t* out) {
     if (c) *out = *c;
     return c.has_value();
   }
-  if (v->is_array) return false;
+  if (v->is_array || v->is_real) return false;
   *out = v->scalar;
   return true;
 }
@@ -176,6 +175,9 @@ std::int64_t Executor::compute_int(RankEnv& env, const Expr& e) {
   }
   Value v = eval(env, e);
   if (v.is_array) throw StepError("the expression \"" + e.text() + "\" gives an array where a number is expected");
+  if (v.is_real)
+    throw StepError("the expression \"" + e.text() + "\" gives the real " + v.to_string() +
+                    " where an integer is expected (int() truncates a real)");
   return v.scalar;
 }
 

@@ -182,6 +182,12 @@ struct RankEnv {
 // one); an element stored; an element written as JSON (local_steps.cpp).
 std::int64_t element_as_int(const mpi::Allocation& a, std::int64_t i, bool* integral);
 void store_element(mpi::Allocation& a, std::int64_t i, std::int64_t v);
+// A real into element i of a floating (or complex: its real part) allocation; a
+// StepError naming `init` for an integer type.
+void store_real(mpi::Allocation& a, std::int64_t i, double v, const std::string& init);
+// Every element of an allocation as a double (a complex one must be real); a
+// StepError naming buffer `name` for a number that is not finite.
+std::vector<double> reals_of(const mpi::Allocation& a, const std::string& name);
 void write_element_json(sim::JsonWriter& w, const mpi::Allocation& a, std::int64_t i);
 
 // The collective a call starts and in which form; false for the calls that are

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <set>
 
 namespace mpisim::scenario {
@@ -29,11 +30,43 @@ struct Expr::LinOp {
   std::int64_t value;  // number; for a name, its id; a fused right operand
 };
 
+namespace {
+std::string number_text(double d) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, d);
+  std::string t(buf, r.ptr);
+  // A real always shows as one: 2.0, not 2.
+  if (t.find_first_of(".eEn") == std::string::npos) t += ".0";
+  return t;
+}
+}  // namespace
+
 std::string Value::to_string() const {
-  if (!is_array) return std::to_string(scalar);
+  if (!is_array) return is_real ? number_text(real) : std::to_string(scalar);
   std::string s = "[";
-  for (std::size_t i = 0; i < array.size(); ++i) s += (i ? ", " : "") + std::to_string(array[i]);
+  for (std::size_t i = 0; i < size(); ++i)
+    s += (i ? ", " : "") + (is_real ? number_text(reals[i]) : std::to_string(array[i]));
   return s + "]";
+}
+
+bool operator==(const Value& a, const Value& b) {
+  if (a.is_array != b.is_array) return false;
+  if (!a.is_real && !b.is_real) return a.is_array ? a.array == b.array : a.scalar == b.scalar;
+  // An integer equals a real when the real is that integer exactly.
+  auto same = [](const Value& x, const Value& y, std::size_t i) {
+    if (x.is_real && y.is_real) return x.as_real(i) == y.as_real(i);
+    const Value& r = x.is_real ? x : y;
+    const Value& n = x.is_real ? y : x;
+    const double d = r.as_real(i);
+    const std::int64_t v = n.is_array ? n.array[i] : n.scalar;
+    return d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::trunc(d) &&
+           static_cast<std::int64_t>(d) == v;
+  };
+  if (!a.is_array) return same(a, b, 0);
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!same(a, b, i)) return false;
+  return true;
 }
 
 namespace {
@@ -90,6 +123,22 @@ inline std::int64_t apply_binary(char code, std::int64_t a, std::int64_t b, int 
   }
 }
 
+// A number as the evaluator computes it: an integer or a real.
+struct Num {
+  bool real = false;
+  std::int64_t i = 0;
+  double d = 0;
+  double as_real() const { return real ? d : static_cast<double>(i); }
+  bool truth() const { return real ? d != 0 : i != 0; }
+  Value value() const { return real ? Value::of_real(d) : Value::of(i); }
+};
+
+// A real result, which must be a finite number (never NaN or an infinity).
+double finite(double d, int column) {
+  if (!std::isfinite(d)) throw ExprError("the result is not a finite number (a real overflowed, or 0/0)", column);
+  return d;
+}
+
 class Evaluator {
  public:
   Evaluator(const std::vector<Node>& nodes, const Lookup& lookup) : nodes_(nodes), lookup_(lookup) {}
@@ -98,6 +147,7 @@ class Evaluator {
     const Node& n = nodes_[static_cast<std::size_t>(i)];
     switch (n.kind) {
       case Node::number: return Value::of(n.value);
+      case Node::real: return Value::of_real(n.real_value);
       case Node::name: {
         for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
           if (it->first == n.op) return Value::of(it->second);
@@ -105,89 +155,128 @@ class Evaluator {
         if (!v) throw ExprError("unknown name '" + n.op + "'", n.column);
         return *v;
       }
-      case Node::unary: {
-        std::int64_t v = scalar(n.kids[0], "the operand");
-        if (n.code == '!') return Value::of(v == 0 ? 1 : 0);
-        if (v == INT64_MIN) throw ExprError("integer overflow", n.column);
-        return Value::of(-v);
-      }
-      case Node::binary: return binary(n);
-      case Node::ternary:
-        return scalar(n.kids[0], "condition") != 0 ? eval(n.kids[1]) : eval(n.kids[2]);
+      case Node::unary: return num(i, "the operand").value();
+      case Node::binary:
+        if (n.code == '=' || n.code == '!') {
+          Value a = eval(n.kids[0]), b = eval(n.kids[1]);
+          return Value::of((n.code == '=') == (a == b) ? 1 : 0);
+        }
+        return num(i, "the operand").value();
+      case Node::ternary: return num(n.kids[0], "condition").truth() ? eval(n.kids[1]) : eval(n.kids[2]);
       case Node::call: return call(n);
       case Node::array: {
-        std::vector<std::int64_t> a;
-        for (int k : n.kids) a.push_back(scalar(k, "array element"));
-        return Value::of(std::move(a));
+        std::vector<Num> xs;
+        for (int k : n.kids) xs.push_back(num(k, "array element"));
+        return array_of(xs);
       }
       case Node::generator: {
         std::int64_t lo = scalar(n.kids[1], "range start"), hi = scalar(n.kids[2], "range end");
         if (hi - lo > 100'000'000) throw ExprError("generator range too long (over 10^8 elements)", n.column);
-        std::vector<std::int64_t> a;
-        if (hi > lo) a.reserve(static_cast<std::size_t>(hi - lo));
+        std::vector<Num> xs;
+        if (hi > lo) xs.reserve(static_cast<std::size_t>(hi - lo));
         locals_.emplace_back(n.op, 0);
         for (std::int64_t j = lo; j < hi; ++j) {
           locals_.back().second = j;
-          a.push_back(scalar(n.kids[0], "generated element"));
+          xs.push_back(num(n.kids[0], "generated element"));
         }
         locals_.pop_back();
-        return Value::of(std::move(a));
+        return array_of(xs);
       }
       case Node::index: {
         Value a = eval(n.kids[0]);
         if (!a.is_array) throw ExprError("indexing a number, not an array", n.column);
         std::int64_t k = scalar(n.kids[1], "index");
-        if (k < 0 || k >= static_cast<std::int64_t>(a.array.size()))
-          throw ExprError("index " + std::to_string(k) + " is outside the array (length " +
-                              std::to_string(a.array.size()) + ")",
+        if (k < 0 || k >= static_cast<std::int64_t>(a.size()))
+          throw ExprError("index " + std::to_string(k) + " is outside the array (length " + std::to_string(a.size()) + ")",
                           n.column);
-        return Value::of(a.array[static_cast<std::size_t>(k)]);
+        const auto at = static_cast<std::size_t>(k);
+        return a.is_real ? Value::of_real(a.reals[at]) : Value::of(a.array[at]);
       }
     }
     throw ExprError("bad expression node", n.column);
   }
 
-  // Scalar trees (the common case: "(rank + 1) % size") are computed on integers
-  // directly, without building a Value per node.
+  // An integer: what counts, ranks, indices and ranges need. A real is an error
+  // here (int() converts one).
   std::int64_t scalar(int i, const char* what) {
     const Node& n = nodes_[static_cast<std::size_t>(i)];
+    Num r = num(i, what);
+    if (r.real)
+      throw ExprError(std::string(what) + " is the real " + real_text(r.d) +
+                          " where an integer is expected (int() truncates a real)",
+                      n.column);
+    return r.i;
+  }
+
+  // A number, integer or real. Scalar trees (the common case: "(rank + 1) % size")
+  // are computed here directly, without building a Value per node.
+  Num num(int i, const char* what) {
+    const Node& n = nodes_[static_cast<std::size_t>(i)];
     switch (n.kind) {
-      case Node::number: return n.value;
+      case Node::number: return Num{false, n.value, 0};
+      case Node::real: return Num{true, 0, n.real_value};
       case Node::binary:
         if (n.code != '=' && n.code != '!') return arithmetic(n);
         break;
-      case Node::ternary:
-        return scalar(n.kids[0], "condition") != 0 ? scalar(n.kids[1], what) : scalar(n.kids[2], what);
+      case Node::ternary: return num(n.kids[0], "condition").truth() ? num(n.kids[1], what) : num(n.kids[2], what);
       case Node::unary: {
-        std::int64_t v = scalar(n.kids[0], "the operand");
-        if (n.code == '!') return v == 0 ? 1 : 0;
-        if (v == INT64_MIN) throw ExprError("integer overflow", n.column);
-        return -v;
+        Num v = num(n.kids[0], "the operand");
+        if (n.code == '!') return Num{false, v.truth() ? 0 : 1, 0};
+        if (v.real) return Num{true, 0, -v.d};
+        if (v.i == INT64_MIN) throw ExprError("integer overflow", n.column);
+        return Num{false, -v.i, 0};
       }
       default: break;
     }
     Value v = eval(i);
     if (v.is_array)
       throw ExprError(std::string(what) + " is an array where a number is expected", nodes_[static_cast<std::size_t>(i)].column);
-    return v.scalar;
+    return v.is_real ? Num{true, 0, v.real} : Num{false, v.scalar, 0};
   }
 
  private:
-  Value binary(const Node& n) {
-    if (n.code == '=' || n.code == '!') {
-      Value a = eval(n.kids[0]), b = eval(n.kids[1]);
-      bool eq = a == b;
-      return Value::of((n.code == '=') == eq ? 1 : 0);
-    }
-    return Value::of(arithmetic(n));
+  static std::string real_text(double d) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, d);
+    return std::string(buf, r.ptr);
   }
 
-  std::int64_t arithmetic(const Node& n) {
-    if (n.code == '&') return scalar(n.kids[0], "the operand") != 0 && scalar(n.kids[1], "the operand") != 0;
-    if (n.code == '|') return scalar(n.kids[0], "the operand") != 0 || scalar(n.kids[1], "the operand") != 0;
-    std::int64_t a = scalar(n.kids[0], "the left operand");
-    std::int64_t b = scalar(n.kids[1], "the right operand");
-    return apply_binary(n.code, a, b, n.column);
+  static Value array_of(const std::vector<Num>& xs) {
+    bool real = false;
+    for (const Num& x : xs) real = real || x.real;
+    if (!real) {
+      std::vector<std::int64_t> a;
+      a.reserve(xs.size());
+      for (const Num& x : xs) a.push_back(x.i);
+      return Value::of(std::move(a));
+    }
+    std::vector<double> a;
+    a.reserve(xs.size());
+    for (const Num& x : xs) a.push_back(x.as_real());
+    return Value::of_reals(std::move(a));
+  }
+
+  Num arithmetic(const Node& n) {
+    if (n.code == '&') return Num{false, num(n.kids[0], "the operand").truth() && num(n.kids[1], "the operand").truth(), 0};
+    if (n.code == '|') return Num{false, num(n.kids[0], "the operand").truth() || num(n.kids[1], "the operand").truth(), 0};
+    Num a = num(n.kids[0], "the left operand");
+    Num b = num(n.kids[1], "the right operand");
+    if (!a.real && !b.real) return Num{false, apply_binary(n.code, a.i, b.i, n.column), 0};
+    const double x = a.as_real(), y = b.as_real();
+    switch (n.code) {
+      case '+': return Num{true, 0, finite(x + y, n.column)};
+      case '-': return Num{true, 0, finite(x - y, n.column)};
+      case '*': return Num{true, 0, finite(x * y, n.column)};
+      case '/':
+        if (y == 0) throw ExprError("division by zero", n.column);
+        return Num{true, 0, finite(x / y, n.column)};
+      case '%': throw ExprError("% takes integers, not reals (int() truncates a real)", n.column);
+      case '<': return Num{false, x < y, 0};
+      case 'l': return Num{false, x <= y, 0};
+      case '>': return Num{false, x > y, 0};
+      case 'g': return Num{false, x >= y, 0};
+      default: throw ExprError("bad operator", n.column);
+    }
   }
 
   Value call(const Node& n) {
@@ -199,26 +288,58 @@ class Evaluator {
       need(1);
       Value v = eval(n.kids[0]);
       if (!v.is_array) throw ExprError("len() of a number", n.column);
-      return Value::of(static_cast<std::int64_t>(v.array.size()));
+      return Value::of(static_cast<std::int64_t>(v.size()));
     }
     if (n.op == "abs") {
       need(1);
-      std::int64_t v = scalar(n.kids[0], "the argument of abs");
-      if (v == INT64_MIN) throw ExprError("integer overflow", n.column);
-      return Value::of(v < 0 ? -v : v);
+      Num v = num(n.kids[0], "the argument of abs");
+      if (v.real) return Value::of_real(std::fabs(v.d));
+      if (v.i == INT64_MIN) throw ExprError("integer overflow", n.column);
+      return Value::of(v.i < 0 ? -v.i : v.i);
+    }
+    if (n.op == "int") {  // truncation toward zero, as C's cast
+      need(1);
+      Num v = num(n.kids[0], "the argument of int");
+      if (!v.real) return Value::of(v.i);
+      if (!(v.d > -9223372036854775808.0 && v.d < 9223372036854775808.0))
+        throw ExprError("int() of " + real_text(v.d) + ": beyond a 64-bit integer", n.column);
+      return Value::of(static_cast<std::int64_t>(v.d));
+    }
+    if (n.op == "double") {
+      need(1);
+      return Value::of_real(num(n.kids[0], "the argument of double").as_real());
+    }
+    if (n.op == "close") {  // close(a, b, tolerance): |a - b| <= tolerance, element by element
+      need(3);
+      Value a = eval(n.kids[0]), b = eval(n.kids[1]);
+      const double tol = num(n.kids[2], "the tolerance").as_real();
+      if (tol < 0) throw ExprError("close() with a negative tolerance", n.column);
+      if (a.is_array != b.is_array || a.size() != b.size()) return Value::of(0);
+      const std::size_t count = a.is_array ? a.size() : 1;
+      for (std::size_t k = 0; k < count; ++k)
+        if (!(std::fabs(a.as_real(k) - b.as_real(k)) <= tol)) return Value::of(0);
+      return Value::of(1);
     }
     // min/max: of several numbers, or of one array.
     if (n.kids.empty()) throw ExprError(n.op + "() needs arguments", n.column);
-    std::vector<std::int64_t> xs;
+    std::vector<Num> xs;
     if (n.kids.size() == 1) {
       Value v = eval(n.kids[0]);
-      if (!v.is_array) xs.push_back(v.scalar);
-      else xs = std::move(v.array);
+      if (!v.is_array) xs.push_back(v.is_real ? Num{true, 0, v.real} : Num{false, v.scalar, 0});
+      else
+        for (std::size_t k = 0; k < v.size(); ++k)
+          xs.push_back(v.is_real ? Num{true, 0, v.reals[k]} : Num{false, v.array[k], 0});
     } else {
-      for (int k : n.kids) xs.push_back(scalar(k, "an argument"));
+      for (int k : n.kids) xs.push_back(num(k, "an argument"));
     }
     if (xs.empty()) throw ExprError(n.op + "() of an empty array", n.column);
-    return Value::of(n.op == "min" ? *std::min_element(xs.begin(), xs.end()) : *std::max_element(xs.begin(), xs.end()));
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < xs.size(); ++k) {
+      const bool less = xs[k].real || xs[best].real ? xs[k].as_real() < xs[best].as_real() : xs[k].i < xs[best].i;
+      const bool more = xs[k].real || xs[best].real ? xs[k].as_real() > xs[best].as_real() : xs[k].i > xs[best].i;
+      if (n.op == "min" ? less : more) best = k;
+    }
+    return xs[best].value();
   }
 
   const std::vector<Node>& nodes_;

@@ -1,12 +1,13 @@
 #pragma once
 // The scenario expression language (docs/scenario-format.md, "Expressions").
 //
-// Integer arithmetic with C precedence (+ - * / % , comparisons, && || !, ?:),
+// Arithmetic with C precedence (+ - * / % , comparisons, && || !, ?:) on 64-bit
+// integers and IEEE doubles (a real operand makes the operation real, as in C),
 // names bound by `let`, by output arguments or by the runtime (rank, size),
-// functions (min, max, abs, len), arrays: literals [1, 2, 3], generators
-// [expr for j in a..b] (b exclusive) and indexing a[i]. Values are 64-bit integers
-// or arrays of them; overflow, division by zero and out-of-range indices are
-// errors, never undefined behaviour. An expression is parsed once (errors carry the
+// functions (min, max, abs, len, int, double, close), arrays: literals [1, 2, 3],
+// generators [expr for j in a..b] (b exclusive) and indexing a[i]. Overflow,
+// division by zero, a real that is not finite and out-of-range indices are errors,
+// never undefined behaviour. An expression is parsed once (errors carry the
 // column) and evaluated per rank.
 #include <cstdint>
 #include <functional>
@@ -20,15 +21,48 @@
 
 namespace mpisim::scenario {
 
+// A value: a 64-bit integer, an IEEE double ("real"), or an array of one or the
+// other. Integers stay integers unless a real enters the computation (as in C).
 struct Value {
   bool is_array = false;
   std::int64_t scalar = 0;
   std::vector<std::int64_t> array;
+  bool is_real = false;  // then `real` (a number) or `reals` (an array) holds it
+  double real = 0;
+  std::vector<double> reals;
 
-  static Value of(std::int64_t v) { return Value{false, v, {}}; }
-  static Value of(std::vector<std::int64_t> a) { return Value{true, 0, std::move(a)}; }
+  static Value of(std::int64_t v) {
+    Value x;
+    x.scalar = v;
+    return x;
+  }
+  static Value of(std::vector<std::int64_t> a) {
+    Value x;
+    x.is_array = true;
+    x.array = std::move(a);
+    return x;
+  }
+  static Value of_real(double d) {
+    Value v;
+    v.is_real = true;
+    v.real = d;
+    return v;
+  }
+  static Value of_reals(std::vector<double> a) {
+    Value v;
+    v.is_array = v.is_real = true;
+    v.reals = std::move(a);
+    return v;
+  }
+  std::size_t size() const { return is_real ? reals.size() : array.size(); }
+  // Element i of an array, or the number, as a double.
+  double as_real(std::size_t i = 0) const {
+    if (is_array) return is_real ? reals[i] : static_cast<double>(array[i]);
+    return is_real ? real : static_cast<double>(scalar);
+  }
   std::string to_string() const;
-  friend bool operator==(const Value&, const Value&) = default;
+  // Numeric equality: 2 == 2.0, [1, 2] == [1.0, 2.0]; an array never equals a number.
+  friend bool operator==(const Value& a, const Value& b);
 };
 
 class ExprError : public std::runtime_error {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <set>
 
 #include "model/scenario/expr_tree.hpp"
@@ -173,6 +174,31 @@ class Parser {
     if (pos_ >= s_.size()) fail("unexpected end of expression");
     char ch = s_[pos_];
     if (std::isdigit(static_cast<unsigned char>(ch))) {
+      // A floating-point literal: digits with a fraction ("0.5"; "0..n" stays a
+      // range) or an exponent ("1e-3").
+      std::size_t e = pos_;
+      while (e < s_.size() && std::isdigit(static_cast<unsigned char>(s_[e]))) ++e;
+      const bool fraction = e + 1 < s_.size() && s_[e] == '.' && std::isdigit(static_cast<unsigned char>(s_[e + 1]));
+      std::size_t x = e;
+      if (fraction) {
+        ++x;
+        while (x < s_.size() && std::isdigit(static_cast<unsigned char>(s_[x]))) ++x;
+      }
+      const bool exponent =
+          x < s_.size() && (s_[x] == 'e' || s_[x] == 'E') &&
+          ((x + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[x + 1]))) ||
+           (x + 2 < s_.size() && (s_[x + 1] == '+' || s_[x + 1] == '-') && std::isdigit(static_cast<unsigned char>(s_[x + 2]))));
+      if (fraction || exponent) {
+        double d = 0;
+        auto r = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), d);
+        if (r.ec != std::errc() || !std::isfinite(d)) fail("number out of range (beyond a double)");
+        pos_ = static_cast<std::size_t>(r.ptr - s_.data());
+        if (pos_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
+          fail("a name cannot start with a digit");
+        Node n{Node::real, "", 0, {}, c};
+        n.real_value = d;
+        return add(std::move(n));
+      }
       std::int64_t v = 0;
       auto r = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), v);
       if (r.ec != std::errc()) fail("number out of range");
@@ -190,10 +216,10 @@ class Parser {
           while (eat(","));
           expect(")");
         }
-        static const std::set<std::string> known = {"min", "max", "abs", "len"};
+        static const std::set<std::string> known = {"min", "max", "abs", "len", "int", "double", "close"};
         if (!known.count(w)) {
           pos_ = static_cast<std::size_t>(c - 1);
-          fail("unknown function '" + w + "' (known: abs, len, max, min)");
+          fail("unknown function '" + w + "' (known: abs, close, double, int, len, max, min)");
         }
         return add(std::move(n));
       }

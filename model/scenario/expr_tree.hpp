@@ -11,13 +11,14 @@
 namespace mpisim::scenario {
 
 struct Expr::Node {
-  enum Kind { number, name, unary, binary, ternary, call, array, generator, index } kind;
+  enum Kind { number, name, unary, binary, ternary, call, array, generator, index, real } kind;
   std::string op;            // operator, name or function
   std::int64_t value = 0;
   std::vector<int> kids;     // child node indices
   int column = 0;
   std::uint32_t id = kNoId;  // name nodes: the resolver's id
   char code = 0;             // operators: one character, so evaluation compares no strings
+  double real_value = 0;      // real nodes: the floating-point literal
 };
 
 // Parses `text` into `nodes`; returns the root's index. Throws ExprError with the

@@ -132,7 +132,7 @@ mpi::GroupRef Executor::group_arg(RankEnv& env, const Step& s, P p) {
 std::vector<std::int64_t> Executor::counted_array(RankEnv& env, const Step& s, P p, std::size_t per) {
   const Arg& a = arg(s, p);
   Value v = eval(env, *a.expr);
-  if (!v.is_array) throw StepError(std::string(param_name(p)) + " must be an array");
+  if (!v.is_array || v.is_real) throw StepError(std::string(param_name(p)) + " must be an array of integers");
   if (v.array.size() % per != 0)
     throw MpiError(mpi::ErrorClass::arg, param_name(p),
                    std::string(param_name(p)) + " has " + std::to_string(v.array.size()) +

@@ -55,6 +55,53 @@ std::int64_t element_as_int(const mpi::Allocation& a, std::int64_t i, bool* inte
   return 0;
 }
 
+std::vector<double> reals_of(const mpi::Allocation& a, const std::string& name) {
+  const mpi::BasicType& b = *a.type->basic();
+  std::vector<double> out(static_cast<std::size_t>(a.count));
+  for (std::int64_t i = 0; i < a.count; ++i) {
+    const std::byte* p = a.data.get() + i * b.size;
+    double d = 0;
+    if (b.kind == mpi::ElementKind::complex) {
+      if (floating_at(p + b.size / 2, b.size / 2) != 0)
+        throw StepError("buffer '" + name + "' element " + std::to_string(i) +
+                        " has an imaginary part; expressions read real numbers");
+      d = floating_at(p, b.size / 2);
+    } else if (b.kind == mpi::ElementKind::floating) {
+      d = floating_at(p, b.size);
+    } else {
+      bool integral = true;
+      d = static_cast<double>(element_as_int(a, i, &integral));
+    }
+    if (!std::isfinite(d))
+      throw StepError("buffer '" + name + "' element " + std::to_string(i) +
+                      " is not a finite number; expressions read finite numbers");
+    out[static_cast<std::size_t>(i)] = d;
+  }
+  return out;
+}
+
+void store_real(mpi::Allocation& a, std::int64_t i, double v, const std::string& init) {
+  const mpi::BasicType& b = *a.type->basic();
+  std::byte* p = a.data.get() + i * b.size;
+  std::int64_t part = b.size;
+  if (b.kind == mpi::ElementKind::complex) {  // the real part; the imaginary part is zero
+    std::memset(p, 0, static_cast<std::size_t>(b.size));
+    part = b.size / 2;
+  } else if (b.kind != mpi::ElementKind::floating) {
+    throw StepError("in the init expression \"" + init + "\": the real " + Value::of_real(v).to_string() +
+                    " for an element of " + std::string(b.name) + ", an integer type (int() truncates a real)");
+  }
+  if (part == 4) {
+    const auto f = static_cast<float>(v);
+    std::memcpy(p, &f, 4);
+  } else if (part == 8) {
+    std::memcpy(p, &v, 8);
+  } else {
+    const auto ld = static_cast<long double>(v);
+    std::memcpy(p, &ld, sizeof ld);
+  }
+}
+
 void store_element(mpi::Allocation& a, std::int64_t i, std::int64_t v) {
   const mpi::BasicType& b = *a.type->basic();
   std::byte* p = a.data.get() + i * b.size;
@@ -195,7 +242,8 @@ std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankE
       case ParamKind::array_out:
       case ParamKind::array_inout:
       case ParamKind::int_inout:
-        if (const Value* v = find_in(env.values(), a.name)) value = v->is_array ? list(v->array) : one(v->scalar);
+        if (const Value* v = find_in(env.values(), a.name))
+          value = v->is_real ? v->to_string() : v->is_array ? list(v->array) : one(v->scalar);
         break;
       case ParamKind::group_out:
         param = "members";
@@ -219,7 +267,7 @@ std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankE
     if (!value.empty()) out.emplace_back(p.name, name + " = " + value);
   }
   if (s.return_name)  // the call's return code: MPI_SUCCESS, or the class an error handler returned
-    if (const Value* v = find_in(env.values(), *s.return_name); v && !v->is_array)
+    if (const Value* v = find_in(env.values(), *s.return_name); v && !v->is_array && !v->is_real)
       if (const char* n = mpi::error_code_name(static_cast<int>(v->scalar)))
         out.emplace_back("return", names_.str(*s.return_name) + " = " + n);
   return out;
@@ -275,8 +323,13 @@ void Executor::declare_buffer(RankEnv& env, const Step& s) {
   if (!a || !a->data) return;
   if (!s.init) return;
   if (s.init->free_names().empty()) {
-    std::int64_t v = eval_int(env, *s.init);
-    fill_affine(*a, count, 0, v);
+    const Value v = eval(env, *s.init);
+    if (!v.is_real && !v.is_array) {
+      fill_affine(*a, count, 0, v.scalar);
+      return;
+    }
+    if (v.is_array) throw StepError("in the init expression \"" + s.init->text() + "\": an array where a number is expected");
+    for (std::int64_t k = 0; k < count; ++k) store_real(*a, k, v.real, s.init->text());
     return;
   }
   const NameId i_id = names_.intern("i");
@@ -344,11 +397,15 @@ void Executor::declare_buffer(RankEnv& env, const Step& s) {
     return base(n, id);
   };
   for (; i < count; ++i) {
+    Value v;
     try {
-      store_element(*a, i, s.init->eval_int(with_i));
+      v = s.init->eval(with_i);
     } catch (const ExprError& x) {
       throw StepError("in the init expression \"" + s.init->text() + "\": " + x.what());
     }
+    if (v.is_array) throw StepError("in the init expression \"" + s.init->text() + "\": an array where a number is expected");
+    if (v.is_real) store_real(*a, i, v.real, s.init->text());
+    else store_element(*a, i, v.scalar);
   }
 }
 
@@ -405,8 +462,13 @@ void Executor::show(RankEnv& env, const Step& s) {
     } else if (Value* v = find_in(env.values(), id)) {
       if (v->is_array) {
         w.key("values").begin_array();
-        for (auto x : v->array) w.value(x);
+        if (v->is_real)
+          for (double x : v->reals) w.value(x);
+        else
+          for (auto x : v->array) w.value(x);
         w.end_array();
+      } else if (v->is_real) {
+        w.field("value", v->real);
       } else {
         w.field("value", v->scalar);
       }
@@ -446,25 +508,39 @@ void Executor::expect(RankEnv& env, const Step& s) {
     }
     if (!actual) throw StepError("expect: '" + names_.str(id) + "' is neither a buffer nor a value on this rank");
     Value want = eval(env, e);
-    if (*actual == want) continue;
+    // Exact by default; within "tolerance" (|actual - want| <= tolerance, element
+    // by element) when the step gives one.
+    auto element = [](const Value& v, std::size_t i) {
+      return v.is_real ? Value::of_real(v.as_real(i)) : Value::of(v.is_array ? v.array[i] : v.scalar);
+    };
+    auto same = [&](const Value& a, const Value& b) {
+      if (!s.tolerance) return a == b;
+      return std::fabs(a.as_real() - b.as_real()) <= *s.tolerance;
+    };
+    bool equal = actual->is_array == want.is_array && actual->size() == want.size();
+    const std::size_t n = actual->is_array ? actual->size() : 1;
+    std::size_t first = n;
+    for (std::size_t i = 0; equal && i < n; ++i)
+      if (!same(element(*actual, i), element(want, i))) {
+        equal = false;
+        first = i;
+      }
+    if (equal) continue;
     std::string what = names_.str(id) + " is " + abbreviate(*actual) + ", expected " + abbreviate(want);
-    if (actual->is_array && want.is_array && actual->array.size() == want.array.size()) {
-      for (std::size_t i = 0; i < want.array.size(); ++i)
-        if (actual->array[i] != want.array[i]) {
-          what = names_.str(id) + "[" + std::to_string(i) + "] is " + std::to_string(actual->array[i]) +
-                 ", expected " + std::to_string(want.array[i]);
-          break;
-        }
-    }
+    if (actual->is_array && first < n)
+      what = names_.str(id) + "[" + std::to_string(first) + "] is " + element(*actual, first).to_string() +
+             ", expected " + element(want, first).to_string();
+    if (s.tolerance) what += " (tolerance " + Value::of_real(*s.tolerance).to_string() + ")";
     failed(what);
   }
 }
 
 std::string Executor::abbreviate(const Value& v) {
-  if (!v.is_array || v.array.size() <= 8) return v.to_string();
+  if (!v.is_array || v.size() <= 8) return v.to_string();
   std::string s = "[";
-  for (int i = 0; i < 6; ++i) s += std::to_string(v.array[static_cast<std::size_t>(i)]) + ", ";
-  return s + "... (" + std::to_string(v.array.size()) + " elements)]";
+  for (std::size_t i = 0; i < 6; ++i)
+    s += (v.is_real ? Value::of_real(v.reals[i]).to_string() : std::to_string(v.array[i])) + ", ";
+  return s + "... (" + std::to_string(v.size()) + " elements)]";
 }
 
 }  // namespace mpisim::scenario::exec

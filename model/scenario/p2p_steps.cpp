@@ -85,7 +85,7 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
     case CallId::comm_get_errhandler: bind_int(env, s, P::errhandler, errhandler_of(env, comm_arg(env, s))); return true;
     case CallId::errhandler_free: {
       Value* h = find_in(env.values(), arg(s, P::errhandler).name);
-      if (!h || h->is_array)
+      if (!h || h->is_array || h->is_real)
         throw StepError("errhandler: '" + names_.str(arg(s, P::errhandler).name) +
                         "' must be a number bound before the call (an error handler MPI_Comm_get_errhandler gave)");
       mpi::check_errhandler(h->scalar, "errhandler");

@@ -1,4 +1,6 @@
 // Scenario parsing: JSON in, typed steps out, every error with its JSON path.
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -177,6 +179,15 @@ class ScenarioParser {
 
   Expr expr(const Json& v, const std::string& path) {
     if (v.is_number_integer()) return Expr::constant(v.get<std::int64_t>());
+    if (v.is_number_float()) {
+      const double d = v.get<double>();
+      if (!std::isfinite(d)) fail(path, "the number is beyond a double");
+      char buf[32];
+      auto r = std::to_chars(buf, buf + sizeof buf, d);  // the shortest text that reads back as d
+      std::string text(buf, r.ptr);
+      if (text.find_first_of(".e") == std::string::npos) text += ".0";  // still a real: 2.0, not 2
+      return Expr::parse(text, resolver());
+    }
     if (v.is_boolean()) return Expr::constant(v.get<bool>() ? 1 : 0);
     if (v.is_string()) {
       try {
@@ -304,9 +315,17 @@ class ScenarioParser {
       else fail(path + "/show", "expected a name or a list of names");
     } else if (j.contains("expect")) {
       s.kind = Step::expect;
-      only(j, path, {"expect", "ranks", "message", "where", "note"}, "expect");
+      only(j, path, {"expect", "ranks", "message", "where", "note", "tolerance"}, "expect");
       s.message = string_field(j, "message", path + "/message");
       const Json& e = j["expect"];
+      if (j.contains("tolerance")) {
+        const Json& t = j["tolerance"];
+        if (!t.is_number() || !std::isfinite(t.get<double>()) || t.get<double>() < 0)
+          fail(path + "/tolerance", "expected a non-negative number: how far each value may be from the expected one");
+        if (!e.is_object())
+          fail(path + "/tolerance", "a tolerance goes with the object form of expect ({\"name\": expected value})");
+        s.tolerance = t.get<double>();
+      }
       if (e.is_string()) {
         s.expect_true = expr(e, path + "/expect");
       } else if (e.is_object()) {

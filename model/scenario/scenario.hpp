@@ -211,6 +211,7 @@ struct Step {
   // expect
   std::vector<std::pair<NameId, Expr>> expect_values;
   std::optional<Expr> expect_true;
+  std::optional<double> tolerance;     // "tolerance": buffers and values compare within it
   std::string message;
   // compute
   std::int64_t compute_ps = 0;

@@ -9,7 +9,7 @@ namespace mpisim::scenario::exec {
 
 std::vector<int> Executor::int_vector(RankEnv& env, const Step& s, P p) {
   Value v = eval(env, *arg(s, p).expr);
-  if (!v.is_array) throw StepError(std::string(param_name(p)) + " must be an array");
+  if (!v.is_array || v.is_real) throw StepError(std::string(param_name(p)) + " must be an array of integers");
   std::vector<int> out;
   out.reserve(v.array.size());
   for (std::size_t i = 0; i < v.array.size(); ++i) {
@@ -126,7 +126,7 @@ bool Executor::topology_call(RankEnv& env, const Step& s) {
       const int nnodes = rank_arg(env, s, P::nnodes), ndims = rank_arg(env, s, P::ndims);
       const NameId name = arg(s, P::dims).name;
       const Value* v = find_in(env.values(), name);
-      if (!v || !v->is_array)
+      if (!v || !v->is_array || v->is_real)
         throw StepError("dims must name an array bound before the call (for example {\"let\": {\"" + names_.str(name) +
                         "\": [0, 0]}}): MPI_Dims_create reads and updates it");
       if (ndims < 0 || static_cast<std::size_t>(ndims) != v->array.size())

@@ -1,6 +1,7 @@
 // Datatypes (constructors, queries, pack and unpack) and operations.
 #include "model/scenario/executor.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "model/mpi/external32.hpp"
@@ -26,7 +27,7 @@ mpi::TypeRef Executor::named_type(RankEnv& env, NameId id, const char* argument)
 std::vector<std::int64_t> Executor::array_arg_counted(RankEnv& env, const Step& s, P p, P count_param) {
   const Arg& a = arg(s, p);
   Value v = eval(env, *a.expr);
-  if (!v.is_array) throw StepError(std::string(param_name(p)) + " must be an array");
+  if (!v.is_array || v.is_real) throw StepError(std::string(param_name(p)) + " must be an array of integers");
   if (std::int8_t k = s.slot[static_cast<std::size_t>(count_param)]; k >= 0 && s.args[static_cast<std::size_t>(k)].present) {
     std::int64_t n = eval_int(env, *s.args[static_cast<std::size_t>(k)].expr);
     if (n != static_cast<std::int64_t>(v.array.size()))
@@ -257,39 +258,74 @@ namespace {
 
 // A user operation written as an expression (MPI_Op_create's user_fn): it reads
 // invec and inoutvec (the basic elements of len elements of the datatype, in
-// type-map order, as integers), len, and width (basic elements per element),
-// and gives the new inoutvec.
+// type-map order: integers, or reals when the datatype holds floating-point
+// elements), len, and width (basic elements per element), and gives the new inoutvec.
 void Executor::expression_op(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
                              const mpi::Datatype& type) {
   const Expr& e = *static_cast<const Expr*>(op.foreign_data);
+  // The elements, as integers; as reals when the datatype holds floating ones.
   std::vector<std::int64_t> a, b;
+  std::vector<double> ra, rb;
   std::vector<const mpi::BasicType*> kinds;
   std::int64_t width = 0;
-  for (const auto& r : type.signature()) width += r.count;
+  bool real = false;
+  for (const auto& r : type.signature()) {
+    const mpi::BasicType& bt = mpi::basic_type(r.basic);
+    width += r.count;
+    if (bt.kind == mpi::ElementKind::complex)
+      op_failed(op, "reads integers and reals, and " + type.name() + " holds the complex " + std::string(bt.name));
+    real = real || bt.kind == mpi::ElementKind::floating;
+  }
+  auto read = [](const mpi::BasicType& bt, const std::byte* p, std::int64_t* i, double* d) {
+    if (bt.kind == mpi::ElementKind::floating) {
+      if (bt.size == 4) {
+        float f;
+        std::memcpy(&f, p, 4);
+        *d = f;
+      } else if (bt.size == 8) {
+        std::memcpy(d, p, 8);
+      } else {
+        long double ld;
+        std::memcpy(&ld, p, sizeof ld);
+        *d = static_cast<double>(ld);
+      }
+      *i = 0;
+      return;
+    }
+    std::int64_t x = 0;
+    std::memcpy(&x, p, static_cast<std::size_t>(bt.size));
+    if (bt.kind == mpi::ElementKind::signed_int && bt.size < 8) {  // sign-extend
+      const int shift = 64 - 8 * static_cast<int>(bt.size);
+      x = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << shift) >> shift;
+    }
+    *i = x;
+    *d = static_cast<double>(x);
+  };
   const std::byte* p = in;
   const std::byte* q = inout;
   for (std::int64_t k = 0; k < count; ++k)
     for (const auto& r : type.signature()) {
       const mpi::BasicType& bt = mpi::basic_type(r.basic);
-      if (bt.kind == mpi::ElementKind::floating || bt.kind == mpi::ElementKind::complex)
-        op_failed(op, "reads integers only, and " + type.name() + " holds " + std::string(bt.name));
-      for (std::int64_t i = 0; i < r.count; ++i, p += bt.size, q += bt.size) {
-        std::int64_t x = 0, y = 0;
-        std::memcpy(&x, p, static_cast<std::size_t>(bt.size));
-        std::memcpy(&y, q, static_cast<std::size_t>(bt.size));
-        if (bt.kind == mpi::ElementKind::signed_int && bt.size < 8) {  // sign-extend
-          const int shift = 64 - 8 * static_cast<int>(bt.size);
-          x = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << shift) >> shift;
-          y = static_cast<std::int64_t>(static_cast<std::uint64_t>(y) << shift) >> shift;
+      for (std::int64_t n = 0; n < r.count; ++n, p += bt.size, q += bt.size) {
+        std::int64_t x, y;
+        double dx, dy;
+        read(bt, p, &x, &dx);
+        read(bt, q, &y, &dy);
+        if (real) {
+          ra.push_back(dx);
+          rb.push_back(dy);
+        } else {
+          a.push_back(x);
+          b.push_back(y);
         }
-        a.push_back(x);
-        b.push_back(y);
         kinds.push_back(&bt);
       }
     }
+  const Value invec = real ? Value::of_reals(std::move(ra)) : Value::of(std::move(a));
+  const Value inoutvec = real ? Value::of_reals(std::move(rb)) : Value::of(std::move(b));
   auto names = [&](std::string_view n, std::uint32_t) -> std::optional<Value> {
-    if (n == "invec") return Value::of(a);
-    if (n == "inoutvec") return Value::of(b);
+    if (n == "invec") return invec;
+    if (n == "inoutvec") return inoutvec;
     if (n == "len") return Value::of(count);
     if (n == "width") return Value::of(width);
     if (auto c = mpi_constant(n)) return Value::of(*c);
@@ -301,14 +337,37 @@ void Executor::expression_op(const mpi::Op& op, const std::byte* in, std::byte* 
   } catch (const ExprError& x) {
     op_failed(op, "failed: " + std::string(x.what()) + " (it sees invec, inoutvec, len and width only)");
   }
-  if (!r.is_array || r.array.size() != b.size())
-    op_failed(op, "gave " + (r.is_array ? std::to_string(r.array.size()) + (r.array.size() == 1 ? " value" : " values")
+  if (!r.is_array || r.size() != inoutvec.size())
+    op_failed(op, "gave " + (r.is_array ? std::to_string(r.size()) + (r.size() == 1 ? " value" : " values")
                                         : std::string("a number")) +
-                      " where inoutvec has " + std::to_string(b.size()));
+                      " where inoutvec has " + std::to_string(inoutvec.size()));
   std::byte* out = inout;
-  for (std::size_t i = 0; i < r.array.size(); ++i) {
+  for (std::size_t i = 0; i < r.size(); ++i) {
     const mpi::BasicType& bt = *kinds[i];
-    const std::int64_t v = r.array[i];
+    if (bt.kind == mpi::ElementKind::floating) {
+      const double d = r.as_real(i);
+      if (bt.size == 4) {
+        const auto f = static_cast<float>(d);
+        std::memcpy(out, &f, 4);
+      } else if (bt.size == 8) {
+        std::memcpy(out, &d, 8);
+      } else {
+        const auto ld = static_cast<long double>(d);
+        std::memcpy(out, &ld, sizeof ld);
+      }
+      out += bt.size;
+      continue;
+    }
+    std::int64_t v = 0;
+    if (r.is_real) {
+      const double d = r.reals[i];
+      if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || d != std::trunc(d))
+        op_failed(op, "gave the real " + Value::of_real(d).to_string() + " for element " + std::to_string(i) +
+                          ", of the integer type " + std::string(bt.name));
+      v = static_cast<std::int64_t>(d);
+    } else {
+      v = r.array[i];
+    }
     const int bits = 8 * static_cast<int>(bt.size);
     const bool fits = bits == 64 || (bt.kind == mpi::ElementKind::signed_int
                                          ? v >= -(std::int64_t{1} << (bits - 1)) && v < (std::int64_t{1} << (bits - 1))
@@ -334,7 +393,7 @@ void Executor::pack_unpack(RankEnv& env, const Step& s) {
   const std::int64_t limit = int_arg(env, s, packing ? P::outsize : P::insize);
   NameId pos_id = arg(s, P::position).name;
   Value* pos = find_in(env.values(), pos_id);
-  if (!pos || pos->is_array)
+  if (!pos || pos->is_array || pos->is_real)
     throw StepError("position: '" + names_.str(pos_id) + "' must be a number bound before the call (let it be 0)");
   const Address inbuf = address(env, arg(s, P::inbuf), P::inbuf), outbuf = address(env, arg(s, P::outbuf), P::outbuf);
   const mpi::PayloadMode mode = world_.payload();

@@ -136,3 +136,28 @@ TEST_CASE("affine forms: a*x + b in one name, the rest numbers") {
   CHECK_FALSE(affine("unbound + i"));    // a name the lookup does not know
   CHECK_FALSE(affine("9223372036854775807 * 2 + i"));  // overflow computing b
 }
+
+TEST_CASE("reals: literals, C's promotion, exact equality with integers, int() and close()") {
+  auto v = [](const char* text) {
+    auto none = [](std::string_view, std::uint32_t) -> std::optional<Value> { return std::nullopt; };
+    return Expr::parse(text).eval(Lookup(none));
+  };
+  CHECK(v("0.5 + 1") == Value::of_real(1.5));
+  CHECK(v("3 / 2") == Value::of(1));          // integers stay integers
+  CHECK(v("3 / 2.0") == Value::of_real(1.5));  // a real operand makes it real
+  CHECK(v("2.0 == 2") == Value::of(1));
+  CHECK(v("[1, 2.5] == [1.0, 2.5]") == Value::of(1));
+  CHECK(v("[0.5 * j for j in 0..3]").to_string() == "[0.0, 0.5, 1.0]");
+  CHECK(v("int(-2.9)") == Value::of(-2));
+  CHECK(v("double(3)").to_string() == "3.0");
+  CHECK(v("close(0.1 + 0.2, 0.3, 1e-12)") == Value::of(1));
+  CHECK(v("0.1 + 0.2 == 0.3") == Value::of(0));  // exact by default
+  CHECK(v("max(1, 2.5, -3)") == Value::of_real(2.5));
+  CHECK(v("1e3") == Value::of(1000));
+  CHECK_THROWS_AS(v("2.5 % 2"), ExprError);
+  CHECK_THROWS_AS(v("1.0 / 0"), ExprError);
+  CHECK_THROWS_AS(v("1e308 * 10"), ExprError);
+  CHECK_THROWS_AS(v("int(1e300)"), ExprError);
+  CHECK_THROWS_AS(Expr::parse("1e400"), ExprError);
+  CHECK_THROWS_AS(v("[1, 2][0.5]"), ExprError);
+}

@@ -35,14 +35,31 @@ TEST_CASE("a non-commutative expression op combines the ranks in order") {
                          5) == "");
 }
 
-TEST_CASE("an expression op on floating point, or giving a value its type cannot hold, is MPI_ERR_OP") {
+TEST_CASE("an expression op reads reals from floating-point types") {
+  CHECK(first_diagnostic(R"j(
+    {"call": "MPI_Op_create", "user_fn": "[invec[j] * inoutvec[j] + 0.5 for j in 0..len * width]", "commute": 1, "op": "o"},
+    {"buffer": "x", "type": "MPI_DOUBLE", "count": 2, "init": "1.5 + i"},
+    {"buffer": "y", "type": "MPI_DOUBLE", "count": 2, "init": 2},
+    {"call": "MPI_Reduce_local", "inbuf": "x", "inoutbuf": "y", "count": 2, "datatype": "MPI_DOUBLE", "op": "o"},
+    {"expect": {"y": "[3.5, 5.5]"}})j",
+                         1) == "");
+}
+
+TEST_CASE("an expression op on complex numbers, or giving a value its type cannot hold, is MPI_ERR_OP") {
   CHECK(first_diagnostic(R"j(
     {"call": "MPI_Op_create", "user_fn": "inoutvec", "commute": 1, "op": "o"},
-    {"buffer": "x", "type": "MPI_DOUBLE", "count": 1},
-    {"buffer": "y", "type": "MPI_DOUBLE", "count": 1},
-    {"call": "MPI_Reduce_local", "inbuf": "x", "inoutbuf": "y", "count": 1, "datatype": "MPI_DOUBLE", "op": "o"})j",
-                         1) == "MPI_ERR_OP: the user function of o (\"inoutvec\") reads integers only, and MPI_DOUBLE "
-                               "holds MPI_DOUBLE (/program/3)");
+    {"buffer": "x", "type": "MPI_C_DOUBLE_COMPLEX", "count": 1},
+    {"buffer": "y", "type": "MPI_C_DOUBLE_COMPLEX", "count": 1},
+    {"call": "MPI_Reduce_local", "inbuf": "x", "inoutbuf": "y", "count": 1, "datatype": "MPI_C_DOUBLE_COMPLEX", "op": "o"})j",
+                         1) == "MPI_ERR_OP: the user function of o (\"inoutvec\") reads integers and reals, and "
+                               "MPI_C_DOUBLE_COMPLEX holds the complex MPI_C_DOUBLE_COMPLEX (/program/3)");
+  CHECK(first_diagnostic(R"j(
+    {"call": "MPI_Op_create", "user_fn": "[0.5 for j in 0..len]", "commute": 1, "op": "o"},
+    {"buffer": "x", "type": "MPI_INT", "count": 1},
+    {"buffer": "y", "type": "MPI_INT", "count": 1},
+    {"call": "MPI_Reduce_local", "inbuf": "x", "inoutbuf": "y", "count": 1, "datatype": "MPI_INT", "op": "o"})j",
+                         1) == "MPI_ERR_OP: the user function of o (\"[0.5 for j in 0..len]\") gave the real 0.5 for "
+                               "element 0, of the integer type MPI_INT (/program/3)");
   CHECK(first_diagnostic(R"j(
     {"call": "MPI_Op_create", "user_fn": "[300 for j in 0..len]", "commute": 1, "op": "o"},
     {"buffer": "x", "type": "MPI_SIGNED_CHAR", "count": 1},
