@@ -54,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups persistent p2p_more graphs neighbors cart_random p2p_random decode names cart errors; do build $p; done
+for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -94,6 +94,9 @@ for n in 1 2; do compare types $n; done
 expected_only types 3 ops
 for n in 1 2 3; do compare external $n; done
 for n in 2 3 4 5; do compare intercomm_groups $n; done
+# A non-commutative user operation over random reductions: rank count and seed.
+compare userop_random 1 1; compare userop_random 2 2; compare userop_random 3 3
+compare userop_random 5 5; compare userop_random 7 6; compare userop_random 12 8
 # MPICH 4.0's persistent MPI_Allgather on 2 and 4 ranks sends the data its send
 # buffer held at MPI_Allgather_init at every start; the standard (§6.13) has each
 # start send what the buffer holds then.
