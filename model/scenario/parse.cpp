@@ -629,7 +629,7 @@ void check_rank_count(const Scenario& sc, std::int64_t ranks) {
   }
   if (!ok)
     throw sim::InputError("--ranks", who + " needs " + sc.requires_condition + " (" + sc.requires_reason + "); " +
-                                         std::to_string(ranks) + " ranks do not");
+                                         std::to_string(ranks) + (ranks == 1 ? " rank does not" : " ranks do not"));
 }
 
 }  // namespace mpisim::scenario
