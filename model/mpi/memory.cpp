@@ -1,6 +1,7 @@
 #include "model/mpi/memory.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -10,6 +11,14 @@
 #include "model/mpi/overlap.hpp"
 
 namespace mpisim::mpi {
+
+void FreeBytes::operator()(std::byte* p) const noexcept { std::free(p); }
+
+ZeroedBytes zeroed_bytes(std::size_t n) {
+  void* p = std::calloc(std::max<std::size_t>(n, 1), 1);
+  if (p == nullptr) throw std::bad_alloc();
+  return ZeroedBytes(static_cast<std::byte*>(p));
+}
 
 Memory::Memory() = default;
 
@@ -67,7 +76,7 @@ Address Memory::allocate(const std::string* name, TypeRef type, std::int64_t cou
   Address base = place(bytes);
   Allocation a{name, base, bytes, std::move(type), count, nullptr, nullptr};
   if (mode == PayloadMode::data && bytes > 0) {
-    a.data = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes));
+    a.data = zeroed_bytes(static_cast<std::size_t>(bytes));
     if (owner_ >= 0 && bytes <= origin_limit_) {
       a.origin = std::make_unique<std::int32_t[]>(static_cast<std::size_t>(bytes));
       std::fill_n(a.origin.get(), bytes, owner_);
@@ -90,7 +99,7 @@ Address Memory::scratch(std::int64_t bytes, PayloadMode mode) {
     throw LimitError("memory", "a collective's scratch space of " + std::to_string(bytes) + " bytes is too large");
   charge(bytes, mode, "a collective algorithm's scratch space");
   if (host()) {  // from the heap, at its host address; kept sorted by address
-    Allocation a{&name, 0, bytes, byte_type, bytes, std::make_unique<std::byte[]>(static_cast<std::size_t>(std::max<std::int64_t>(bytes, 1))), nullptr};
+    Allocation a{&name, 0, bytes, byte_type, bytes, zeroed_bytes(static_cast<std::size_t>(bytes)), nullptr};
     a.base = reinterpret_cast<Address>(a.data.get());
     const Address base = a.base;
     auto at = std::upper_bound(scratch_.begin(), scratch_.end(), base,
@@ -101,7 +110,7 @@ Address Memory::scratch(std::int64_t bytes, PayloadMode mode) {
   Address base = place(bytes);
   Allocation a{&name, base, bytes, byte_type, bytes, nullptr, nullptr};
   if (mode == PayloadMode::data && bytes > 0) {
-    a.data = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes));
+    a.data = zeroed_bytes(static_cast<std::size_t>(bytes));
     if (owner_ >= 0 && bytes <= origin_limit_) {
       a.origin = std::make_unique<std::int32_t[]>(static_cast<std::size_t>(bytes));
       std::fill_n(a.origin.get(), bytes, owner_);
@@ -291,6 +300,13 @@ void copy_typed(const TypedBuffer& src, const TypedBuffer& dst, std::int64_t byt
     s.advance(n);
     d.advance(n);
   }
+}
+
+std::byte* host_bytes(Memory& memory, Address addr, std::int64_t bytes) {
+  Allocation* a = memory.find(addr, bytes);
+  if (a == nullptr) return nullptr;
+  if (a->data) return a->data.get() + (addr - a->base);
+  return memory.host() ? host_pointer(memory, addr, bytes) : nullptr;
 }
 
 void pack(const TypedBuffer& src, std::int64_t bytes, std::byte* out, std::int32_t* out_origin) {

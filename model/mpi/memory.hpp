@@ -26,13 +26,22 @@ using Address = std::int64_t;
 
 enum class PayloadMode { data, sizes };
 
+// Bytes from calloc: fresh pages come zeroed from the system without a pass over
+// them, so a buffer is touched once, by whoever writes it first.
+struct FreeBytes {
+  void operator()(std::byte* p) const noexcept;
+};
+using ZeroedBytes = std::unique_ptr<std::byte[], FreeBytes>;
+// `n` zero bytes (at least one); throws std::bad_alloc when there is no memory.
+ZeroedBytes zeroed_bytes(std::size_t n);
+
 struct Allocation {
   const std::string* name;        // interned, outlives the memory
   Address base;
   std::int64_t bytes;
   TypeRef type;                   // the element type it was declared with
   std::int64_t count;
-  std::unique_ptr<std::byte[]> data;  // null in sizes mode
+  ZeroedBytes data;  // null in sizes mode
   // Provenance, when tracked: for every byte, the rank whose buffer it came from
   // (the viewer colours shown elements by it). Null when not tracked.
   std::unique_ptr<std::int32_t[]> origin;
@@ -146,6 +155,11 @@ inline std::int64_t data_bytes(std::int64_t count, const Datatype& type, const c
 // contiguous runs moved with memcpy). Both sides must have been checked. Either
 // side may be a packed byte array (type MPI_BYTE, memory null, addr a pointer).
 void copy_typed(const TypedBuffer& src, const TypedBuffer& dst, std::int64_t bytes);
+
+// The host address of the rank's bytes [addr, addr + bytes) when they lie in one
+// allocation that holds data (or in a host-memory program's memory); null
+// otherwise (sizes mode, no such allocation).
+std::byte* host_bytes(Memory& memory, Address addr, std::int64_t bytes);
 
 // Packs the first `bytes` bytes of src into out (contiguous); the provenance of
 // the bytes goes to out_origin when both it and src's are there.

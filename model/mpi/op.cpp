@@ -5,6 +5,7 @@
 #include <complex>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -64,35 +65,44 @@ T wrap_mul(T a, T b) {
   }
 }
 
-template <typename T>
-void combine(OpKind k, const std::byte* in, std::byte* inout, std::int64_t n) {
+// inout[i] = in[i] op inout[i] over n elements of T, or inout[i] op in[i] when
+// Reversed: a loop per operation and orientation, free of branches, so the
+// compiler vectorises it (elementwise, nothing reassociated: results are exact).
+template <typename T, bool Reversed, typename F>
+void apply(const std::byte* in, std::byte* inout, std::int64_t n, F f) {
+  constexpr auto size = static_cast<std::int64_t>(sizeof(T));
   for (std::int64_t i = 0; i < n; ++i) {
     T a, b;
-    std::memcpy(&a, in + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
-    std::memcpy(&b, inout + i * static_cast<std::int64_t>(sizeof(T)), sizeof(T));
-    T r = b;
-    switch (k) {
-      case OpKind::max: r = a > b ? a : b; break;
-      case OpKind::min: r = a < b ? a : b; break;
-      case OpKind::sum: r = wrap_add(a, b); break;
-      case OpKind::prod: r = wrap_mul(a, b); break;
-      case OpKind::land: r = static_cast<T>((a != T{}) && (b != T{})); break;
-      case OpKind::lor: r = static_cast<T>((a != T{}) || (b != T{})); break;
-      case OpKind::lxor: r = static_cast<T>((a != T{}) != (b != T{})); break;
-      case OpKind::band:
-        if constexpr (std::is_integral_v<T>) r = static_cast<T>(a & b);
-        break;
-      case OpKind::bor:
-        if constexpr (std::is_integral_v<T>) r = static_cast<T>(a | b);
-        break;
-      case OpKind::bxor:
-        if constexpr (std::is_integral_v<T>) r = static_cast<T>(a ^ b);
-        break;
-      case OpKind::replace: r = a; break;
-      case OpKind::no_op: r = b; break;
-      default: break;
-    }
-    std::memcpy(inout + i * static_cast<std::int64_t>(sizeof(T)), &r, sizeof(T));
+    std::memcpy(&a, in + i * size, sizeof(T));
+    std::memcpy(&b, inout + i * size, sizeof(T));
+    T r = Reversed ? f(b, a) : f(a, b);
+    std::memcpy(inout + i * size, &r, sizeof(T));
+  }
+}
+
+template <typename T, bool Reversed>
+void combine(OpKind k, const std::byte* in, std::byte* inout, std::int64_t n) {
+  auto run = [&](auto f) { apply<T, Reversed>(in, inout, n, f); };
+  switch (k) {
+    case OpKind::max: return run([](T a, T b) { return a > b ? a : b; });
+    case OpKind::min: return run([](T a, T b) { return a < b ? a : b; });
+    case OpKind::sum: return run([](T a, T b) { return wrap_add(a, b); });
+    case OpKind::prod: return run([](T a, T b) { return wrap_mul(a, b); });
+    case OpKind::land: return run([](T a, T b) { return static_cast<T>((a != T{}) && (b != T{})); });
+    case OpKind::lor: return run([](T a, T b) { return static_cast<T>((a != T{}) || (b != T{})); });
+    case OpKind::lxor: return run([](T a, T b) { return static_cast<T>((a != T{}) != (b != T{})); });
+    case OpKind::band:
+      if constexpr (std::is_integral_v<T>) return run([](T a, T b) { return static_cast<T>(a & b); });
+      return;
+    case OpKind::bor:
+      if constexpr (std::is_integral_v<T>) return run([](T a, T b) { return static_cast<T>(a | b); });
+      return;
+    case OpKind::bxor:
+      if constexpr (std::is_integral_v<T>) return run([](T a, T b) { return static_cast<T>(a ^ b); });
+      return;
+    case OpKind::replace: return run([](T a, T) { return a; });
+    case OpKind::no_op:
+    default: return;  // inout stays (MPI_NO_OP; user and pair operations never come here)
   }
 }
 
@@ -117,12 +127,13 @@ void with_c_type(const BasicType& b, F&& f) {
 
 // SUM and PROD on complex numbers (the only operations defined on them), REPLACE
 // and NO_OP.
-template <typename R>
+template <typename R, bool Reversed>
 void combine_complex(OpKind k, const std::byte* in, std::byte* inout, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) {
     std::complex<R> a, b;
     std::memcpy(&a, in + i * static_cast<std::int64_t>(sizeof a), sizeof a);
     std::memcpy(&b, inout + i * static_cast<std::int64_t>(sizeof b), sizeof b);
+    if (Reversed) std::swap(a, b);
     std::complex<R> r = k == OpKind::sum ? a + b : k == OpKind::prod ? a * b : k == OpKind::replace ? a : b;
     std::memcpy(inout + i * static_cast<std::int64_t>(sizeof r), &r, sizeof r);
   }
@@ -130,7 +141,7 @@ void combine_complex(OpKind k, const std::byte* in, std::byte* inout, std::int64
 
 // MAXLOC/MINLOC on packed (value, int) pairs (MPI-4.1 §6.9.4): the extreme value;
 // on a tie, the smaller index.
-template <typename V, typename I>
+template <typename V, typename I, bool Reversed>
 void combine_loc(bool max, const std::byte* in, std::byte* inout, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(sizeof(V) + sizeof(I));
   for (std::int64_t i = 0; i < n; ++i) {
@@ -140,12 +151,12 @@ void combine_loc(bool max, const std::byte* in, std::byte* inout, std::int64_t n
     std::memcpy(&ia, in + i * stride + static_cast<std::int64_t>(sizeof(V)), sizeof(I));
     std::memcpy(&b, inout + i * stride, sizeof(V));
     std::memcpy(&ib, inout + i * stride + static_cast<std::int64_t>(sizeof(V)), sizeof(I));
+    if (Reversed) std::swap(a, b), std::swap(ia, ib);
     bool take_a = max ? (a > b) : (a < b);
     if (a == b) take_a = ia < ib;
-    if (take_a) {
-      std::memcpy(inout + i * stride, &a, sizeof(V));
-      std::memcpy(inout + i * stride + static_cast<std::int64_t>(sizeof(V)), &ia, sizeof(I));
-    }
+    if (!take_a) a = b, ia = ib;
+    std::memcpy(inout + i * stride, &a, sizeof(V));
+    std::memcpy(inout + i * stride + static_cast<std::int64_t>(sizeof(V)), &ia, sizeof(I));
   }
 }
 
@@ -246,62 +257,99 @@ void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const
   }
 }
 
-void reduce_packed(const Op& op, const Datatype& t, std::int64_t count, const std::byte* in, std::byte* inout) {
-  if (count == 0 || t.size() == 0) return;
-  const std::byte* a = in;
-  std::byte* b = inout;
-  if (op.kind == OpKind::user) {
-    if (op.foreign) op.foreign(op, a, b, count, t);
-    else op.function(a, b, count, t);
-  } else if (op.kind == OpKind::maxloc || op.kind == OpKind::minloc) {
+namespace {
+
+// The predefined operations on `count` elements of t at in and inout (contiguous,
+// packed layout): inout = in op inout, or inout op in when Reversed. A type of one
+// basic type runs as one loop over all its elements.
+template <bool Reversed>
+void reduce_predefined(const Op& op, const Datatype& t, std::int64_t count, const std::byte* a, std::byte* b) {
+  if (op.kind == OpKind::maxloc || op.kind == OpKind::minloc) {
     // A pair of (value, index): (V, int) in C, two of one type in Fortran.
     const auto& sig = t.signature();
     const BasicType& v = basic_type(sig[0].basic);
     const BasicType& index = basic_type(sig.size() > 1 ? sig[1].basic : sig[0].basic);
     const bool max = op.kind == OpKind::maxloc;
     with_c_type(v, [&](auto value) {
-      with_c_type(index, [&](auto ix) { combine_loc<decltype(value), decltype(ix)>(max, a, b, count); });
+      with_c_type(index, [&](auto ix) { combine_loc<decltype(value), decltype(ix), Reversed>(max, a, b, count); });
     });
-  } else {
-    std::int64_t offset = 0;
-    for (std::int64_t e = 0; e < count; ++e)
-      for (const SignatureRun& r : t.signature()) {
-        const BasicType& bt = basic_type(r.basic);
-        if (bt.kind == ElementKind::complex) {
-          if (bt.size == 8) combine_complex<float>(op.kind, a + offset, b + offset, r.count);
-          else if (bt.size == 16) combine_complex<double>(op.kind, a + offset, b + offset, r.count);
-          else combine_complex<long double>(op.kind, a + offset, b + offset, r.count);
-          offset += r.count * bt.size;
-          continue;
-        }
-        with_c_type(bt, [&](auto zero) {
-          using T = decltype(zero);
-          if constexpr (std::is_same_v<T, bool>) {
-            if (op.kind == OpKind::land || op.kind == OpKind::lor || op.kind == OpKind::lxor ||
-                op.kind == OpKind::replace || op.kind == OpKind::no_op)
-              combine<bool>(op.kind, a + offset, b + offset, r.count);
-          } else {
-            combine<T>(op.kind, a + offset, b + offset, r.count);
-          }
-        });
-        offset += r.count * bt.size;
-      }
+    return;
   }
+  auto run = [&](const BasicType& bt, std::int64_t offset, std::int64_t n) {
+    if (bt.kind == ElementKind::complex) {
+      if (bt.size == 8) combine_complex<float, Reversed>(op.kind, a + offset, b + offset, n);
+      else if (bt.size == 16) combine_complex<double, Reversed>(op.kind, a + offset, b + offset, n);
+      else combine_complex<long double, Reversed>(op.kind, a + offset, b + offset, n);
+      return;
+    }
+    with_c_type(bt, [&](auto zero) {
+      using T = decltype(zero);
+      if constexpr (std::is_same_v<T, bool>) {
+        if (op.kind == OpKind::land || op.kind == OpKind::lor || op.kind == OpKind::lxor ||
+            op.kind == OpKind::replace || op.kind == OpKind::no_op)
+          combine<bool, Reversed>(op.kind, a + offset, b + offset, n);
+      } else {
+        combine<T, Reversed>(op.kind, a + offset, b + offset, n);
+      }
+    });
+  };
+  if (const BasicType* u = t.uniform_basic()) {
+    run(*u, 0, count * (t.size() / u->size));
+    return;
+  }
+  std::int64_t offset = 0;
+  const auto& sig = t.signature();
+  for (std::int64_t e = 0; e < count; ++e)
+    for (const SignatureRun& r : sig) {
+      const BasicType& bt = basic_type(r.basic);
+      run(bt, offset, r.count);
+      offset += r.count * bt.size;
+    }
+}
+
+// The host bytes of b's first `bytes` bytes when they are one contiguous run in
+// memory that holds data (b's type is dense); null otherwise.
+std::byte* contiguous(const TypedBuffer& b, std::int64_t bytes) {
+  if (!b.type->dense()) return nullptr;
+  return host_bytes(*b.memory, b.addr + b.type->lb(), bytes);
+}
+
+}  // namespace
+
+void reduce_packed(const Op& op, const Datatype& t, std::int64_t count, const std::byte* in, std::byte* inout) {
+  if (count == 0 || t.size() == 0) return;
+  if (op.kind == OpKind::user) {
+    if (op.foreign) op.foreign(op, in, inout, count, t);
+    else op.function(in, inout, count, t);
+    return;
+  }
+  reduce_predefined<false>(op, t, count, in, inout);
 }
 
 void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout, bool inout_first) {
   const Datatype& t = *in.type;
   const std::int64_t bytes = in.count * t.size();
   if (bytes == 0) return;
-  std::vector<std::byte> a(static_cast<std::size_t>(bytes)), b(static_cast<std::size_t>(bytes));
-  pack(in, bytes, a.data());
-  pack(inout, bytes, b.data());
+  if (op.kind != OpKind::user) {
+    // In place on the buffers themselves when both are contiguous and distinct.
+    const std::byte* a = contiguous(in, bytes);
+    std::byte* b = a ? contiguous(inout, bytes) : nullptr;
+    if (b && (a == b || a + bytes <= b || b + bytes <= a)) {
+      if (inout_first) reduce_predefined<true>(op, t, in.count, a, b);
+      else reduce_predefined<false>(op, t, in.count, a, b);
+      return;
+    }
+  }
+  auto a = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(bytes));
+  auto b = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(bytes));
+  pack(in, bytes, a.get());
+  pack(inout, bytes, b.get());
   if (inout_first) {
-    reduce_packed(op, t, in.count, b.data(), a.data());
-    unpack(a.data(), bytes, inout);
+    reduce_packed(op, t, in.count, b.get(), a.get());
+    unpack(a.get(), bytes, inout);
   } else {
-    reduce_packed(op, t, in.count, a.data(), b.data());
-    unpack(b.data(), bytes, inout);
+    reduce_packed(op, t, in.count, a.get(), b.get());
+    unpack(b.get(), bytes, inout);
   }
 }
 
