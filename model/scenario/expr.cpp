@@ -524,6 +524,134 @@ bool Expr::eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const {
   return true;
 }
 
+namespace {
+
+// One operand of a block operation: n values, or one value for all of them.
+struct BlockOperand {
+  const std::int64_t* values = nullptr;  // null: `scalar` for every element
+  std::int64_t scalar = 0;
+  std::int64_t at(int k) const { return values ? values[k] : scalar; }
+};
+
+// x[k] = x[k] op y[k] over a block; false when an element overflows or divides
+// by zero (the caller evaluates element by element, which reports it).
+template <typename F>
+bool block_loop(std::int64_t* x, const BlockOperand& y, int n, F f) {
+  bool bad = false;
+  if (y.values) {
+    for (int k = 0; k < n; ++k) bad |= f(x[k], y.values[k], &x[k]);
+  } else {
+    const std::int64_t c = y.scalar;
+    for (int k = 0; k < n; ++k) bad |= f(x[k], c, &x[k]);
+  }
+  return !bad;
+}
+
+// x / d or x % d by a divisor d > 0 the same for the whole block, every x in
+// [0, 2^52): a multiplication by 1/d in double, then corrected, so that no
+// element pays an integer division. The quotient of a double is within one of
+// the true one here, and the correction makes it exact.
+bool divide_block(std::int64_t* x, std::int64_t d, int n, bool remainder) {
+  const double inverse = 1.0 / static_cast<double>(d);
+  for (int k = 0; k < n; ++k) {
+    const std::int64_t a = x[k];
+    auto q = static_cast<std::int64_t>(static_cast<double>(a) * inverse);
+    std::int64_t r = a - q * d;
+    if (r < 0) --q, r += d;
+    if (r >= d) ++q, r -= d;
+    x[k] = remainder ? r : q;
+  }
+  return true;
+}
+
+bool block_binary(Expr::LinOp::Code code, std::int64_t* x, const BlockOperand& y, int n) {
+  using L = Expr::LinOp;
+  switch (code) {
+    case L::add: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { return __builtin_add_overflow(a, b, r); });
+    case L::sub: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { return __builtin_sub_overflow(a, b, r); });
+    case L::mul: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { return __builtin_mul_overflow(a, b, r); });
+    case L::div:
+    case L::mod: {
+      const bool remainder = code == L::mod;
+      if (!y.values && y.scalar > 0) {
+        bool in_range = true;
+        for (int k = 0; k < n; ++k) in_range &= x[k] >= 0 && x[k] < (std::int64_t{1} << 52);
+        if (in_range) return divide_block(x, y.scalar, n, remainder);
+      }
+      return block_loop(x, y, n, [remainder](std::int64_t a, std::int64_t b, std::int64_t* r) {
+        if (b == 0 || (a == INT64_MIN && b == -1)) return true;
+        *r = remainder ? a % b : a / b;
+        return false;
+      });
+    }
+    case L::lt: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { *r = a < b; return false; });
+    case L::le: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { *r = a <= b; return false; });
+    case L::gt: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { *r = a > b; return false; });
+    case L::ge: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { *r = a >= b; return false; });
+    case L::eq: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { *r = a == b; return false; });
+    case L::ne: return block_loop(x, y, n, [](std::int64_t a, std::int64_t b, std::int64_t* r) { *r = a != b; return false; });
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool Expr::eval_block(const ScalarLookup& lookup, std::uint32_t var, std::int64_t first, int n, std::int64_t* out) const {
+  if (!linear_ || n <= 0 || n > kBlock) return false;
+  if (first > INT64_MAX - n) return false;
+  std::int64_t stack[kLinearStack][kBlock];
+  std::int64_t iota[kBlock];
+  for (int k = 0; k < n; ++k) iota[k] = first + k;
+  // A name's value: the block's values of var, or one number.
+  auto operand = [&](std::uint32_t id, BlockOperand* o) {
+    if (id == var) {
+      o->values = iota;
+      return true;
+    }
+    o->values = nullptr;
+    return lookup.get(id, &o->scalar);
+  };
+  int sp = 0;
+  for (const LinOp& op : *linear_) {
+    BlockOperand right;
+    switch (op.right) {
+      case LinOp::stack:
+        if (op.code >= LinOp::add) right.values = stack[--sp];
+        break;
+      case LinOp::immediate: right.scalar = op.value; break;
+      case LinOp::named:
+        if (!operand(static_cast<std::uint32_t>(op.value), &right)) return false;
+        break;
+    }
+    std::int64_t* top = stack[sp == 0 ? 0 : sp - 1];
+    switch (op.code) {
+      case LinOp::number:
+        std::fill_n(stack[sp++], n, op.value);
+        break;
+      case LinOp::name: {
+        BlockOperand v;
+        if (!operand(static_cast<std::uint32_t>(op.value), &v)) return false;
+        if (v.values) std::copy_n(v.values, n, stack[sp++]);
+        else std::fill_n(stack[sp++], n, v.scalar);
+        break;
+      }
+      case LinOp::neg: {
+        bool bad = false;
+        for (int k = 0; k < n; ++k) bad |= top[k] == INT64_MIN, top[k] = top[k] == INT64_MIN ? 0 : -top[k];
+        if (bad) return false;
+        break;
+      }
+      case LinOp::logical_not:
+        for (int k = 0; k < n; ++k) top[k] = top[k] == 0;
+        break;
+      default:
+        if (!block_binary(op.code, top, right, n)) return false;
+    }
+  }
+  std::copy_n(stack[0], n, out);
+  return true;
+}
+
 Expr Expr::parse(std::string_view text, const NameResolver& resolve) {
   auto nodes = std::make_shared<std::vector<Node>>();
   Expr e;

@@ -128,6 +128,14 @@ class Expr {
   // throws ExprError for overflow or division by zero, as eval does.
   bool eval_scalar(const ScalarLookup& lookup, std::int64_t* out) const;
   std::int64_t eval_int(const Lookup& lookup) const;
+  // eval_scalar at n consecutive values of the name `var` (first, first + 1, ...;
+  // n <= kBlock) into out, one pass per operation over the block, the other names
+  // read once. Returns false, out undefined, when the expression is not a program
+  // of integer operators without ?:, && and || (eval_scalar's linear form), when a
+  // name is not a number, or when some element would fail (overflow, division by
+  // zero): the caller then evaluates element by element, which reports it.
+  static constexpr int kBlock = 256;
+  bool eval_block(const ScalarLookup& lookup, std::uint32_t var, std::int64_t first, int n, std::int64_t* out) const;
   // Whether the expression is a*x + b in the name `var` (id from the resolver),
   // every other name a number: numbers, names, unary minus, + and -, and * by a
   // part that does not read var. Gives a and b; false for any other form, or when

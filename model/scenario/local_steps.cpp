@@ -311,6 +311,22 @@ void fill_affine(mpi::Allocation& al, std::int64_t count, std::int64_t a, std::i
   for (std::int64_t i = 0; i < count; ++i) store_element(al, i, a * i + b);
 }
 
+// Elements first .. first+n-1 set to values[0 .. n-1], as store_element sets them.
+void store_block(mpi::Allocation& al, std::int64_t first, int n, const std::int64_t* values) {
+  const mpi::BasicType& t = *al.type->basic();
+  const bool integral = t.kind == mpi::ElementKind::signed_int || t.kind == mpi::ElementKind::unsigned_int ||
+                        t.kind == mpi::ElementKind::byte || t.kind == mpi::ElementKind::boolean;
+  auto store = [&](auto* p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    for (int k = 0; k < n; ++k) p[first + k] = static_cast<T>(static_cast<std::uint64_t>(values[k]));
+  };
+  if (integral && t.size == 1) return store(reinterpret_cast<std::uint8_t*>(al.data.get()));
+  if (integral && t.size == 2) return store(reinterpret_cast<std::uint16_t*>(al.data.get()));
+  if (integral && t.size == 4) return store(reinterpret_cast<std::uint32_t*>(al.data.get()));
+  if (integral && t.size == 8) return store(reinterpret_cast<std::uint64_t*>(al.data.get()));
+  for (int k = 0; k < n; ++k) store_element(al, first + k, values[k]);
+}
+
 }  // namespace
 
 void Executor::declare_buffer(RankEnv& env, const Step& s) {
@@ -376,16 +392,27 @@ void Executor::declare_buffer(RankEnv& env, const Step& s) {
                            static_cast<std::uint32_t>(direct.size())};
   std::int64_t i = 0;
   try {
-    for (; i < count; ++i) {
-      names.i = i;
-      std::int64_t v = 0;
-      if (scalars) {
-        direct[i_id] = i;
-        if (!s.init->eval_scalar(table, &v)) break;
-      } else if (!s.init->eval_scalar(lookup, &v)) {
-        break;
+    std::int64_t block[Expr::kBlock];
+    while (i < count) {
+      const int n = static_cast<int>(std::min<std::int64_t>(Expr::kBlock, count - i));
+      if (scalars && s.init->eval_block(table, i_id, i, n, block)) {
+        store_block(*a, i, n, block);
+        i += n;
+        continue;
       }
-      store_element(*a, i, v);
+      const std::int64_t end = i + n;  // this block element by element, to report what fails
+      for (; i < end; ++i) {
+        names.i = i;
+        std::int64_t v = 0;
+        if (scalars) {
+          direct[i_id] = i;
+          if (!s.init->eval_scalar(table, &v)) break;
+        } else if (!s.init->eval_scalar(lookup, &v)) {
+          break;
+        }
+        store_element(*a, i, v);
+      }
+      if (i < end) break;
     }
   } catch (const ExprError& x) {
     throw StepError("in the init expression \"" + s.init->text() + "\": " + x.what());

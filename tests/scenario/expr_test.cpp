@@ -137,6 +137,58 @@ TEST_CASE("affine forms: a*x + b in one name, the rest numbers") {
   CHECK_FALSE(affine("9223372036854775807 * 2 + i"));  // overflow computing b
 }
 
+TEST_CASE("blocks: eval_block gives eval_scalar's value at every element, or refuses the block") {
+  enum : std::uint32_t { r_rank, r_size, r_i, r_k, r_none };
+  auto res = [](std::string_view n) -> std::uint32_t {
+    return n == "rank" ? r_rank : n == "size" ? r_size : n == "i" ? r_i : n == "k" ? r_k : r_none;
+  };
+  std::int64_t direct[] = {3, 8, 0, 7};  // rank, size, i (set per element), k
+  const ScalarLookup lookup{nullptr, [](void*, std::uint32_t, std::int64_t*) { return false; }, direct, 4};
+  // Every element of every block at several starts, negative values and divisors
+  // included, against the scalar path.
+  for (const char* text : {"rank * 1000 + i % k", "i / k", "i % k", "(i * 3 + rank) % 1000 - 7", "-i / 3",
+                           "(i - 600) % 7", "(i - 600) / -7", "i < 100", "!(i % 2) + (i == 5)", "k - i * i",
+                           "i / (i % 5 + 1)", "i % (k - 10)", "1000000 / (i + 1)", "i % 4503599627370497",
+                           "i * 2251799813685248 / 3"}) {
+    const std::string shown = text;
+    CAPTURE(shown);
+    const Expr e = Expr::parse(text, res);
+    int refused = 0;
+    for (std::int64_t first : {std::int64_t{0}, std::int64_t{1000}, std::int64_t{-300}, std::int64_t{1} << 40}) {
+      CAPTURE(first);
+      std::int64_t block[Expr::kBlock];
+      const bool ok = e.eval_block(lookup, r_i, first, Expr::kBlock, block);
+      int failing = 0;  // elements the scalar path refuses with an error
+      for (int k = 0; k < Expr::kBlock; ++k) {
+        direct[r_i] = first + k;
+        std::int64_t v = 0;
+        bool scalar = false;
+        try {
+          scalar = e.eval_scalar(lookup, &v);
+        } catch (const ExprError&) {
+          ++failing;
+          continue;
+        }
+        REQUIRE(scalar);
+        if (ok) CHECK(block[k] == v);
+      }
+      CHECK(ok == (failing == 0));
+      refused += !ok;
+    }
+    CHECK(refused <= 1);  // only where the values overflow or divide by zero
+  }
+  std::int64_t block[Expr::kBlock];
+  // A block with a failing element is refused (element by element reports it).
+  CHECK_FALSE(Expr::parse("100 / (i - 17)", res).eval_block(lookup, r_i, 0, 64, block));
+  CHECK(Expr::parse("100 / (i - 17)", res).eval_block(lookup, r_i, 18, 64, block));
+  CHECK_FALSE(Expr::parse("i * 4611686018427387904", res).eval_block(lookup, r_i, 0, 8, block));
+  CHECK_FALSE(Expr::parse("-i", res).eval_block(lookup, r_i, INT64_MIN, 2, block));
+  // Not the linear form, or a name the lookup does not know: refused.
+  CHECK_FALSE(Expr::parse("i < 2 ? i : 0", res).eval_block(lookup, r_i, 0, 8, block));
+  CHECK_FALSE(Expr::parse("unbound + i", res).eval_block(lookup, r_i, 0, 8, block));
+  CHECK_FALSE(Expr::parse("i", res).eval_block(lookup, r_i, 0, Expr::kBlock + 1, block));
+}
+
 TEST_CASE("reals: literals, C's promotion, exact equality with integers, int() and close()") {
   auto v = [](const char* text) {
     auto none = [](std::string_view, std::uint32_t) -> std::optional<Value> { return std::nullopt; };
