@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <new>
 #include <utility>
@@ -19,6 +20,43 @@ ZeroedBytes zeroed_bytes(std::size_t n) {
   if (p == nullptr) throw std::bad_alloc();
   return ZeroedBytes(static_cast<std::byte*>(p));
 }
+
+namespace {
+
+// Scratch blocks of collective algorithms, kept when released and handed out
+// again (zeroed) to the next request of the same size: a loop of collectives then
+// clears memory it already has instead of faulting in fresh pages every call.
+// Process-wide, as the ranks' collectives take and give blocks in turn; it keeps
+// at most kMaxHeld bytes, and small blocks (cheap from malloc) not at all.
+class ScratchPool {
+ public:
+  ZeroedBytes take(std::size_t n) {
+    auto it = free_.find(n);
+    if (it == free_.end()) return zeroed_bytes(n);
+    ZeroedBytes p = std::move(it->second);
+    free_.erase(it);
+    held_ -= n;
+    std::memset(p.get(), 0, n);
+    return p;
+  }
+  void give(ZeroedBytes p, std::size_t n) {
+    if (n < kMinBytes || held_ + n > kMaxHeld) return;
+    held_ += n;
+    free_.emplace(n, std::move(p));
+  }
+
+ private:
+  static constexpr std::size_t kMinBytes = std::size_t{64} << 10, kMaxHeld = std::size_t{1} << 30;
+  std::multimap<std::size_t, ZeroedBytes> free_;
+  std::size_t held_ = 0;
+};
+
+ScratchPool& scratch_pool() {
+  static ScratchPool pool;
+  return pool;
+}
+
+}  // namespace
 
 Memory::Memory() = default;
 
@@ -110,7 +148,7 @@ Address Memory::scratch(std::int64_t bytes, PayloadMode mode) {
   Address base = place(bytes);
   Allocation a{&name, base, bytes, byte_type, bytes, nullptr, nullptr};
   if (mode == PayloadMode::data && bytes > 0) {
-    a.data = zeroed_bytes(static_cast<std::size_t>(bytes));
+    a.data = scratch_pool().take(static_cast<std::size_t>(bytes));
     if (owner_ >= 0 && bytes <= origin_limit_) {
       a.origin = std::make_unique<std::int32_t[]>(static_cast<std::size_t>(bytes));
       std::fill_n(a.origin.get(), bytes, owner_);
@@ -124,6 +162,7 @@ void Memory::release(Address base) {
   for (auto it = scratch_.begin(); it != scratch_.end(); ++it)
     if (it->base == base) {
       if (it->data && budget_) budget_->used -= it->origin ? 5 * it->bytes : it->bytes;
+      if (it->data && !host()) scratch_pool().give(std::move(it->data), static_cast<std::size_t>(it->bytes));
       scratch_.erase(it);
       return;
     }
