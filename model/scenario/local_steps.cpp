@@ -299,10 +299,14 @@ void fill_affine(mpi::Allocation& al, std::int64_t count, std::int64_t a, std::i
                         t.kind == mpi::ElementKind::byte || t.kind == mpi::ElementKind::boolean;
   // The low bytes of each value, as store_element keeps them, in a loop the
   // compiler vectorises.
+  // The low bits of a*i + b depend only on the low bits of a, i and b, so the
+  // arithmetic runs in the narrowest unsigned width that holds an element (at
+  // least 32 bits, so no promotion to int can overflow): more lanes per vector.
   auto fill = [&](auto* p) {
     using T = std::remove_pointer_t<decltype(p)>;
-    const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-    for (std::int64_t i = 0; i < count; ++i) p[i] = static_cast<T>(ua * static_cast<std::uint64_t>(i) + ub);
+    using W = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;
+    const auto ua = static_cast<W>(static_cast<std::uint64_t>(a)), ub = static_cast<W>(static_cast<std::uint64_t>(b));
+    for (std::int64_t i = 0; i < count; ++i) p[i] = static_cast<T>(ua * static_cast<W>(i) + ub);
   };
   if (integral && t.size == 1) return fill(reinterpret_cast<std::uint8_t*>(al.data.get()));
   if (integral && t.size == 2) return fill(reinterpret_cast<std::uint16_t*>(al.data.get()));
