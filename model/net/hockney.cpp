@@ -16,6 +16,10 @@ std::vector<std::pair<std::string, std::string>> Hockney::parameters() const {
   out.emplace_back("eager_limit", p_.eager_limit == std::numeric_limits<std::uint64_t>::max()
                                        ? std::string("unlimited")
                                        : format_bytes(p_.eager_limit));
+  if (p_.rendezvous_alpha_ps >= 0) {
+    out.emplace_back("rendezvous_alpha", format_time(std::llround(p_.rendezvous_alpha_ps)));
+    out.emplace_back("rendezvous_beta", per_byte_text(p_.rendezvous_beta_ps_per_byte));
+  }
   return out;
 }
 
@@ -25,9 +29,10 @@ void Hockney::reset(Rank ranks) {
 }
 
 SimTime Hockney::start_send(Rank src, Rank, std::uint64_t bytes, SimTime t, std::uint64_t) {
-  SimTime wire = round_ps(static_cast<double>(bytes) * p_.beta_ps_per_byte);
+  const bool piece2 = bytes > p_.eager_limit && p_.rendezvous_alpha_ps >= 0;
+  SimTime wire = round_ps(static_cast<double>(bytes) * (piece2 ? p_.rendezvous_beta_ps_per_byte : p_.beta_ps_per_byte));
   port_free_[src] = t + wire;
-  return t + round_ps(p_.alpha_ps) + wire;
+  return t + round_ps(piece2 ? p_.rendezvous_alpha_ps : p_.alpha_ps) + wire;
 }
 
 }  // namespace mpisim::net

@@ -23,6 +23,8 @@ struct HockneyParams {
   double gamma_ps_per_byte = 0;   // local reduction cost
   double copy_ps_per_byte = 0;    // local memory copy cost
   std::uint64_t eager_limit = std::numeric_limits<std::uint64_t>::max();
+  // Messages above the eager limit, when given (a piecewise fit): their own α and β.
+  double rendezvous_alpha_ps = -1, rendezvous_beta_ps_per_byte = -1;
 };
 
 class Hockney final : public CpuOnlyModel {

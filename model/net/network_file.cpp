@@ -102,7 +102,7 @@ class Reader {
 
 std::unique_ptr<CostModel> hockney_from(const Reader& r) {
   r.only({"mpisim-network", "name", "about", "model", "alpha", "beta", "bandwidth", "gamma", "copy_bandwidth",
-          "eager_limit"});
+          "eager_limit", "rendezvous_alpha", "rendezvous_beta", "rendezvous_bandwidth"});
   HockneyParams p;
   if (!r.has("alpha")) r.fail("alpha", "missing: the latency α, e.g. \"2us\"");
   p.alpha_ps = r.time_ps("alpha");
@@ -111,6 +111,17 @@ std::unique_ptr<CostModel> hockney_from(const Reader& r) {
   if (r.has("gamma")) p.gamma_ps_per_byte = r.per_byte_ps("gamma");
   if (r.has("copy_bandwidth")) p.copy_ps_per_byte = r.bandwidth("copy_bandwidth");
   if (r.has("eager_limit")) p.eager_limit = r.bytes("eager_limit");
+  // A second piece for the messages above the eager limit (mpisim calibrate --model piecewise).
+  if (r.has("rendezvous_alpha") || r.has("rendezvous_beta") || r.has("rendezvous_bandwidth")) {
+    if (!r.has("eager_limit"))
+      r.fail("rendezvous_alpha", "the rendezvous piece applies above the eager limit: give \"eager_limit\" too");
+    if (!r.has("rendezvous_alpha")) r.fail("rendezvous_alpha", "missing: the latency of messages above the eager limit");
+    if (r.has("rendezvous_beta") == r.has("rendezvous_bandwidth"))
+      r.fail("rendezvous_beta", "give exactly one of \"rendezvous_beta\" or \"rendezvous_bandwidth\"");
+    p.rendezvous_alpha_ps = r.time_ps("rendezvous_alpha");
+    p.rendezvous_beta_ps_per_byte =
+        r.has("rendezvous_beta") ? r.per_byte_ps("rendezvous_beta") : r.bandwidth("rendezvous_bandwidth");
+  }
   return std::make_unique<Hockney>(p);
 }
 
@@ -358,7 +369,7 @@ Network load_network_file(const std::string& path) {
 
 const std::vector<ModelKind>& model_kinds() {
   static const std::vector<ModelKind> kinds{
-      {"hockney", "alpha, beta | bandwidth, gamma, copy_bandwidth, eager_limit",
+      {"hockney", "alpha, beta | bandwidth, gamma, copy_bandwidth, eager_limit, rendezvous_alpha, rendezvous_beta | rendezvous_bandwidth",
        "a message of n bytes costs alpha + n*beta; each rank sends one message at a time; no shared links"},
       {"loggp", "L, o, g, G, O, gamma, copy_bandwidth",
        "LogGP as LogGOPSim computes it: CPU overhead o, gap g, per-byte G, latency L; every send eager"},

@@ -15,6 +15,7 @@
 #include "model/program/program.hpp"
 #include "model/scenario/run.hpp"
 #include "model/scenario/scenario.hpp"
+#include "sim/cli/calibrate.hpp"
 #include "sim/cli/cost.hpp"
 #include "sim/cli/explain.hpp"
 #include "sim/cli/calls.hpp"
@@ -376,7 +377,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "  mpisim check scenarios/errors/deadlock.json\n"
       "  mpisim explain scenarios/seed/scatter.json\n"
       "  mpisim cc ring.c -o ring && mpisim run ring --ranks 8 -- 100\n"
-      "  mpisim cost MPI_Allreduce --ranks 64 --bytes 8..16MiB --svg allreduce.svg");
+      "  mpisim cost MPI_Allreduce --ranks 64 --bytes 8..16MiB --svg allreduce.svg\n"
+      "  mpisim calibrate osu_latency.txt osu_bw.txt -o cluster.json");
 
   // mpisim cc: every argument is the C compiler's, so it is handled before parsing.
   if (argc >= 2 && std::string_view(argv[1]) == "cc") return compile_program(argc - 2, argv + 2, err);
@@ -398,6 +400,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "cost", "predict every algorithm's time for a collective over sizes and rank counts on a network: "
               "a table, JSON Lines, CSV, an SVG plot");
   add_cost_options(cost, cost_flags);
+  CalibrateFlags calibrate_flags;
+  CLI::App* calibrate = app.add_subcommand(
+      "calibrate", "fit a network file (Hockney, piecewise Hockney, LogGP) to ping-pong measurements: osu_latency "
+                   "or osu_bw output, or a CSV of size and time");
+  add_calibrate_options(calibrate, calibrate_flags);
 
   try {
     app.parse(argc, argv);
@@ -435,6 +442,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (check->parsed()) return execute(check_flags, true, out, err);
     if (explain->parsed()) return execute(explain_flags, true, out, err, true);
     if (cost->parsed()) return run_cost(cost_flags, out, err);
+    if (calibrate->parsed()) return run_calibrate(calibrate_flags, out, err);
   } catch (const sim::InputError& e) {
     err << "error: " << e.what() << "\n";
     return 2;
