@@ -19,12 +19,24 @@ struct Restrictions {
 
 using AlgorithmFn = Task<void> (*)(Rank&, const CollArgs&);
 
+// The same algorithm in the libraries a prediction is deployed to (model/coll/
+// deploy.hpp writes their tuning files): MPICH 4.0's name for it in its collective
+// selection JSON, Open MPI 4.1's number for it in the tuned component's dynamic
+// rules (and the segment size that makes it this algorithm). Empty, 0: the library
+// has no algorithm that is this one.
+struct LibraryNames {
+  std::string_view mpich;
+  int ompi = 0;
+  int ompi_segsize = 0;
+};
+
 struct Algorithm {
   Collective collective;
   std::string_view name;
   Restrictions restrictions;
   std::string_view description;
   AlgorithmFn run;
+  LibraryNames library{};
 };
 
 std::span<const Algorithm> algorithms();

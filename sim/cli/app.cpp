@@ -298,6 +298,15 @@ void list_algorithms(std::ostream& out) {
     out << pad(coll::collective_name(a.collective), 26) << pad(a.name, 28) << pad(restr, 14) << a.description << "\n";
   }
   out << "\nEvery collective also takes \"auto\": MPICH's default selection (docs/collectives.md).\n";
+  out << "\nThe same algorithms in the libraries' tuning files (mpisim cost --mpich-tuning, --ompi-rules;\n"
+         "docs/cost.md): MPICH 4.0's name, Open MPI 4.1's tuned algorithm number (and segment size)\n";
+  for (const auto& a : coll::algorithms()) {
+    if (a.library.mpich.empty() && a.library.ompi == 0) continue;
+    std::string ompi = a.library.ompi == 0 ? "-" : std::to_string(a.library.ompi);
+    if (a.library.ompi_segsize) ompi += " (segments of " + std::to_string(a.library.ompi_segsize) + " bytes)";
+    out << pad(coll::collective_name(a.collective), 26) << pad(a.name, 28)
+        << pad(a.library.mpich.empty() ? "-" : a.library.mpich, 56) << ompi << "\n";
+  }
 }
 
 void list_models(std::ostream& out) {
@@ -329,6 +338,12 @@ void add_cost_options(CLI::App* cmd, CostFlags& f) {
   cmd->add_option("--shard", f.shard,
                   "run only part i of n of the (ranks, bytes) points, e.g. 2/8, for job arrays; the JSON Lines of "
                   "the parts concatenate into the whole");
+  cmd->add_option("--mpich-tuning", f.mpich_tuning,
+                  "write MPICH's collective selection JSON (load it with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE): "
+                  "this collective as predicted fastest, every other one as MPICH's default selection");
+  cmd->add_option("--ompi-rules", f.ompi_rules,
+                  "write Open MPI's tuned dynamic rules (load them with --mca coll_tuned_use_dynamic_rules 1 --mca "
+                  "coll_tuned_dynamic_rules_filename FILE) choosing the predicted fastest algorithm");
   cmd->add_flag("--quiet,-q", f.quiet, "print no table (and no progress line on a terminal)");
   cmd->footer(
       "Each point runs one call of the collective on MPI_COMM_WORLD from time 0 with each algorithm forced;\n"
@@ -337,7 +352,8 @@ void add_cost_options(CLI::App* cmd, CostFlags& f) {
       "alltoall; the whole buffer for bcast, reduce, allreduce, scan, exscan; each rank's block of the\n"
       "result for reduce_scatter(_block). docs/cost.md has the details.\nExamples:\n"
       "  mpisim cost MPI_Allreduce --ranks 1024 --bytes 8..16MiB --network scenarios/networks/crossbar-10g.json\n"
-      "  mpisim cost MPI_Bcast --ranks 4..4096 --bytes 64KiB --svg bcast.svg --json bcast.jsonl");
+      "  mpisim cost MPI_Bcast --ranks 4..4096 --bytes 64KiB --svg bcast.svg --json bcast.jsonl\n"
+      "  mpisim cost MPI_Allreduce --ranks 16,64 --bytes 8..16MiB --mpich-tuning mpich.json --ompi-rules ompi.conf");
 }
 
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "model/coll/deploy.hpp"
 #include "model/coll/registry.hpp"
 #include "model/net/network_file.hpp"
 #include "model/net/units.hpp"
@@ -204,6 +205,8 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     --shard;
   }
 
+  if (!f.shard.empty() && (!f.mpich_tuning.empty() || !f.ompi_rules.empty()))
+    throw sim::InputError("--shard", "a tuning file needs the whole sweep: run it without --shard");
   net::Network net = f.network.empty() ? net::default_network() : net::load_network_file(f.network);
   // Each point: one call of the collective on MPI_COMM_WORLD, built on the library directly.
   coll::OneCall call;
@@ -307,6 +310,29 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     std::ofstream o(f.svg, std::ios::binary);
     if (!o) throw sim::InputError(f.svg, "cannot write the SVG file");
     o << svg_plot(f.collective + ", network " + net.name, algs, points);
+  }
+  if (!f.mpich_tuning.empty() || !f.ompi_rules.empty()) {
+    coll::Sweep sweep{c, algs, {}};
+    for (const Point& pt : points) sweep.points.push_back({pt.ranks, pt.bytes, pt.time_ps});
+    auto write = [&](const std::string& path, const coll::TuningFile& file, const char* library) {
+      std::ofstream o(path, std::ios::binary);
+      if (!o) throw sim::InputError(path, "cannot write the tuning file");
+      o << file.text;
+      if (f.quiet) return;
+      // What the file chooses, per rank count: the algorithm over each run of sizes.
+      out << "\n" << library << " tuning file " << path << ":\n";
+      std::uint64_t shown = 0;
+      for (std::size_t i = 0; i < file.choices.size(); ++i) {
+        const coll::Choice& ch = file.choices[i];
+        if (ch.ranks != shown) out << (shown ? "\n" : "") << "  " << ch.ranks << " ranks:", shown = ch.ranks;
+        const bool starts = i == 0 || file.choices[i - 1].ranks != ch.ranks || file.choices[i - 1].algorithm != ch.algorithm;
+        if (starts) out << " " << format_bytes(ch.bytes) << " " << ch.algorithm->name;
+        if (!ch.fastest) out << " (not the fastest at " << format_bytes(ch.bytes) << ")";
+      }
+      out << "\n";
+    };
+    if (!f.mpich_tuning.empty()) write(f.mpich_tuning, coll::mpich_tuning_file(sweep), "MPICH");
+    if (!f.ompi_rules.empty()) write(f.ompi_rules, coll::ompi_rules_file(sweep), "Open MPI dynamic rules");
   }
   (void)err;
   return 0;

@@ -18,6 +18,7 @@ struct CostFlags {
   std::string payload = "sizes";
   std::string json, csv, svg;
   std::string shard;                     // "i/n"
+  std::string mpich_tuning, ompi_rules;  // tuning files to write (model/coll/deploy.hpp)
   bool quiet = false;
 };
 

@@ -1,0 +1,449 @@
+#include "model/coll/deploy.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "sim/input_error.hpp"
+
+namespace mpisim::coll {
+namespace {
+
+using C = Collective;
+using Json = nlohmann::ordered_json;
+
+// How a library measures a call's size from `mpisim cost`'s bytes on p ranks.
+enum class Measure { none, bytes, bytes_times_p };
+
+// MPICH 4.0's selection keys: the message-size key its JSON defines for the
+// collective (avg_msg_size: one process's count times the type's size, per pair
+// for alltoall; total_msg_size: the whole result).
+struct MpichCollective {
+  const char* size_key;  // null: the selection takes no size for it
+  Measure measure;
+};
+
+MpichCollective mpich_collective(C c) {
+  switch (c) {
+    case C::bcast:
+    case C::reduce:
+    case C::allreduce:
+    case C::alltoall: return {"avg_msg_size", Measure::bytes};
+    case C::allgather:
+    case C::allgatherv:
+    case C::reduce_scatter:
+    case C::reduce_scatter_block: return {"total_msg_size", Measure::bytes_times_p};
+    default: return {nullptr, Measure::none};
+  }
+}
+
+// Open MPI 4.1's tuned component: the collective's number in the rules file (its
+// COLLTYPE) and what the rules compare against (the call's data in bytes: one
+// process's for the rooted reductions and broadcast, the whole exchange's for
+// the all-to-all and gather families); -1: the rules do not cover it.
+struct OmpiCollective {
+  int id;
+  Measure measure;
+};
+
+OmpiCollective ompi_collective(C c) {
+  switch (c) {
+    case C::allgather: return {0, Measure::bytes_times_p};
+    case C::allreduce: return {2, Measure::bytes};
+    case C::alltoall: return {3, Measure::bytes_times_p};
+    case C::alltoallv: return {4, Measure::none};
+    case C::barrier: return {6, Measure::none};
+    case C::bcast: return {7, Measure::bytes};
+    case C::exscan: return {8, Measure::bytes};
+    case C::gather: return {9, Measure::bytes_times_p};
+    case C::reduce: return {11, Measure::bytes};
+    case C::reduce_scatter: return {12, Measure::bytes_times_p};
+    case C::reduce_scatter_block: return {13, Measure::bytes_times_p};
+    case C::scan: return {14, Measure::bytes};
+    case C::scatter: return {15, Measure::bytes_times_p};
+    default: return {-1, Measure::none};
+  }
+}
+
+// The size a call of `bytes` (mpisim cost's meaning) has for a library.
+std::uint64_t library_size(C c, Measure m, std::uint64_t bytes, std::uint64_t p) {
+  if (reduces(c)) bytes = (bytes + 7) / 8 * 8;  // mpisim cost reduces doubles
+  return m == Measure::bytes_times_p ? bytes * p : bytes;
+}
+
+// The boundary between two measured values: their geometric mean, rounded down
+// (at least the smaller one).
+std::uint64_t between(std::uint64_t a, std::uint64_t b) {
+  auto g = static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<double>(a) * static_cast<double>(b))));
+  return std::max(a, std::min(g, b - 1));
+}
+
+std::string lower_name(C c) {
+  std::string s(collective_name(c).substr(4));  // "MPI_Allreduce" -> "Allreduce"
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// The choices at each point: the fastest algorithm the library has.
+template <typename Has>
+std::vector<Choice> choose(const Sweep& s, Has has, const std::string& library, const std::string& option) {
+  std::vector<Choice> out;
+  for (const SweepPoint& pt : s.points) {
+    std::int64_t best = -1, fastest = -1;
+    const Algorithm* pick = nullptr;
+    for (std::size_t i = 0; i < s.algorithms.size(); ++i) {
+      const std::int64_t t = pt.time_ps[i];
+      if (t < 0) continue;
+      if (fastest < 0 || t < fastest) fastest = t;
+      if (has(*s.algorithms[i]) && (best < 0 || t < best)) best = t, pick = s.algorithms[i];
+    }
+    if (!pick) {
+      std::string names;
+      for (const auto& a : algorithms())
+        if (a.collective == s.collective && has(a)) names += (names.empty() ? "" : ", ") + std::string(a.name);
+      throw sim::InputError(option, "at " + std::to_string(pt.ranks) + " ranks and " + std::to_string(pt.bytes) +
+                                        " bytes none of the algorithms timed has an equivalent in " + library +
+                                        (names.empty() ? std::string(" (it has none of mpisim's for ") +
+                                                             std::string(collective_name(s.collective)) + ")"
+                                                       : " (time one of: " + names + ")"));
+    }
+    out.push_back(Choice{pt.ranks, pt.bytes, pick, best == fastest});
+  }
+  return out;
+}
+
+// The rank counts of the sweep, and each one's choices in size order.
+std::map<std::uint64_t, std::vector<Choice*>> by_ranks(std::vector<Choice>& choices) {
+  std::map<std::uint64_t, std::vector<Choice*>> m;
+  for (Choice& c : choices) m[c.ranks].push_back(&c);
+  for (auto& [p, v] : m)
+    std::stable_sort(v.begin(), v.end(), [](const Choice* a, const Choice* b) { return a->bytes < b->bytes; });
+  return m;
+}
+
+// Where a library takes one algorithm for all sizes: the one chosen at the most
+// sizes (on a tie, the first in the sweep's order); the others' choices follow.
+void one_for_all_sizes(const Sweep& s, std::vector<Choice*>& v) {
+  std::map<const Algorithm*, int> votes;
+  for (Choice* c : v) ++votes[c->algorithm];
+  const Algorithm* pick = nullptr;
+  int most = 0;
+  for (const Algorithm* a : s.algorithms)
+    if (votes.count(a) && votes[a] > most) most = votes[a], pick = a;
+  for (Choice* c : v)
+    if (c->algorithm != pick) c->algorithm = pick, c->fastest = false;
+}
+
+// --- MPICH ---------------------------------------------------------------------
+
+Json leaf(const std::string& name) {
+  Json j = Json::object();
+  j["algorithm=" + name] = Json::object();
+  return j;
+}
+
+// MPICH's default selection for a collective on intracommunicators (the
+// thresholds docs/collectives.md gives, as mpisim's "auto" applies them), and on
+// intercommunicators; for the nonblocking and neighbourhood collectives, the
+// schedule each has for any size.
+Json mpich_default_intra(C c) {
+  const std::string A = "MPIR_" + std::string(collective_name(c).substr(4));
+  Json j = Json::object();
+  switch (c) {
+    case C::barrier: return leaf(A + "_intra_dissemination");
+    case C::bcast: {
+      j["comm_size<8"] = leaf(A + "_intra_binomial");
+      Json pow2 = Json::object(), other = Json::object();
+      pow2["avg_msg_size<12288"] = leaf(A + "_intra_binomial");
+      pow2["avg_msg_size<524288"] = leaf(A + "_intra_scatter_recursive_doubling_allgather");
+      pow2["avg_msg_size=any"] = leaf(A + "_intra_scatter_ring_allgather");
+      other["avg_msg_size<12288"] = leaf(A + "_intra_binomial");
+      other["avg_msg_size=any"] = leaf(A + "_intra_scatter_ring_allgather");
+      j["comm_size=pow2"] = pow2;
+      j["comm_size=any"] = other;
+      return j;
+    }
+    case C::gather:
+    case C::scatter: return leaf(A + "_intra_binomial");
+    case C::gatherv:
+    case C::scatterv: return leaf(A + "_allcomm_linear");
+    case C::allgather:
+    case C::allgatherv: {
+      Json pow2 = Json::object(), other = Json::object();
+      pow2["total_msg_size<524288"] = leaf(A + "_intra_recursive_doubling");
+      pow2["total_msg_size=any"] = leaf(A + "_intra_ring");
+      other["total_msg_size<81920"] = leaf(A + "_intra_brucks");
+      other["total_msg_size=any"] = leaf(A + "_intra_ring");
+      j["comm_size=pow2"] = pow2;
+      j["comm_size=any"] = other;
+      return j;
+    }
+    case C::alltoall: {
+      Json out = Json::object(), small = Json::object(), big = Json::object();
+      small["avg_msg_size<=32768"] = leaf(A + "_intra_scattered");
+      small["avg_msg_size=any"] = leaf(A + "_intra_pairwise");
+      big["avg_msg_size<=256"] = leaf(A + "_intra_brucks");
+      big["avg_msg_size<=32768"] = leaf(A + "_intra_scattered");
+      big["avg_msg_size=any"] = leaf(A + "_intra_pairwise");
+      out["comm_size<8"] = small;
+      out["comm_size=any"] = big;
+      j["is_sendbuf_inplace=yes"] = leaf(A + "_intra_pairwise_sendrecv_replace");
+      j["is_sendbuf_inplace=no"] = out;
+      return j;
+    }
+    case C::alltoallv:
+    case C::alltoallw:
+      j["is_sendbuf_inplace=yes"] = leaf(A + "_intra_pairwise_sendrecv_replace");
+      j["is_sendbuf_inplace=no"] = leaf(A + "_intra_scattered");
+      return j;
+    case C::reduce:
+    case C::allreduce: {
+      const std::string tree = A + (c == C::reduce ? "_intra_binomial" : "_intra_recursive_doubling");
+      const std::string large = A + (c == C::reduce ? "_intra_reduce_scatter_gather" : "_intra_reduce_scatter_allgather");
+      Json builtin = Json::object(), big = Json::object(), counts = Json::object();
+      counts["count<pow2"] = leaf(tree);
+      counts["count=any"] = leaf(large);
+      builtin["is_op_built_in=yes"] = counts;
+      builtin["is_op_built_in=no"] = leaf(tree);
+      big["is_commutative=yes"] = builtin;
+      big["is_commutative=no"] = leaf(tree);
+      j["avg_msg_size<=2048"] = leaf(tree);
+      j["avg_msg_size=any"] = big;
+      return j;
+    }
+    case C::reduce_scatter:
+    case C::reduce_scatter_block: {
+      Json commute = Json::object(), other = Json::object(), pow2 = Json::object();
+      commute["total_msg_size<524288"] = leaf(A + "_intra_recursive_halving");
+      commute["total_msg_size=any"] = leaf(A + "_intra_pairwise");
+      pow2["comm_size=pow2"] = leaf(A + "_intra_noncommutative");
+      pow2["comm_size=any"] = leaf(A + "_intra_recursive_doubling");
+      if (c == C::reduce_scatter) {
+        other["is_block_regular=yes"] = pow2;
+        other["is_block_regular=no"] = leaf(A + "_intra_recursive_doubling");
+      } else {
+        other = pow2;
+      }
+      j["is_commutative=yes"] = commute;
+      j["is_commutative=no"] = other;
+      return j;
+    }
+    case C::scan:
+    case C::exscan: return leaf(A + "_intra_recursive_doubling");
+    default: return leaf(A + "_allcomm_nb");  // the neighbourhood collectives
+  }
+}
+
+const char* mpich_inter(C c) {
+  switch (c) {
+    case C::barrier: return "_inter_bcast";
+    case C::bcast: return "_inter_remote_send_local_bcast";
+    case C::gather: return "_inter_linear";
+    case C::scatter: return "_inter_linear";
+    case C::gatherv:
+    case C::scatterv: return "_allcomm_linear";
+    case C::allgather: return "_inter_local_gather_remote_bcast";
+    case C::allgatherv: return "_inter_remote_gather_local_bcast";
+    case C::alltoall:
+    case C::alltoallv:
+    case C::alltoallw: return "_inter_pairwise_exchange";
+    case C::reduce: return "_inter_local_reduce_remote_send";
+    case C::allreduce: return "_inter_reduce_exchange_bcast";
+    case C::reduce_scatter:
+    case C::reduce_scatter_block: return "_inter_remote_reduce_local_scatter";
+    default: return nullptr;  // scan, exscan: intracommunicators only; neighbourhood: one node for all
+  }
+}
+
+Json mpich_collective_node(C c, Json intra) {
+  const std::string A = "MPIR_" + std::string(collective_name(c).substr(4));
+  if (neighborhood(c)) return intra;
+  Json j = Json::object();
+  j["comm_type=intra"] = std::move(intra);
+  if (const char* inter = mpich_inter(c)) j["comm_type=inter"] = leaf(A + inter);
+  return j;
+}
+
+// The nonblocking form's schedule, for any size: intra and inter.
+Json mpich_nonblocking(C c) {
+  const std::string A = "MPIR_I" + lower_name(c);
+  Json j = Json::object(), intra;
+  const char* inter = nullptr;
+  switch (c) {
+    case C::barrier: intra = leaf(A + "_intra_sched_recursive_doubling"), inter = "_inter_sched_bcast"; break;
+    case C::bcast: intra = leaf(A + "_intra_sched_binomial"), inter = "_inter_sched_flat"; break;
+    case C::gather: intra = leaf(A + "_intra_sched_binomial"), inter = "_inter_sched_long"; break;
+    case C::scatter: intra = leaf(A + "_intra_sched_binomial"), inter = "_inter_sched_linear"; break;
+    case C::gatherv:
+    case C::scatterv: return leaf(A + "_allcomm_sched_linear");
+    case C::allgather: intra = leaf(A + "_intra_sched_ring"), inter = "_inter_sched_local_gather_remote_bcast"; break;
+    case C::allgatherv: intra = leaf(A + "_intra_sched_ring"), inter = "_inter_sched_remote_gather_local_bcast"; break;
+    case C::alltoall:
+    case C::alltoallv:
+    case C::alltoallw:
+      intra = Json::object();
+      intra["is_sendbuf_inplace=yes"] = leaf(A + "_intra_sched_inplace");
+      intra["is_sendbuf_inplace=no"] = leaf(A + (c == C::alltoall ? "_intra_sched_pairwise" : "_intra_sched_blocked"));
+      inter = "_inter_sched_pairwise_exchange";
+      break;
+    case C::reduce: intra = leaf(A + "_intra_sched_binomial"), inter = "_inter_sched_local_reduce_remote_send"; break;
+    case C::allreduce:
+      intra = leaf(A + "_intra_sched_recursive_doubling"), inter = "_inter_sched_remote_reduce_local_bcast";
+      break;
+    case C::reduce_scatter:
+    case C::reduce_scatter_block:
+      intra = leaf(A + "_intra_sched_recursive_doubling"), inter = "_inter_sched_remote_reduce_local_scatterv";
+      break;
+    case C::scan:
+    case C::exscan: intra = leaf(A + "_intra_sched_recursive_doubling"); break;
+    default: return leaf(A + "_allcomm_sched_linear");  // the neighbourhood collectives
+  }
+  j["comm_type=intra"] = intra;
+  if (inter) j["comm_type=inter"] = leaf(A + inter);
+  return j;
+}
+
+// The leaf of a chosen algorithm, with the guards MPICH's form of it needs: a
+// power-of-two communicator, or (reduce-scatter based reductions) a count of at
+// least the largest power of two below the size.
+Json mpich_choice(C c, const Algorithm& a) {
+  const std::string A = "MPIR_" + std::string(collective_name(c).substr(4));
+  if (a.restrictions.power_of_two_only) {
+    Json j = Json::object();
+    j["comm_size=pow2"] = leaf(std::string(a.library.mpich));
+    j["comm_size=any"] = leaf(A + "_intra_scatter_ring_allgather");  // bcast's only such algorithm
+    return j;
+  }
+  if (a.library.mpich == A + "_intra_reduce_scatter_allgather" || a.library.mpich == A + "_intra_reduce_scatter_gather") {
+    // MPICH's forms take built-in operations only (its allreduce asserts it) and
+    // a count of at least the largest power of two below the size.
+    const std::string tree = A + (c == C::reduce ? "_intra_binomial" : "_intra_recursive_doubling");
+    Json counts = Json::object(), j = Json::object();
+    counts["count<pow2"] = leaf(tree);
+    counts["count=any"] = leaf(std::string(a.library.mpich));
+    j["is_op_built_in=yes"] = counts;
+    j["is_op_built_in=no"] = leaf(tree);
+    return j;
+  }
+  return leaf(std::string(a.library.mpich));
+}
+
+}  // namespace
+
+TuningFile mpich_tuning_file(const Sweep& s) {
+  TuningFile f;
+  f.choices = choose(s, [](const Algorithm& a) { return !a.library.mpich.empty(); }, "MPICH 4.0", "--mpich-tuning");
+  const MpichCollective mc = mpich_collective(s.collective);
+  auto groups = by_ranks(f.choices);
+  bool commutative_only = false;
+  Json sizes_by_ranks = Json::object();
+  std::vector<std::uint64_t> ranks;
+  for (auto& [p, v] : groups) ranks.push_back(p);
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const std::uint64_t p = ranks[r];
+    std::vector<Choice*>& v = groups[p];
+    if (!mc.size_key) one_for_all_sizes(s, v);
+    Json node = Json::object();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      commutative_only = commutative_only || v[i]->algorithm->restrictions.commutative_only;
+      const bool last = i + 1 == v.size();
+      // One rule for a run of equal choices (and for sizes the library sees as one).
+      if (!last && (v[i + 1]->algorithm == v[i]->algorithm ||
+                    library_size(s.collective, mc.measure, v[i]->bytes, p) ==
+                        library_size(s.collective, mc.measure, v[i + 1]->bytes, p)))
+        continue;
+      if (!mc.size_key) {
+        node = mpich_choice(s.collective, *v[i]->algorithm);
+        break;
+      }
+      const std::string key =
+          last ? std::string(mc.size_key) + "=any"
+               : std::string(mc.size_key) + "<=" +
+                     std::to_string(between(library_size(s.collective, mc.measure, v[i]->bytes, p),
+                                            library_size(s.collective, mc.measure, v[i + 1]->bytes, p)));
+      node[key] = mpich_choice(s.collective, *v[i]->algorithm);
+    }
+    const std::string key = r + 1 == ranks.size() ? "comm_size=any" : "comm_size<=" + std::to_string(between(p, ranks[r + 1]));
+    sizes_by_ranks[key] = node;
+  }
+  Json intra = Json::object();
+  if (commutative_only) {  // non-commutative operations keep MPICH's own choice
+    intra["is_commutative=no"] = mpich_default_intra(s.collective);
+    intra["is_commutative=yes"] = sizes_by_ranks;
+  } else if (s.collective == C::alltoall || s.collective == C::alltoallv || s.collective == C::alltoallw) {
+    intra["is_sendbuf_inplace=yes"] = mpich_default_intra(s.collective)["is_sendbuf_inplace=yes"];
+    intra["is_sendbuf_inplace=no"] = sizes_by_ranks;
+  } else {
+    intra = sizes_by_ranks;
+  }
+
+  Json j = Json::object();
+  for (int i = 0; i < kCollectives; ++i) {
+    const auto c = static_cast<C>(i);
+    j["collective=" + lower_name(c)] = mpich_collective_node(c, c == s.collective ? intra : mpich_default_intra(c));
+  }
+  for (int i = 0; i < kCollectives; ++i) {
+    const auto c = static_cast<C>(i);
+    j["collective=i" + lower_name(c)] = mpich_nonblocking(c);
+  }
+  f.text = j.dump(2) + "\n";
+  return f;
+}
+
+TuningFile ompi_rules_file(const Sweep& s) {
+  const OmpiCollective oc = ompi_collective(s.collective);
+  if (oc.id < 0)
+    throw sim::InputError("--ompi-rules", "Open MPI's tuned dynamic rules do not cover " +
+                                              std::string(collective_name(s.collective)) +
+                                              " (they cover MPI_Allgather, MPI_Allreduce, MPI_Alltoall, MPI_Alltoallv, "
+                                              "MPI_Barrier, MPI_Bcast, MPI_Exscan, MPI_Gather, MPI_Reduce, "
+                                              "MPI_Reduce_scatter, MPI_Reduce_scatter_block, MPI_Scan, MPI_Scatter)");
+  TuningFile f;
+  f.choices = choose(s, [](const Algorithm& a) { return a.library.ompi > 0; }, "Open MPI 4.1's tuned component",
+                     "--ompi-rules");
+  auto groups = by_ranks(f.choices);
+  std::ostringstream o;
+  o << "# Open MPI dynamic rules for the tuned collective component, written by mpisim cost:\n"
+    << "# " << collective_name(s.collective) << ", the fastest predicted algorithm per communicator size and\n"
+    << "# message size. Load with: mpirun --mca coll_tuned_use_dynamic_rules 1\n"
+    << "#   --mca coll_tuned_dynamic_rules_filename FILE\n"
+    << "1  # collectives\n"
+    << oc.id << "  # " << collective_name(s.collective) << "\n"
+    << groups.size() << "  # communicator sizes\n";
+  std::vector<std::uint64_t> ranks;
+  for (auto& [p, v] : groups) ranks.push_back(p);
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const std::uint64_t p = ranks[r];
+    std::vector<Choice*>& v = groups[p];
+    if (oc.measure == Measure::none) one_for_all_sizes(s, v);
+    // Rules apply from their size up: a run of equal choices starts at the
+    // boundary below its first size.
+    std::vector<std::pair<std::uint64_t, const Algorithm*>> rules;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i > 0 && (v[i - 1]->algorithm == v[i]->algorithm ||
+                    library_size(s.collective, oc.measure, v[i - 1]->bytes, p) ==
+                        library_size(s.collective, oc.measure, v[i]->bytes, p)))
+        continue;
+      if (oc.measure == Measure::none && i > 0) break;
+      const std::uint64_t from =
+          i == 0 ? 0
+                 : between(library_size(s.collective, oc.measure, v[i - 1]->bytes, p),
+                           library_size(s.collective, oc.measure, v[i]->bytes, p)) + 1;
+      rules.emplace_back(from, v[i]->algorithm);
+    }
+    const std::uint64_t from_ranks = r == 0 ? 1 : between(ranks[r - 1], p) + 1;
+    o << from_ranks << "  # from " << from_ranks << (from_ranks == 1 ? " rank" : " ranks") << " (measured at " << p
+      << ")\n"
+      << rules.size() << "  # message sizes\n";
+    for (const auto& [from, a] : rules)
+      o << from << " " << a->library.ompi << " 0 " << a->library.ompi_segsize << "  # from " << from << " bytes: "
+        << a->name << "\n";
+  }
+  f.text = o.str();
+  return f;
+}
+
+}  // namespace mpisim::coll

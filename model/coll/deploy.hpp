@@ -1,0 +1,53 @@
+#pragma once
+// From a prediction to a deployment: the tuning files that make MPICH and Open MPI
+// use the algorithm `mpisim cost` predicts fastest, per communicator size and
+// message size (docs/cost.md, "Deploying the choice").
+//
+//   MPICH 4.0: the collective selection JSON it loads from
+//     MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE. MPICH then selects every
+//     collective from the file, so the file holds all of them: the swept one as
+//     predicted, every other one (blocking, nonblocking, neighbourhood, inter) as
+//     MPICH's default selection picks it.
+//   Open MPI 4.1: the dynamic rules of its tuned component
+//     (coll_tuned_use_dynamic_rules 1, coll_tuned_dynamic_rules_filename FILE),
+//     which hold the swept collective only; the others keep the fixed decisions.
+//
+// At each point the choice is the fastest algorithm the library has an equivalent
+// of (Algorithm::library); between two measured sizes or rank counts the boundary
+// lies at their geometric mean.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/coll/registry.hpp"
+
+namespace mpisim::coll {
+
+struct SweepPoint {
+  std::uint64_t ranks = 0, bytes = 0;  // bytes as `mpisim cost --bytes` means them
+  std::vector<std::int64_t> time_ps;   // per algorithm of the sweep; -1: cannot run here
+};
+
+struct Sweep {
+  Collective collective{};
+  std::vector<const Algorithm*> algorithms;
+  std::vector<SweepPoint> points;  // rank counts ascending, sizes ascending within each
+};
+
+struct Choice {
+  std::uint64_t ranks = 0, bytes = 0;
+  const Algorithm* algorithm = nullptr;  // the fastest with an equivalent in the library
+  bool fastest = true;                   // false: a faster one has none there
+};
+
+struct TuningFile {
+  std::string text;
+  std::vector<Choice> choices;  // one per point of the sweep
+};
+
+// Throws sim::InputError when the library cannot take the choice: a collective
+// its rules do not cover, or a point where no timed algorithm has an equivalent.
+TuningFile mpich_tuning_file(const Sweep& sweep);
+TuningFile ompi_rules_file(const Sweep& sweep);
+
+}  // namespace mpisim::coll

@@ -1,0 +1,82 @@
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model/coll/deploy.hpp"
+#include "sim/input_error.hpp"
+
+using namespace mpisim::coll;
+
+namespace {
+
+const Algorithm* alg(Collective c, const char* name) { return find_algorithm(c, name); }
+
+// Allreduce on 4 and 16 ranks at 8 B, 1 KiB and 64 KiB: recursive doubling wins
+// the two small sizes, Rabenseifner the large one; ring (no MPICH equivalent) is
+// fastest at 64 KiB on 16 ranks.
+Sweep allreduce_sweep() {
+  Sweep s;
+  s.collective = Collective::allreduce;
+  s.algorithms = {alg(s.collective, "recursive_doubling"), alg(s.collective, "rabenseifner"), alg(s.collective, "ring")};
+  s.points = {{4, 8, {10, 20, 30}},      {4, 1024, {10, 20, 30}},      {4, 65536, {30, 20, 25}},
+              {16, 8, {10, 20, 30}},     {16, 1024, {10, 20, 30}},     {16, 65536, {30, 20, 15}}};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("MPICH's selection file: the swept collective as predicted, guarded as MPICH's forms need") {
+  const TuningFile f = mpich_tuning_file(allreduce_sweep());
+  const auto j = nlohmann::ordered_json::parse(f.text);
+  // Every collective, blocking and nonblocking, is in the file (MPICH selects them all from it).
+  CHECK(j.size() == 44);
+  CHECK(j.contains("collective=bcast"));
+  CHECK(j.contains("collective=ineighbor_alltoallw"));
+  const auto& intra = j["collective=allreduce"]["comm_type=intra"];
+  // Rabenseifner needs a commutative operation: others keep MPICH's own choice.
+  REQUIRE(intra.contains("is_commutative=no"));
+  const auto& sizes = intra["is_commutative=yes"];
+  // Rank counts 4 and 16: the boundary at their geometric mean, 8.
+  REQUIRE(sizes.contains("comm_size<=8"));
+  REQUIRE(sizes.contains("comm_size=any"));
+  // Sizes 1 KiB and 64 KiB: the boundary at 8 KiB.
+  const auto& small = sizes["comm_size<=8"];
+  CHECK(small.begin().key() == "avg_msg_size<=8192");
+  CHECK(small["avg_msg_size<=8192"].contains("algorithm=MPIR_Allreduce_intra_recursive_doubling"));
+  const auto& large = small["avg_msg_size=any"];
+  CHECK(large["is_op_built_in=no"].contains("algorithm=MPIR_Allreduce_intra_recursive_doubling"));
+  CHECK(large["is_op_built_in=yes"]["count<pow2"].contains("algorithm=MPIR_Allreduce_intra_recursive_doubling"));
+  CHECK(large["is_op_built_in=yes"]["count=any"].contains("algorithm=MPIR_Allreduce_intra_reduce_scatter_allgather"));
+  CHECK(j["collective=allreduce"]["comm_type=inter"].contains("algorithm=MPIR_Allreduce_inter_reduce_exchange_bcast"));
+  // Ring has no MPICH equivalent: on 16 ranks at 64 KiB the file takes Rabenseifner,
+  // which is not the fastest there.
+  REQUIRE(f.choices.size() == 6);
+  CHECK(f.choices[5].algorithm->name == "rabenseifner");
+  CHECK_FALSE(f.choices[5].fastest);
+  CHECK(f.choices[2].fastest);
+}
+
+TEST_CASE("Open MPI's dynamic rules: lower bounds from the boundary up, the library's numbers") {
+  const TuningFile f = ompi_rules_file(allreduce_sweep());
+  CHECK(f.text.find("1  # collectives\n2  # MPI_Allreduce\n2  # communicator sizes\n") != std::string::npos);
+  CHECK(f.text.find("1  # from 1 rank (measured at 4)\n2  # message sizes\n0 3 0 0  # from 0 bytes: recursive_doubling\n"
+                    "8193 6 0 0  # from 8193 bytes: rabenseifner\n") != std::string::npos);
+  // On 16 ranks ring (4) is the fastest at 64 KiB and Open MPI has it.
+  CHECK(f.text.find("9  # from 9 ranks (measured at 16)\n2  # message sizes\n0 3 0 0  # from 0 bytes: recursive_doubling\n"
+                    "8193 4 0 0  # from 8193 bytes: ring\n") != std::string::npos);
+  CHECK(f.choices[5].algorithm->name == "ring");
+  CHECK(f.choices[5].fastest);
+}
+
+TEST_CASE("tuning files refuse what the library cannot take") {
+  Sweep s;
+  s.collective = Collective::allreduce;
+  s.algorithms = {alg(s.collective, "ring")};
+  s.points = {{4, 8, {10}}};
+  CHECK_THROWS_AS(mpich_tuning_file(s), mpisim::sim::InputError);  // MPICH 4.0 has no ring allreduce
+  s.collective = Collective::gatherv;
+  s.algorithms = {alg(s.collective, "linear")};
+  CHECK_THROWS_AS(ompi_rules_file(s), mpisim::sim::InputError);  // the tuned rules do not cover MPI_Gatherv
+  CHECK_NOTHROW(mpich_tuning_file(s));
+}
