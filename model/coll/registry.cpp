@@ -199,8 +199,30 @@ std::string ineligible(const Algorithm& alg, const CollArgs& a) {
 
 // MPICH's default (legacy "auto") selection, with its default thresholds
 // (the MPIR_CVAR_*_MSG_SIZE and *_MIN_PROCS control variables); docs/collectives.md.
-const Algorithm& auto_algorithm(const CollArgs& a) {
-  if (a.inter()) {
+AutoInputs auto_inputs(const CollArgs& a) {
+  AutoInputs in;
+  in.kind = a.kind;
+  in.p = a.p;
+  in.inter = a.inter();
+  in.commutative = !a.op || a.op->commutative;
+  in.in_place = a.in_place();
+  in.recvcount = a.recvcount;
+  in.sendcount = a.sendcount;
+  in.recv_bytes = a.recvtype ? a.recvcount * a.recvtype->size() : 0;
+  in.send_bytes = a.sendtype ? a.sendcount * a.sendtype->size() : 0;
+  if (a.kind == C::allgather || a.kind == C::allgatherv || a.kind == C::reduce_scatter ||
+      a.kind == C::reduce_scatter_block) {
+    std::int64_t total = 0;
+    for (int i = 0; i < a.p; ++i) total += a.recv_count(i);
+    in.total_recv_bytes = total * a.recvtype->size();
+  }
+  return in;
+}
+
+const Algorithm& auto_algorithm(const CollArgs& a) { return auto_algorithm(auto_inputs(a)); }
+
+const Algorithm& auto_algorithm(const AutoInputs& a) {
+  if (a.inter) {
     // MPICH: the local-gather and local-scatter forms for MPI_Gather and MPI_Scatter
     // (its short-message choice), linear for the v forms, one form for the rest.
     switch (a.kind) {
@@ -212,11 +234,11 @@ const Algorithm& auto_algorithm(const CollArgs& a) {
     }
   }
   const int p = a.p;
-  const bool commute = !a.op || a.op->commutative;
+  const bool commute = a.commutative;
   switch (a.kind) {
     case C::barrier: return named(C::barrier, "dissemination");
     case C::bcast: {
-      const std::int64_t n = a.recvcount * a.recvtype->size();
+      const std::int64_t n = a.recv_bytes;
       if (n < 12288 || p < 8) return named(C::bcast, "binomial");
       if (n < 524288 && is_pof2(p)) return named(C::bcast, "scatter_recursive_doubling");
       return named(C::bcast, "scatter_ring");
@@ -227,37 +249,33 @@ const Algorithm& auto_algorithm(const CollArgs& a) {
     case C::scatterv: return named(C::scatterv, "linear");
     case C::allgather:
     case C::allgatherv: {
-      std::int64_t total = 0;
-      for (int i = 0; i < p; ++i) total += a.recv_count(i);
-      total *= a.recvtype->size();
+      const std::int64_t total = a.total_recv_bytes;
       if (total < 524288 && is_pof2(p)) return named(a.kind, "recursive_doubling");
       if (total < 81920) return named(a.kind, "bruck");
       return named(a.kind, "ring");
     }
     case C::alltoall: {
-      const std::int64_t n = a.recvcount * a.recvtype->size();
-      if (a.in_place()) return named(C::alltoall, "pairwise");
+      const std::int64_t n = a.recv_bytes;
+      if (a.in_place) return named(C::alltoall, "pairwise");
       if (n <= 256 && p >= 8) return named(C::alltoall, "bruck");
       if (n <= 32768) return named(C::alltoall, "linear");
       return named(C::alltoall, "pairwise");
     }
     case C::alltoallv:
-    case C::alltoallw: return named(a.kind, a.in_place() ? "pairwise" : "linear");
+    case C::alltoallw: return named(a.kind, a.in_place ? "pairwise" : "linear");
     case C::reduce: {
-      const std::int64_t n = a.sendcount * a.sendtype->size();
+      const std::int64_t n = a.send_bytes;
       if (commute && n > 2048 && a.sendcount >= largest_pof2(p)) return named(C::reduce, "rabenseifner");
       return named(C::reduce, "binomial");
     }
     case C::allreduce: {
-      const std::int64_t n = a.recvcount * a.recvtype->size();
+      const std::int64_t n = a.recv_bytes;
       if (commute && n > 2048 && a.recvcount >= largest_pof2(p)) return named(C::allreduce, "rabenseifner");
       return named(C::allreduce, "recursive_doubling");
     }
     case C::reduce_scatter_block:
     case C::reduce_scatter: {
-      std::int64_t total = 0;
-      for (int i = 0; i < p; ++i) total += a.recv_count(i);
-      total *= a.recvtype->size();
+      const std::int64_t total = a.total_recv_bytes;
       if (!commute) return named(a.kind, "recursive_doubling");
       if (total < 524288) return named(a.kind, "recursive_halving");
       return named(a.kind, "pairwise");

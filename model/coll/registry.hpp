@@ -44,8 +44,19 @@ std::span<const Algorithm> algorithms();
 const Algorithm* find_algorithm(Collective c, std::string_view name);
 // Why `alg` cannot run this call (empty if it can).
 std::string ineligible(const Algorithm& alg, const CollArgs& a);
-// The algorithm MPICH's default selection would use for this call (docs/collectives.md
-// gives the thresholds); it is always eligible.
+// What MPICH's default selection looks at (docs/collectives.md gives the thresholds).
+struct AutoInputs {
+  Collective kind{};
+  int p = 1;
+  bool inter = false, commutative = true, in_place = false;
+  std::int64_t recvcount = 0, sendcount = 0;
+  std::int64_t recv_bytes = 0, send_bytes = 0;  // count × the type's size
+  std::int64_t total_recv_bytes = 0;            // allgather(v), reduce_scatter(_block): the whole result
+};
+AutoInputs auto_inputs(const CollArgs& a);
+// The algorithm MPICH's default selection would use for this call; it is always
+// eligible.
 const Algorithm& auto_algorithm(const CollArgs& a);
+const Algorithm& auto_algorithm(const AutoInputs& in);
 
 }  // namespace mpisim::coll

@@ -1,7 +1,10 @@
 #include "sim/cli/cost.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -44,7 +47,23 @@ struct Point {
   std::uint64_t ranks, bytes;
   std::vector<std::int64_t> time_ps;  // per algorithm; -1: not eligible here
   std::size_t best = 0;
+  const coll::Algorithm* mpich = nullptr;  // what MPICH's default selection picks here
+  std::int64_t mpich_ps = -1;              // and its time
 };
+
+// Where the fastest algorithm changes between two neighbouring sizes of a sweep:
+// the smallest size at which `to` is faster than `from` (bisected).
+struct Crossover {
+  std::uint64_t ranks, bytes;
+  const coll::Algorithm *from, *to;
+};
+
+// How much longer `t` is than `best`, in percent: "12.5 %".
+std::string format_pct(std::int64_t t, std::int64_t best) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", best > 0 ? 100.0 * static_cast<double>(t - best) / static_cast<double>(best) : 0.0);
+  return buf;
+}
 
 std::string ineligible_here(const coll::Algorithm& a, std::uint64_t p) {
   if (a.restrictions.power_of_two_only && (p & (p - 1)) != 0) return "needs a power-of-two rank count";
@@ -53,7 +72,7 @@ std::string ineligible_here(const coll::Algorithm& a, std::uint64_t p) {
 
 // The plot: time against size, one line per algorithm, one panel per rank count.
 std::string svg_plot(const std::string& title, const std::vector<const coll::Algorithm*>& algs,
-                     const std::vector<Point>& points) {
+                     const std::vector<Point>& points, const std::vector<Crossover>& crossovers) {
   static const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
                                          "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
   std::map<std::uint64_t, std::vector<const Point*>> panels;
@@ -97,6 +116,16 @@ std::string svg_plot(const std::string& title, const std::vector<const coll::Alg
     }
     o << R"(<text x=")" << (left + W - right) / 2 << "\" y=\"" << y0 + H - 12
       << R"(" text-anchor="middle">message size (log scale); the best algorithm at each size is ringed</text>)" << "\n";
+    // The crossovers: a dashed line at each, labelled with the size.
+    int nth = 0;
+    for (const Crossover& cr : crossovers) {
+      if (cr.ranks != ranks) continue;
+      const double cx = x(static_cast<double>(cr.bytes));
+      o << R"(<line stroke="#555" stroke-dasharray="4,3" x1=")" << cx << "\" x2=\"" << cx << "\" y1=\"" << y0 + top
+        << "\" y2=\"" << y0 + H - bottom << "\"/>\n";
+      o << R"(<text font-size="10" fill="#555" x=")" << cx + 3 << "\" y=\"" << y0 + top + 10 + 12 * (nth++ % 3) << "\">"
+        << cr.to->name << " from " << format_bytes(cr.bytes) << "</text>\n";
+    }
     for (std::size_t a = 0; a < algs.size(); ++a) {
       const char* colour = kColours[a % 10];
       std::string line;
@@ -138,14 +167,15 @@ std::vector<std::uint64_t> parse_sweep(const std::string& text, const std::strin
     return out;
   }
   std::string hi_text = text.substr(dots + 2);
-  std::uint64_t factor = 0;
+  double factor = 0;
   if (auto colon = hi_text.find(':'); colon != std::string::npos) {
     std::string f = hi_text.substr(colon + 1);
     hi_text = hi_text.substr(0, colon);
-    factor = 0;
-    for (char c : f) factor = c >= '0' && c <= '9' && factor < 1000000 ? factor * 10 + (c - '0') : 1000001;
-    if (f.empty() || factor < 2 || factor > 1000000)
-      throw sim::InputError(option, "the factor after ':' must be an integer of at least 2; got \"" + f + "\"");
+    char* end = nullptr;
+    factor = f.empty() || !(std::isdigit(static_cast<unsigned char>(f[0]))) ? 0 : std::strtod(f.c_str(), &end);
+    if (f.empty() || end == nullptr || *end != '\0' || !(factor > 1.0) || factor > 1e6)
+      throw sim::InputError(option, "the factor after ':' must be a number greater than 1 (2, or 1.25), at most 10^6; got \"" +
+                                        f + "\"");
   }
   std::uint64_t lo = parse_value(text.substr(0, dots), option, bytes), hi = parse_value(hi_text, option, bytes);
   if (hi < lo) throw sim::InputError(option, "the range's end is below its start: \"" + text + "\"");
@@ -156,9 +186,17 @@ std::vector<std::uint64_t> parse_sweep(const std::string& text, const std::strin
   if (factor == 0) {
     // The smallest power of two that keeps the range to at most 12 points.
     double span = std::log2(static_cast<double>(hi) / static_cast<double>(lo));
-    factor = std::uint64_t{1} << std::max(1, static_cast<int>(std::ceil(span / 11 - 1e-9)));
+    factor = static_cast<double>(std::uint64_t{1} << std::max(1, static_cast<int>(std::ceil(span / 11 - 1e-9))));
   }
-  for (std::uint64_t v = lo; v < hi; v = v > hi / factor ? hi : v * factor) out.push_back(v);
+  // lo·factor^k rounded to whole values (each at least one more than the last),
+  // then the end point; at most 10,000 points.
+  for (double v = static_cast<double>(lo); v < static_cast<double>(hi);) {
+    const auto x = static_cast<std::uint64_t>(std::llround(v));
+    if (x >= hi) break;
+    if (out.empty() || x > out.back()) out.push_back(x);
+    if (out.size() > 10000) throw sim::InputError(option, "the range \"" + text + "\" has more than 10,000 points");
+    v = std::max(v * factor, static_cast<double>(x) + 1);
+  }
   out.push_back(hi);
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -221,6 +259,31 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
   ProgressLine progress(err, !f.quiet);
   const std::size_t runs = (ranks.size() * sizes.size() + shards - 1 - shard) / shards * algs.size();
   std::size_t run = 0;
+  // One run of algorithm `a` at p ranks and b bytes: its makespan.
+  auto time_of = [&](const coll::Algorithm& a, std::uint64_t p, std::uint64_t b) {
+    call.ranks = static_cast<std::int64_t>(p);
+    // Reductions add doubles: the count is bytes / 8, rounded up.
+    call.count = static_cast<std::int64_t>(coll::reduces(c) ? (b + 7) / 8 : b);
+    call.algorithm = &a;
+    coll::OneCallResult r = coll::run_one_call(call, *net.model);
+    if (!r.clean) {
+      if (r.internal_error) throw std::runtime_error(r.failure);
+      throw sim::InputError(f.collective + " " + std::string(a.name) + " on " + std::to_string(p) + " ranks, " +
+                                format_bytes(b),
+                            r.failure);
+    }
+    return r.makespan_ps;
+  };
+  // What MPICH's default selection sees of such a call.
+  auto mpich_inputs = [&](std::uint64_t p, std::uint64_t b) {
+    coll::AutoInputs in;
+    in.kind = c;
+    in.p = static_cast<int>(p);
+    in.recvcount = in.sendcount = static_cast<std::int64_t>(coll::reduces(c) ? (b + 7) / 8 : b);
+    in.recv_bytes = in.send_bytes = in.recvcount * call.type->size();
+    in.total_recv_bytes = in.recv_bytes * static_cast<std::int64_t>(p);
+    return in;
+  };
   for (auto p : ranks)
     for (auto b : sizes) {
       if (index++ % shards != shard) continue;
@@ -233,25 +296,39 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         }
         progress.show("mpisim cost: run " + std::to_string(run) + " of " + std::to_string(runs) + ": " +
                       std::string(a->name) + ", " + std::to_string(p) + " ranks, " + format_bytes(b));
-        call.ranks = static_cast<std::int64_t>(p);
-        // Reductions add doubles: the count is bytes / 8, rounded up.
-        call.count = static_cast<std::int64_t>(coll::reduces(c) ? (b + 7) / 8 : b);
-        call.algorithm = a;
-        coll::OneCallResult r = coll::run_one_call(call, *net.model);
-        if (!r.clean) {
-          if (r.internal_error) throw std::runtime_error(r.failure);
-          throw sim::InputError(f.collective + " " + std::string(a->name) + " on " + std::to_string(p) + " ranks, " +
-                                    format_bytes(b),
-                                r.failure);
-        }
-        pt.time_ps.push_back(r.makespan_ps);
+        pt.time_ps.push_back(time_of(*a, p, b));
       }
       // The best: the fastest; on a tie, the first in the registry.
       std::int64_t best = -1;
       for (std::size_t i = 0; i < pt.time_ps.size(); ++i)
         if (pt.time_ps[i] >= 0 && (best < 0 || pt.time_ps[i] < best)) best = pt.time_ps[i], pt.best = i;
+      // MPICH's default selection here, and its time (timed unless one of the columns).
+      pt.mpich = &coll::auto_algorithm(mpich_inputs(p, b));
+      if (auto it = std::find(algs.begin(), algs.end(), pt.mpich); it != algs.end())
+        pt.mpich_ps = pt.time_ps[static_cast<std::size_t>(it - algs.begin())];
+      else
+        pt.mpich_ps = time_of(*pt.mpich, p, b);
       points.push_back(std::move(pt));
     }
+
+  // The crossovers, where the fastest changes between neighbouring sizes: bisected
+  // in whole elements (doubles for the reductions, bytes otherwise).
+  std::vector<Crossover> crossovers;
+  const std::uint64_t unit = coll::reduces(c) ? 8 : 1;
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+    const Point &a = points[i], &b = points[i + 1];
+    if (a.ranks != b.ranks || a.best == b.best || a.time_ps[a.best] < 0 || b.time_ps[b.best] < 0) continue;
+    const coll::Algorithm *from = algs[a.best], *to = algs[b.best];
+    if (a.time_ps[b.best] < 0 || b.time_ps[a.best] < 0) continue;  // one cannot run at this rank count
+    std::uint64_t lo = (a.bytes + unit - 1) / unit, hi = (b.bytes + unit - 1) / unit;  // from wins at lo, to at hi
+    while (hi - lo > 1) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      const std::int64_t tf = time_of(*from, a.ranks, mid * unit), tt = time_of(*to, a.ranks, mid * unit);
+      if (tt < tf || (tt == tf && b.best < a.best)) hi = mid;
+      else lo = mid;
+    }
+    crossovers.push_back({a.ranks, hi * unit, from, to});
+  }
 
   progress.clear();
   const std::string model = std::string(net.model->kind());
@@ -267,16 +344,27 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
             << model << "), " << (call.payload == mpi::PayloadMode::sizes ? "sizes" : "data") << " mode\n";
         out << pad("bytes", 12);
         for (const auto* a : algs) out << pad(std::string(a->name), width);
-        out << "\n";
+        out << "MPICH's default\n";
         shown = pt.ranks;
         first = false;
       }
       out << pad(format_bytes(pt.bytes), 12);
       for (std::size_t i = 0; i < algs.size(); ++i)
         out << pad(pt.time_ps[i] < 0 ? "n/a" : format_time(pt.time_ps[i]) + (i == pt.best ? " *" : ""), width);
+      out << pt.mpich->name << " " << format_time(pt.mpich_ps);
+      if (pt.time_ps[pt.best] >= 0 && pt.mpich_ps > pt.time_ps[pt.best])
+        out << " (+" << format_pct(pt.mpich_ps, pt.time_ps[pt.best]) << ")";
       out << "\n";
+      const bool last_of_rank = &pt == &points.back() || (&pt + 1)->ranks != pt.ranks;
+      if (last_of_rank)
+        for (const Crossover& cr : crossovers)
+          if (cr.ranks == pt.ranks)
+            out << "crossover: " << cr.to->name << " is faster than " << cr.from->name << " from " << cr.bytes
+                << " bytes (" << format_bytes(cr.bytes) << ")\n";
     }
-    out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only)\n";
+    out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only);\n"
+           "MPICH's default: what MPICH's default selection picks there (docs/collectives.md), its time, and how\n"
+           "much slower than the fastest it is\n";
   }
   if (!f.json.empty()) {
     // JSON Lines: one object per (ranks, bytes, algorithm), so shards merge by concatenation.
@@ -290,7 +378,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         w.begin_object();
         w.field("collective", f.collective).field("network", net.name).field("model", model);
         w.field("ranks", pt.ranks).field("bytes", pt.bytes).field("algorithm", std::string(algs[i]->name));
-        w.field("time_ps", pt.time_ps[i]).field("best", i == pt.best);
+        w.field("time_ps", pt.time_ps[i]).field("best", i == pt.best).field("mpich_default", algs[i] == pt.mpich);
         w.end_object();
         while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
         o << line << "\n";
@@ -299,17 +387,18 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
   if (!f.csv.empty()) {
     std::ofstream o(f.csv, std::ios::binary);
     if (!o) throw sim::InputError(f.csv, "cannot write the CSV file");
-    o << "collective,network,ranks,bytes,algorithm,time_ps,best\n";
+    o << "collective,network,ranks,bytes,algorithm,time_ps,best,mpich_default\n";
     for (const Point& pt : points)
       for (std::size_t i = 0; i < algs.size(); ++i)
         if (pt.time_ps[i] >= 0)
           o << f.collective << "," << net.name << "," << pt.ranks << "," << pt.bytes << "," << algs[i]->name << ","
-            << pt.time_ps[i] << "," << (i == pt.best ? "true" : "false") << "\n";
+            << pt.time_ps[i] << "," << (i == pt.best ? "true" : "false") << ","
+            << (algs[i] == pt.mpich ? "true" : "false") << "\n";
   }
   if (!f.svg.empty()) {
     std::ofstream o(f.svg, std::ios::binary);
     if (!o) throw sim::InputError(f.svg, "cannot write the SVG file");
-    o << svg_plot(f.collective + ", network " + net.name, algs, points);
+    o << svg_plot(f.collective + ", network " + net.name, algs, points, crossovers);
   }
   if (!f.mpich_tuning.empty() || !f.ompi_rules.empty()) {
     coll::Sweep sweep{c, algs, {}};

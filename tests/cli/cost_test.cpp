@@ -47,6 +47,11 @@ TEST_CASE("sweeps: values, lists and geometric ranges that keep both ends") {
   CHECK_THROWS_AS(parse_sweep("0", "--ranks", false), sim::InputError);
   CHECK_THROWS_AS(parse_sweep("16..8", "--ranks", false), sim::InputError);
   CHECK_THROWS_AS(parse_sweep("4..64:1", "--ranks", false), sim::InputError);
+  CHECK_THROWS_AS(parse_sweep("4..64:0.5", "--ranks", false), sim::InputError);
+  CHECK_THROWS_AS(parse_sweep("4..64:x", "--ranks", false), sim::InputError);
+  // Fractional factors: lo·f^k rounded, strictly increasing, the end point kept.
+  CHECK(parse_sweep("1000..2000:1.25", "--bytes", true) == std::vector<std::uint64_t>{1000, 1250, 1563, 1953, 2000});
+  CHECK(parse_sweep("1..6:1.1", "--ranks", false) == std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6});
   CHECK_THROWS_AS(parse_sweep("8..lots", "--bytes", true), sim::InputError);
 }
 
@@ -77,7 +82,7 @@ TEST_CASE("cost times every algorithm and marks the fastest; ring allgather meet
   REQUIRE(ring != rows.end());
   CHECK(ring->find("\"time_ps\":" + std::to_string(7 * (1'000'000 + 65536 * 1000)) + ",") != std::string::npos);
   CHECK(lines(slurp(f.csv)).size() == 13);
-  CHECK(slurp(f.csv).starts_with("collective,network,ranks,bytes,algorithm,time_ps,best\n"));
+  CHECK(slurp(f.csv).starts_with("collective,network,ranks,bytes,algorithm,time_ps,best,mpich_default\n"));
   CHECK(slurp(f.svg).find("<polyline") != std::string::npos);
   CHECK(out.str().find("MPI_Allgather on 8 ranks") != std::string::npos);
 }
@@ -115,4 +120,43 @@ TEST_CASE("cost refuses an unknown collective or algorithm") {
   f.collective = "MPI_Allreduce";
   f.algorithms = {"fastest"};
   CHECK_THROWS_AS(cli::run_cost(f, out, err), sim::InputError);
+}
+
+TEST_CASE("cost shows MPICH's default choice and bisects the crossovers to the byte") {
+  std::string net = temp("cost-test-net2.json");
+  std::ofstream(net) << R"({"mpisim-network": 1, "model": "hockney", "alpha": "2us", "beta": "0.8ns"})";
+  cli::CostFlags f;
+  f.collective = "MPI_Bcast";
+  f.ranks = "12";
+  f.bytes = "1KiB..64KiB:4";
+  f.network = net;
+  f.algorithms = {"binomial", "scatter_ring"};
+  f.json = temp("cost-test-cross.jsonl");
+  std::ostringstream out, err;
+  REQUIRE(cli::run_cost(f, out, err) == 0);
+  const std::string text = out.str();
+  const auto at = text.find("crossover: scatter_ring is faster than binomial from ");
+  REQUIRE(at != std::string::npos);
+  const std::uint64_t x = std::stoull(text.substr(at + 53));
+  // At x scatter_ring wins, at x - 1 binomial: time both.
+  cli::CostFlags g = f;
+  g.bytes = std::to_string(x - 1) + "," + std::to_string(x);
+  g.json = temp("cost-test-cross2.jsonl");
+  std::ostringstream out2;
+  REQUIRE(cli::run_cost(g, out2, err) == 0);
+  auto rows = lines(slurp(g.json));
+  REQUIRE(rows.size() == 4);
+  auto best = [&](std::uint64_t b, const char* alg) {
+    const std::string key = "\"bytes\":" + std::to_string(b) + ",\"algorithm\":\"" + alg + "\"";
+    for (const auto& r : rows)
+      if (r.find(key) != std::string::npos) return r.find("\"best\":true") != std::string::npos;
+    return false;
+  };
+  CHECK(best(x - 1, "binomial"));
+  CHECK(best(x, "scatter_ring"));
+  // MPICH's default on 12 ranks: binomial below 12288 bytes, scatter_ring from there.
+  CHECK(text.find("binomial 9.277 us") != std::string::npos);
+  for (const auto& r : lines(slurp(f.json)))
+    if (r.find("\"bytes\":1024,\"algorithm\":\"binomial\"") != std::string::npos)
+      CHECK(r.find("\"mpich_default\":true") != std::string::npos);
 }
