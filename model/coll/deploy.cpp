@@ -331,6 +331,77 @@ Json mpich_choice(C c, const Algorithm& a) {
   return leaf(std::string(a.library.mpich));
 }
 
+// Open MPI 4.1's fixed decisions, as data: per communicator-size bound (the rule
+// applies below it; 0: any size), the algorithm number below each message-size
+// bound (0: any size).
+struct SizeRule {
+  std::uint64_t below;
+  int algorithm;
+};
+struct RankRule {
+  std::uint64_t below;
+  std::vector<SizeRule> sizes;
+};
+
+const std::vector<RankRule>& ompi_allreduce_rules() {  // commutative operations; the size is count × size
+  static const std::vector<RankRule> r = {
+      {4, {{8, 4}, {4096, 3}, {8192, 4}, {16384, 3}, {65536, 4}, {262144, 5}, {0, 6}}},
+      {8, {{16, 4}, {8192, 3}, {0, 6}}},
+      {16, {{8192, 3}, {0, 6}}},
+      {32, {{64, 5}, {4096, 3}, {0, 6}}},
+      {64, {{128, 5}, {0, 6}}},
+      {128, {{262144, 3}, {0, 6}}},
+      {256, {{131072, 2}, {262144, 3}, {0, 6}}},
+      {512, {{4096, 2}, {0, 6}}},
+      {2048, {{2048, 2}, {16384, 3}, {0, 6}}},
+      {4096, {{2048, 2}, {4096, 5}, {16384, 3}, {0, 6}}},
+      {0, {{2048, 2}, {16384, 5}, {32768, 3}, {0, 6}}},
+  };
+  return r;
+}
+
+// The first rule is for exactly 2 ranks.
+const std::vector<RankRule>& ompi_alltoall_rules() {  // the size is one pair's block
+  static const std::vector<RankRule> r = {
+      {3, {{2, 2}, {4, 5}, {16, 2}, {64, 5}, {256, 2}, {4096, 5}, {32768, 2}, {262144, 4}, {1048576, 5}, {0, 2}}},
+      {8, {{8192, 4}, {16384, 1}, {65536, 4}, {524288, 1}, {1048576, 2}, {0, 1}}},
+      {16, {{262144, 4}, {0, 1}}},
+      {32, {{4, 4}, {512, 3}, {8192, 4}, {32768, 1}, {262144, 4}, {524288, 1}, {0, 4}}},
+      {64, {{512, 3}, {524288, 1}, {0, 4}}},
+      {128, {{1024, 3}, {2048, 1}, {4096, 4}, {262144, 1}, {0, 2}}},
+      {256, {{1024, 3}, {2048, 4}, {262144, 1}, {0, 2}}},
+      {512, {{1024, 3}, {8192, 4}, {32768, 1}, {0, 2}}},
+      {1024, {{512, 3}, {8192, 4}, {16384, 1}, {131072, 4}, {262144, 1}, {0, 2}}},
+      {2048, {{512, 3}, {1024, 4}, {2048, 1}, {16384, 4}, {262144, 1}, {0, 4}}},
+      {4096, {{1024, 3}, {4096, 4}, {8192, 1}, {131072, 4}, {0, 1}}},
+      {0, {{2048, 3}, {8192, 4}, {16384, 1}, {32768, 4}, {65536, 1}, {0, 4}}},
+  };
+  return r;
+}
+
+const std::vector<RankRule>& ompi_alltoallv_rules() {  // by communicator size only
+  static const std::vector<RankRule> r = {
+      {4, {{0, 2}}}, {64, {{0, 1}}}, {128, {{0, 2}}}, {256, {{0, 1}}}, {1024, {{0, 2}}}, {0, {{0, 1}}},
+  };
+  return r;
+}
+
+const std::vector<RankRule>& ompi_barrier_rules() {
+  static const std::vector<RankRule> r = {
+      {4, {{0, 3}}}, {8, {{0, 1}}}, {64, {{0, 3}}}, {256, {{0, 4}}}, {512, {{0, 6}}}, {1024, {{0, 4}}}, {4096, {{0, 6}}},
+      {0, {{0, 4}}},
+  };
+  return r;
+}
+
+int lookup(const std::vector<RankRule>& rules, std::uint64_t p, std::uint64_t size, std::size_t first = 0) {
+  for (std::size_t i = first; i < rules.size(); ++i)
+    if (const RankRule& r = rules[i]; r.below == 0 || p < r.below)
+      for (const SizeRule& s : r.sizes)
+        if (s.below == 0 || size < s.below) return s.algorithm;
+  return 0;
+}
+
 }  // namespace
 
 TuningFile mpich_tuning_file(const Sweep& s) {
@@ -444,6 +515,29 @@ TuningFile ompi_rules_file(const Sweep& s) {
   }
   f.text = o.str();
   return f;
+}
+
+bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out) {
+  // Open MPI's names of the algorithms, by number.
+  static const std::map<C, std::vector<const char*>> names = {
+      {C::allreduce, {"basic_linear", "nonoverlapping", "recursive_doubling", "ring", "segmented_ring", "rabenseifner"}},
+      {C::alltoall, {"linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"}},
+      {C::alltoallv, {"basic_linear", "pairwise"}},
+      {C::barrier, {"linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"}},
+  };
+  int id = 0;
+  switch (c) {
+    case C::allreduce: id = lookup(ompi_allreduce_rules(), p, (bytes + 7) / 8 * 8); break;
+    case C::alltoall: id = lookup(ompi_alltoall_rules(), p, bytes, p == 2 ? 0 : 1); break;
+    case C::alltoallv: id = lookup(ompi_alltoallv_rules(), p, bytes); break;
+    case C::barrier: id = lookup(ompi_barrier_rules(), p, 0); break;
+    default: return false;
+  }
+  out->name = names.at(c).at(static_cast<std::size_t>(id - 1));
+  out->algorithm = nullptr;
+  for (const auto& a : algorithms())
+    if (a.collective == c && a.library.ompi == id && !a.restrictions.intercomm) out->algorithm = &a;
+  return true;
 }
 
 }  // namespace mpisim::coll

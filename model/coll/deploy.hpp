@@ -45,6 +45,17 @@ struct TuningFile {
   std::vector<Choice> choices;  // one per point of the sweep
 };
 
+// What Open MPI 4.1's tuned component picks by default (its fixed decision rules)
+// for a call on p ranks of `bytes` as `mpisim cost` means them, for the
+// collectives whose rules are encoded here (MPI_Allreduce with a commutative
+// operation, MPI_Alltoall, MPI_Alltoallv, MPI_Barrier); `algorithm` is mpisim's
+// equivalent, or null when mpisim has none (the name is Open MPI's).
+struct LibraryDefault {
+  std::string name;
+  const Algorithm* algorithm = nullptr;
+};
+bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out);
+
 // Throws sim::InputError when the library cannot take the choice: a collective
 // its rules do not cover, or a point where no timed algorithm has an equivalent.
 TuningFile mpich_tuning_file(const Sweep& sweep);

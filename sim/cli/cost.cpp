@@ -49,6 +49,9 @@ struct Point {
   std::size_t best = 0;
   const coll::Algorithm* mpich = nullptr;  // what MPICH's default selection picks here
   std::int64_t mpich_ps = -1;              // and its time
+  bool has_ompi = false;                   // Open MPI's fixed decision is encoded for this collective
+  coll::LibraryDefault ompi;               // what it picks here
+  std::int64_t ompi_ps = -1;               // and its time, when mpisim has the algorithm
 };
 
 // Where the fastest algorithm changes between two neighbouring sizes of a sweep:
@@ -308,6 +311,14 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         pt.mpich_ps = pt.time_ps[static_cast<std::size_t>(it - algs.begin())];
       else
         pt.mpich_ps = time_of(*pt.mpich, p, b);
+      // Open MPI's fixed decision, where it is encoded, and its time where mpisim has it.
+      pt.has_ompi = coll::ompi_default(c, p, b, &pt.ompi);
+      if (pt.has_ompi && pt.ompi.algorithm && ineligible_here(*pt.ompi.algorithm, p).empty()) {
+        if (auto it = std::find(algs.begin(), algs.end(), pt.ompi.algorithm); it != algs.end())
+          pt.ompi_ps = pt.time_ps[static_cast<std::size_t>(it - algs.begin())];
+        else
+          pt.ompi_ps = time_of(*pt.ompi.algorithm, p, b);
+      }
       points.push_back(std::move(pt));
     }
 
@@ -344,16 +355,23 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
             << model << "), " << (call.payload == mpi::PayloadMode::sizes ? "sizes" : "data") << " mode\n";
         out << pad("bytes", 12);
         for (const auto* a : algs) out << pad(std::string(a->name), width);
-        out << "MPICH's default\n";
+        out << pad("MPICH's default", 36) << (pt.has_ompi ? "Open MPI's default" : "") << "\n";
         shown = pt.ranks;
         first = false;
       }
       out << pad(format_bytes(pt.bytes), 12);
       for (std::size_t i = 0; i < algs.size(); ++i)
         out << pad(pt.time_ps[i] < 0 ? "n/a" : format_time(pt.time_ps[i]) + (i == pt.best ? " *" : ""), width);
-      out << pt.mpich->name << " " << format_time(pt.mpich_ps);
-      if (pt.time_ps[pt.best] >= 0 && pt.mpich_ps > pt.time_ps[pt.best])
-        out << " (+" << format_pct(pt.mpich_ps, pt.time_ps[pt.best]) << ")";
+      auto verdict = [&](const std::string& name, std::int64_t t) {
+        std::string v = name + " " + format_time(t);
+        if (pt.time_ps[pt.best] >= 0 && t > pt.time_ps[pt.best]) v += " (+" + format_pct(t, pt.time_ps[pt.best]) + ")";
+        return v;
+      };
+      const std::string mpich = verdict(std::string(pt.mpich->name), pt.mpich_ps);
+      out << (pt.has_ompi ? pad(mpich, 36) : mpich);
+      if (pt.has_ompi)
+        out << (pt.ompi_ps >= 0 ? verdict(std::string(pt.ompi.algorithm->name), pt.ompi_ps)
+                                : pt.ompi.name + " (not modelled)");
       out << "\n";
       const bool last_of_rank = &pt == &points.back() || (&pt + 1)->ranks != pt.ranks;
       if (last_of_rank)
@@ -364,7 +382,8 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     }
     out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only);\n"
            "MPICH's default: what MPICH's default selection picks there (docs/collectives.md), its time, and how\n"
-           "much slower than the fastest it is\n";
+           "much slower than the fastest it is; Open MPI's default likewise, from the tuned component's fixed\n"
+           "decisions (encoded for MPI_Allreduce, MPI_Alltoall, MPI_Alltoallv, MPI_Barrier; docs/cost.md)\n";
   }
   if (!f.json.empty()) {
     // JSON Lines: one object per (ranks, bytes, algorithm), so shards merge by concatenation.
@@ -379,6 +398,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         w.field("collective", f.collective).field("network", net.name).field("model", model);
         w.field("ranks", pt.ranks).field("bytes", pt.bytes).field("algorithm", std::string(algs[i]->name));
         w.field("time_ps", pt.time_ps[i]).field("best", i == pt.best).field("mpich_default", algs[i] == pt.mpich);
+        if (pt.has_ompi) w.field("ompi_default", algs[i] == pt.ompi.algorithm);
         w.end_object();
         while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
         o << line << "\n";

@@ -80,3 +80,29 @@ TEST_CASE("tuning files refuse what the library cannot take") {
   CHECK_THROWS_AS(ompi_rules_file(s), mpisim::sim::InputError);  // the tuned rules do not cover MPI_Gatherv
   CHECK_NOTHROW(mpich_tuning_file(s));
 }
+
+TEST_CASE("Open MPI's fixed decisions, where encoded, and mpisim's equivalents") {
+  LibraryDefault d;
+  REQUIRE(ompi_default(Collective::allreduce, 16, 4096, &d));
+  CHECK(d.name == "rabenseifner");
+  CHECK(d.algorithm == find_algorithm(Collective::allreduce, "rabenseifner"));
+  REQUIRE(ompi_default(Collective::allreduce, 16, 8, &d));
+  CHECK(d.name == "segmented_ring");
+  CHECK(d.algorithm == nullptr);  // mpisim has no segmented ring
+  REQUIRE(ompi_default(Collective::allreduce, 300, 8, &d));
+  CHECK(d.name == "nonoverlapping");
+  CHECK(d.algorithm == find_algorithm(Collective::allreduce, "reduce_bcast"));
+  REQUIRE(ompi_default(Collective::alltoall, 2, 100, &d));  // exactly 2 ranks have their own rules
+  CHECK(d.name == "pairwise");
+  REQUIRE(ompi_default(Collective::alltoall, 3, 100, &d));
+  CHECK(d.name == "linear_sync");
+  REQUIRE(ompi_default(Collective::alltoall, 64, 512, &d));
+  CHECK(d.name == "modified_bruck");
+  CHECK(d.algorithm == find_algorithm(Collective::alltoall, "bruck"));
+  REQUIRE(ompi_default(Collective::alltoall, 64, 4096, &d));
+  CHECK(d.name == "linear");
+  REQUIRE(ompi_default(Collective::barrier, 100, 0, &d));
+  CHECK(d.name == "bruck");
+  CHECK(d.algorithm == find_algorithm(Collective::barrier, "dissemination"));
+  CHECK_FALSE(ompi_default(Collective::gatherv, 4, 8, &d));
+}
