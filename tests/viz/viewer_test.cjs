@@ -102,8 +102,42 @@ const path = require("path");
   const op = await page.locator(".operation").first().boundingBox();
   const wait = await page.locator(".call").nth(1).boundingBox();
   check(op && wait && Math.abs(op.x + op.width - (wait.x + wait.width)) < 2, "the operation's bar ends where its wait ends");
+  // Readable channel names in the playback choices.
+  if (instances.size > 0) {
+    const label = await page.locator("#which option").nth(1).textContent();
+    check(/communicator .*, collective traffic/.test(label) && !label.includes("/collective"),
+          `a collective's channel reads as words ("${label}")`);
+  }
+  // A local call is a tick; an erroneous run marks the error on the lanes of the
+  // ranks it names, at its time.
+  const erroneous = JSON.parse(JSON.stringify(trace));
+  erroneous.calls = [{ rank: 0, call: "MPI_Comm_rank", start_ps: 1000, end_ps: 1000 },
+                     { rank: 0, call: "MPI_Send", start_ps: 2000, end_ps: 9000 }];
+  erroneous.diagnostics = [{ severity: "error", code: "DEADLOCK", message: "2 ranks blocked forever", time_ps: 9000,
+                             detail: ["  rank 0 blocked in MPI_Recv (/program/1)", "  rank 1 blocked in MPI_Recv (/program/1)"] },
+                           { severity: "warning", code: "ERRHANDLER_RETURN", message: "returned", time_ps: 100, rank: 0 }];
+  await page.evaluate(t => load(t), erroneous);
+  check(await page.locator(".call.tick").count() === 1, "a local call is drawn as a tick");
+  check(await page.locator(".error-mark").count() === Math.min(2, ranks), "the deadlock is marked on both blocked ranks' lanes");
+  if (ranks >= 2) {
+    const lane1 = await page.locator(".lane").nth(1).boundingBox();
+    const mark1 = await page.locator('.error-mark[data-rank="1"] circle').boundingBox();
+    check(lane1 && mark1 && Math.abs(mark1.y + mark1.height / 2 - lane1.y) < 2, "rank 1's mark sits on rank 1's lane");
+  }
+  // Tooltips stay inside the window, even at its corner.
+  const inside = await page.evaluate(() => {
+    const tip = document.getElementById("tooltip");
+    tip.textContent = "message 0: rank 0 → rank 1\n4096 bytes, tag 7, communicator MPI_COMM_WORLD, point-to-point traffic";
+    tip.style.display = "block";
+    placeTip(tip, { clientX: window.innerWidth - 3, clientY: window.innerHeight - 3 });
+    const r = tip.getBoundingClientRect();
+    tip.style.display = "none";
+    return r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight;
+  });
+  check(inside, "a tooltip near the window's corner stays inside it");
   check(external.length === 0, "no network requests: " + external.join(", "));
   check(errors.length === 0, "no script errors: " + errors.join("; "));
+  await page.evaluate(t => load(t), trace);  // the screenshot shows the run itself
   await page.screenshot({ path: shot, fullPage: true });
   await browser.close();
   console.log(`viewer: ${passed} passed, ${failed} failed (screenshot ${shot})`);
