@@ -142,7 +142,7 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, 
   if (rank.world().payload() == mpi::PayloadMode::data) {
     mpi::TypedBuffer i = typed(rank, in, count, type), io = typed(rank, inout, count, type);
     mpi::reduce_local(op, i, io, inout_first);
-    if (rank.world().tracks_origins()) mpi::set_origin(io, bytes, static_cast<std::int32_t>(rank.id()));
+    if (rank.world().tracks_origins()) mpi::combine_origins(i, io, bytes, rank.world().provenance());
   }
   sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
   return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};

@@ -369,6 +369,26 @@ void set_origin(const TypedBuffer& dst, std::int64_t bytes, std::int32_t rank) {
   }
 }
 
+void combine_origins(const TypedBuffer& in, const TypedBuffer& inout, std::int64_t bytes, ProvenanceSets& sets) {
+  RunCursor s(in, bytes), d(inout, bytes);
+  HostMap sm(in), dm(inout);
+  std::int32_t last_a = ProvenanceSets::kUnknown, last_b = ProvenanceSets::kUnknown, last = ProvenanceSets::kUnknown;
+  while (!s.done() && !d.done()) {
+    const std::int64_t n = std::min(s.left(), d.left());
+    sm.ptr(s.addr(), n);
+    dm.ptr(d.addr(), n);
+    const std::int32_t* from = sm.origin(s.addr());
+    if (std::int32_t* to = dm.origin(d.addr()))
+      for (std::int64_t k = 0; k < n; ++k) {
+        const std::int32_t a = from ? from[k] : ProvenanceSets::kUnknown, b = to[k];
+        if (a != last_a || b != last_b) last_a = a, last_b = b, last = sets.combine(a, b);
+        to[k] = last;
+      }
+    s.advance(n);
+    d.advance(n);
+  }
+}
+
 std::vector<std::pair<Address, std::int64_t>> byte_runs(const TypedBuffer& b, std::int64_t bytes, std::size_t limit) {
   std::vector<std::pair<Address, std::int64_t>> out;
   for (RunCursor c(b, bytes); !c.done() && out.size() < limit; c.advance(c.left())) out.emplace_back(c.addr(), c.left());

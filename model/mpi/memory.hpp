@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/mpi/datatype.hpp"
+#include "model/mpi/provenance.hpp"
 #include "sim/frame_pool.hpp"
 
 namespace mpisim::mpi {
@@ -166,9 +167,12 @@ std::byte* host_bytes(Memory& memory, Address addr, std::int64_t bytes);
 void pack(const TypedBuffer& src, std::int64_t bytes, std::byte* out, std::int32_t* out_origin = nullptr);
 // Unpacks `bytes` contiguous bytes into dst (with their provenance, if given).
 void unpack(const std::byte* in, std::int64_t bytes, const TypedBuffer& dst, const std::int32_t* in_origin = nullptr);
-// Marks the bytes dst's first `bytes` bytes of type map as `rank`'s (a reduction
-// computed them there).
+// Marks the bytes dst's first `bytes` bytes of type map as `rank`'s.
 void set_origin(const TypedBuffer& dst, std::int64_t bytes, std::int32_t rank);
+// After inout = in op inout: each byte of inout's first `bytes` bytes of type map
+// comes from the ranks of its origin and of the matching byte of in
+// (ProvenanceSets::combine).
+void combine_origins(const TypedBuffer& in, const TypedBuffer& inout, std::int64_t bytes, ProvenanceSets& sets);
 // The byte runs (address, length) the first `bytes` bytes of b's type map touch, in
 // type-map order, touching runs merged; at most `limit` of them (the rest are cut).
 std::vector<std::pair<Address, std::int64_t>> byte_runs(const TypedBuffer& b, std::int64_t bytes, std::size_t limit);

@@ -519,6 +519,9 @@ class World {
   // Record where every byte of data comes from (for the viewer); data mode only.
   void track_origins(std::int64_t allocation_limit);
   bool tracks_origins() const { return track_origins_; }
+  // The sets of ranks that combined data comes from (provenance.hpp).
+  ProvenanceSets& provenance() { return provenance_; }
+  const ProvenanceSets& provenance() const { return provenance_; }
   // The node of the network's placement world rank r runs on (MPI_COMM_TYPE_SHARED).
   std::uint32_t node_of(std::uint32_t r) const { return model_.node(r); }
 
@@ -715,6 +718,7 @@ class World {
   std::map<std::uint32_t, Freed> freed_;  // by base context
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
+  ProvenanceSets provenance_;
   bool keeps_ranks_ = false;
   bool keep_resumption_ = false;
   Rank* kept_ = nullptr;

@@ -2,6 +2,7 @@
 #include "model/scenario/executor.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <cstring>
 
@@ -471,10 +472,28 @@ void Executor::show(RankEnv& env, const Step& s) {
         for (std::int64_t i = 0; i < n; ++i) write_element_json(w, *a, i);
         w.end_array();
         if (a->origin) {
-          // The rank each element came from: the origin of its first byte.
+          // The rank each element came from: the origin of its first byte; for an
+          // element a reduction computed from several ranks, a code (at most -2)
+          // that "combined" lists with its ranks.
+          std::vector<std::int32_t> codes;
           w.key("origins").begin_array();
-          for (std::int64_t i = 0; i < n; ++i) w.value(a->origin[i * a->type->size()]);
+          for (std::int64_t i = 0; i < n; ++i) {
+            const std::int32_t o = a->origin[i * a->type->size()];
+            w.value(o);
+            if (mpi::ProvenanceSets::combined(o) && std::find(codes.begin(), codes.end(), o) == codes.end())
+              codes.push_back(o);
+          }
           w.end_array();
+          if (!codes.empty()) {
+            std::sort(codes.begin(), codes.end(), std::greater<>());
+            w.key("combined").begin_array();
+            for (std::int32_t code : codes) {
+              w.begin_object().field("origin", code).key("ranks").begin_array();
+              for (std::int32_t r : world_.provenance().ranks(code)) w.value(r);
+              w.end_array().end_object();
+            }
+            w.end_array();
+          }
         }
         if (n < a->count) w.field("truncated", true);
         write_text_json(w, *a);

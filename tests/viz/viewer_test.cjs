@@ -41,11 +41,28 @@ const path = require("path");
     cells += Math.min((values || []).length, 512);
   }
   check(await page.locator(".cell").count() === cells, `${cells} buffer cells`);
+  // Honest provenance: an element combined from several ranks is drawn as combined
+  // and its tooltip lists them all.
+  const combinedTrace = JSON.parse(JSON.stringify(trace));
+  combinedTrace.snapshots = [{ rank: 1, step: 3, time_ps: 5, buffer: "sum",
+                               data: { type: "MPI_INT", count: 3, values: [6, 6, 1], origins: [-3, -2, 1],
+                                       combined: [{ origin: -2, ranks: [0, 1, 2, 3] },
+                                                  { origin: -3, ranks: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] }] } }];
+  await page.evaluate(t => load(t), combinedTrace);
+  check(await page.locator(".cell.combined").count() === 2, "elements combined from several ranks are drawn as combined");
+  check(await page.locator(".cell").nth(0).getAttribute("title") === "combined from ranks 0..15 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)",
+        "a combined element's tooltip lists its ranks (0..15)");
+  check((await page.locator(".cell").nth(1).getAttribute("title")).startsWith("combined from ranks 0+1+2+3"),
+        "a few ranks read as 0+1+2+3");
+  check(await page.locator(".cell").nth(2).getAttribute("title") === "from rank 1", "a single rank's element keeps its colour");
+  check(await page.locator(".legend .combined").count() === 1, "the legend names the combined colour");
+  await page.evaluate(t => load(t), trace);
   if (trace.snapshots.length && trace.snapshots[0].data.origins) {
     // A cell from another rank is coloured like that rank's lane.
     const origin = trace.snapshots[trace.snapshots.length - 1].data.origins[0];
     const title = await page.locator(".grid").last().locator(".cell").first().getAttribute("title");
-    check(title === `from rank ${origin}`, `a cell names the rank its element came from (${origin})`);
+    check(origin <= -2 ? title.startsWith("combined from ") : title === `from rank ${origin}`,
+          `a cell names the rank its element came from (${origin})`);
   }
 
   if (messages > 0) {
