@@ -225,6 +225,9 @@ class Executor {
       }
   }
 
+  // MPI_Type_commit's record of the datatype for the trace (type_steps.cpp).
+  void record_datatype(RankEnv& env, const std::string& name, const mpi::Datatype& t);
+
   // A rank's state lives in its slot, made when the rank starts.
   RankEnv& start_rank(std::uint32_t r);
   // Runs the steps up to the next that blocks; false when the program is over.
@@ -360,7 +363,11 @@ class Executor {
 
   mpi::TypeRef named_type(RankEnv& env, NameId id, const char* argument);
 
-  void bind_type(RankEnv& env, const Step& s, P p, mpi::TypeRef t) { bind(env.types(), arg(s, p).name, std::move(t)); }
+  // A datatype constructor's result, also recorded for the viewer (full traces).
+  void bind_type(RankEnv& env, const Step& s, P p, mpi::TypeRef t) {
+    if (t && result_.trace.level() == sim::TraceLevel::full) record_datatype(env, names_.str(arg(s, p).name), *t);
+    bind(env.types(), arg(s, p).name, std::move(t));
+  }
 
   // An array argument whose optional count parameter must give its length.
   std::vector<std::int64_t> array_arg_counted(RankEnv& env, const Step& s, P p, P count_param);

@@ -85,6 +85,13 @@ struct RunResult {
   std::string network_kind;
   std::vector<net::LinkUsage> links;               // what each link carried (topology models)
   std::vector<ExplainEntry> explain;               // with RunConfig::explain
+  // Every datatype the program built, for the viewer's drawing of its type map
+  // (full traces only): the JSON object, and the ranks that built it so.
+  struct DatatypeDrawing {
+    std::string json;
+    std::vector<std::int64_t> ranks;
+  };
+  std::vector<DatatypeDrawing> datatypes;
 };
 
 // Runs `sc` on `net`. Never throws for a problem of the simulated program: those

@@ -431,4 +431,50 @@ void Executor::type_name(RankEnv& env, const Step& s) {
            mpi::write_name(world_.rank(env.rank).memory(), world_.payload(), at, name, "type_name"));
 }
 
+// The datatype `t` a constructor bound to `name` at env's rank, for the viewer: its
+// bounds and its type map as blocks of one basic type each, in the order MPI_Pack
+// visits them. Ranks that build the same datatype share one drawing.
+void Executor::record_datatype(RankEnv& env, const std::string& name, const mpi::Datatype& t) {
+  std::string body;
+  sim::JsonWriter w(body, 0);
+  w.begin_object();
+  w.field("name", name).field("type", t.name()).field("size", t.size()).field("extent", t.extent());
+  w.field("lb", t.lb()).field("ub", t.ub()).field("true_lb", t.true_lb()).field("true_ub", t.true_ub());
+  w.field("lb_marker", t.lb_marker()).field("ub_marker", t.ub_marker());
+  // Blocks: the segments cut where the basic type changes.
+  constexpr std::size_t kMaxBlocks = 512;
+  const auto& sig = t.signature();
+  std::size_t run = 0;
+  std::int64_t left_in_run = sig.empty() ? 0 : sig[0].count;
+  std::size_t blocks = 0;
+  bool truncated = false;
+  w.key("blocks").begin_array();
+  for (const mpi::Segment& seg : t.segments()) {
+    std::int64_t offset = seg.offset, left = seg.length;
+    while (left > 0 && run < sig.size()) {
+      const mpi::BasicType& b = mpi::basic_type(sig[run].basic);
+      const std::int64_t fit = std::max<std::int64_t>(1, left / std::max<std::int64_t>(b.size, 1));
+      const std::int64_t n = std::min(fit, left_in_run);
+      if (blocks++ < kMaxBlocks) {
+        w.begin_object().field("offset", offset).field("length", n * b.size).field("basic", std::string(b.name));
+        w.field("count", n).end_object();
+      } else {
+        truncated = true;
+      }
+      offset += n * b.size, left -= n * b.size, left_in_run -= n;
+      if (left_in_run == 0 && ++run < sig.size()) left_in_run = sig[run].count;
+    }
+  }
+  w.end_array();
+  if (truncated) w.field("truncated", true);
+  w.end_object();
+  while (!body.empty() && (body.back() == '\n' || body.back() == ' ')) body.pop_back();
+  for (auto& d : result_.datatypes)
+    if (d.json == body) {
+      d.ranks.push_back(env.rank);
+      return;
+    }
+  if (result_.datatypes.size() < 256) result_.datatypes.push_back({std::move(body), {env.rank}});
+}
+
 }  // namespace mpisim::scenario::exec

@@ -47,6 +47,19 @@ std::string trace_json(const scenario::Scenario& sc, const net::Network& net, co
   for (const auto& [k, v] : r.algorithms_used) w.field(k, v);
   w.end_object();
   r.trace.write_records(w);
+  if (!r.datatypes.empty()) {
+    // The committed datatypes, drawn by the viewer.
+    w.key("datatypes").begin_array();
+    for (const auto& d : r.datatypes) {
+      std::string item = d.json;
+      item.pop_back();  // the closing brace: the ranks go inside
+      item += ",\"ranks\":[";
+      for (std::size_t i = 0; i < d.ranks.size(); ++i) item += (i ? "," : "") + std::to_string(d.ranks[i]);
+      item += "]}";
+      w.raw(item);
+    }
+    w.end_array();
+  }
   w.key("summary").begin_object();
   w.field("outcome", r.outcome == scenario::Outcome::clean       ? "clean"
                      : r.outcome == scenario::Outcome::erroneous ? "erroneous"

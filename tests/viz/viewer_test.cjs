@@ -56,6 +56,30 @@ const path = require("path");
         "a few ranks read as 0+1+2+3");
   check(await page.locator(".cell").nth(2).getAttribute("title") === "from rank 1", "a single rank's element keeps its colour");
   check(await page.locator(".legend .combined").count() === 1, "the legend names the combined colour");
+  // Datatypes drawn: a struct of double, int and char (size 13, extent 16: three
+  // bytes of padding) and an int between explicit bounds (MPI_LB -4, MPI_UB 20).
+  const typed = JSON.parse(JSON.stringify(trace));
+  typed.datatypes = [
+    { name: "record", type: "record", size: 13, extent: 16, lb: 0, ub: 16, true_lb: 0, true_ub: 13, lb_marker: false,
+      ub_marker: false, ranks: [0], blocks: [{ offset: 0, length: 8, basic: "MPI_DOUBLE", count: 1 },
+                                             { offset: 8, length: 4, basic: "MPI_INT", count: 1 },
+                                             { offset: 12, length: 1, basic: "MPI_CHAR", count: 1 }] },
+    { name: "marked", type: "marked", size: 4, extent: 24, lb: -4, ub: 20, true_lb: 0, true_ub: 4, lb_marker: true,
+      ub_marker: true, ranks: [0], blocks: [{ offset: 0, length: 4, basic: "MPI_INT", count: 1 }] }];
+  await page.evaluate(t => load(t), typed);
+  check(await page.locator(".dt-ruler").count() === 2, "one ruler per datatype");
+  const record = page.locator('.dt-ruler[data-type="record"]');
+  check(await record.locator(".dt-block").count() === 3, "the struct's three blocks");
+  const packs = await record.locator(".dt-block").evaluateAll(rs => rs.map(r => r.getAttribute("data-pack")).join(","));
+  check(packs === "1,2,3", "blocks numbered in pack order (" + packs + ")");
+  const b1 = await record.locator(".dt-block").nth(0).boundingBox(), b2 = await record.locator(".dt-block").nth(1).boundingBox();
+  const bounds = await record.locator(".dt-bound").evaluateAll(ls => ls.slice(0, 2).map(l => Number(l.getAttribute("x1"))));
+  check(b1 && b2 && Math.abs((b2.x - b1.x) / (bounds[1] - bounds[0]) - 0.5) < 0.01, "the int starts half way from lb to ub (byte 8 of 16)");
+  check(await record.locator(".dt-pad").count() === 1, "the struct's padding between its data and ub is drawn");
+  check(await record.locator(".dt-marker").count() === 0, "no explicit bound on the struct");
+  const marked = page.locator('.dt-ruler[data-type="marked"]');
+  check(await marked.locator(".dt-marker").count() === 2, "MPI_LB and MPI_UB marked");
+  check((await marked.textContent()).includes("lb -4") && (await marked.textContent()).includes("ub 20"), "the bounds are labelled");
   await page.evaluate(t => load(t), trace);
   if (trace.snapshots.length && trace.snapshots[0].data.origins) {
     // A cell from another rank is coloured like that rank's lane.
