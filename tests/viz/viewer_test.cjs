@@ -56,6 +56,18 @@ const path = require("path");
         "a few ranks read as 0+1+2+3");
   check(await page.locator(".cell").nth(2).getAttribute("title") === "from rank 1", "a single rank's element keeps its colour");
   check(await page.locator(".legend .combined").count() === 1, "the legend names the combined colour");
+  // Notes: the scenario's and each step's, in a panel and as a mark on the step's first call.
+  const noted = JSON.parse(JSON.stringify(trace));
+  noted.scenario.source = { note: "the whole lesson", program: [{ buffer: "x", type: "MPI_INT", count: 1, note: "a buffer" },
+                                                               { repeat: 2, program: [{ call: "MPI_Barrier", note: "twice" }] }] };
+  noted.calls = [{ rank: 0, step: 0, call: "MPI_Barrier", start_ps: 0, end_ps: 100, args: { path: "/program/1/program/0" } },
+                 { rank: 1, step: 0, call: "MPI_Barrier", start_ps: 0, end_ps: 100, args: { path: "/program/1/program/0" } }];
+  await page.evaluate(t => load(t), noted);
+  check(await page.locator("#notes p").count() === 3, "the scenario's note and both step notes are listed");
+  check(await page.locator('.step-note[data-path="/program/1/program/0"]').textContent() === "/program/1/program/0 MPI_Barriertwice",
+        "a step note names its step");
+  check(await page.locator(".note-mark").count() === 1, "a step's note is marked once on the diagram");
+  check((await page.locator(".call").first().locator("title").textContent()).endsWith("note: twice"), "the call's tooltip carries the note");
   // Datatypes drawn: a struct of double, int and char (size 13, extent 16: three
   // bytes of padding) and an int between explicit bounds (MPI_LB -4, MPI_UB 20).
   const typed = JSON.parse(JSON.stringify(trace));
