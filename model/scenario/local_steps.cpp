@@ -457,10 +457,20 @@ std::string Executor::handle_text(RankEnv& env, NameId id) {
 }
 
 void Executor::show(RankEnv& env, const Step& s) {
+  // A grid's dimensions, the same for every buffer the step shows.
+  std::int64_t rows = 0, columns = 0;
+  if (!s.shape.empty()) {
+    rows = eval_int(env, s.shape[0]);
+    columns = eval_int(env, s.shape[1]);
+    if (rows <= 0 || columns <= 0)
+      throw StepError("the shape [" + std::to_string(rows) + ", " + std::to_string(columns) +
+                      "] must have a positive number of rows and of columns");
+  }
   for (NameId id : s.shown) {
     std::string body;
     sim::JsonWriter w(body, 0);
     w.begin_object();
+    if (rows > 0) w.key("shape").begin_array().value(rows).value(columns).end_array();
     if (const mpi::Allocation* a = allocation(env, id)) {
       w.field("type", a->type->name()).field("count", a->count);
       w.key("values");

@@ -306,7 +306,13 @@ class ScenarioParser {
       buffer_step(j, path, s);
     } else if (j.contains("show")) {
       s.kind = Step::show;
-      only(j, path, {"show", "ranks", "where", "note"}, "show");
+      only(j, path, {"show", "ranks", "where", "note", "shape"}, "show");
+      if (j.contains("shape")) {
+        const Json& sh = j["shape"];
+        if (!sh.is_array() || sh.size() != 2)
+          fail(path + "/shape", "expected [rows, columns]: two counts (numbers or expressions)");
+        for (std::size_t i = 0; i < 2; ++i) s.shape.push_back(expr(sh[i], path + "/shape/" + std::to_string(i)));
+      }
       const Json& v = j["show"];
       if (v.is_string()) s.shown.push_back(name(v, path + "/show", "a buffer or value name"));
       else if (v.is_array())

@@ -208,6 +208,7 @@ struct Step {
   std::optional<NameId> return_name;  // "return": bound to the call's error code (MPI_SUCCESS or a class)
   // show
   std::vector<NameId> shown;
+  std::vector<Expr> shape;             // show: the buffers as a grid of these dimensions (rows, columns)
   // expect
   std::vector<std::pair<NameId, Expr>> expect_values;
   std::optional<Expr> expect_true;

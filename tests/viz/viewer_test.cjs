@@ -56,6 +56,18 @@ const path = require("path");
         "a few ranks read as 0+1+2+3");
   check(await page.locator(".cell").nth(2).getAttribute("title") === "from rank 1", "a single rank's element keeps its colour");
   check(await page.locator(".legend .combined").count() === 1, "the legend names the combined colour");
+  // A buffer shown with a shape: a grid of rows x columns, its cells coloured by origin.
+  const shaped = JSON.parse(JSON.stringify(trace));
+  shaped.snapshots = [{ rank: 1, step: 4, time_ps: 9, buffer: "a",
+                        data: { type: "MPI_INT", count: 6, shape: [2, 3], values: [-1, 7, -1, -1, 8, -1], origins: [1, 0, 1, 1, 0, 1] } }];
+  await page.evaluate(t => load(t), shaped);
+  check(await page.locator("svg.shaped").count() === 1, "a shaped buffer is drawn as a grid");
+  check(await page.locator("svg.shaped .gcell").count() === 6, "one cell per element (2 x 3)");
+  await page.locator("svg.shaped").scrollIntoViewIfNeeded();
+  const cellBox = await page.locator("svg.shaped .gcell").nth(4).boundingBox();
+  await page.mouse.move(cellBox.x + cellBox.width / 2, cellBox.y + cellBox.height / 2);
+  const gridTip = await page.textContent("#tooltip");
+  check(gridTip.startsWith("a[1][1] (element 4) = 8") && gridTip.includes("from rank 0"), `a grid cell's tooltip gives its place, value and origin ("${gridTip}")`);
   // Notes: the scenario's and each step's, in a panel and as a mark on the step's first call.
   const noted = JSON.parse(JSON.stringify(trace));
   noted.scenario.source = { note: "the whole lesson", program: [{ buffer: "x", type: "MPI_INT", count: 1, note: "a buffer" },
