@@ -123,6 +123,8 @@ const path = require("path");
 
     await page.click("#reset");
     check((await page.textContent("#progress")).startsWith(`0 / ${messages}`), "reset hides every message");
+    const later = trace.snapshots.filter(s => s.time_ps > 0).length;
+    check(await page.locator(".snapshot.future").count() === later, `after reset the ${later} snapshots taken later are faint`);
     check(await page.locator(".msg.hidden").count() === messages, "no arrow shown after reset");
     await page.click("#step");
     check((await page.textContent("#progress")).startsWith(`1 / ${messages}`), "step shows one message");
@@ -131,6 +133,7 @@ const path = require("path");
     await page.waitForFunction(n => document.querySelectorAll(".msg:not(.hidden)").length === n, messages,
                                { timeout: 20000 });
     check(true, "play shows every message in turn");
+    check(await page.locator(".snapshot.future").count() === 0, "at the end of playback every snapshot is shown");
   }
   // Playback of one collective call's messages.
   const options = await page.locator("#which option").count();
