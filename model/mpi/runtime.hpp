@@ -718,7 +718,6 @@ class World {
   std::map<std::uint32_t, Freed> freed_;  // by base context
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
-  ProvenanceSets provenance_;
   bool keeps_ranks_ = false;
   bool keep_resumption_ = false;
   Rank* kept_ = nullptr;
@@ -727,6 +726,7 @@ class World {
   std::vector<std::unique_ptr<Communicator>> comms_;
   std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;
   std::map<std::tuple<std::uint32_t, int, std::uint32_t, std::uint32_t>, Pairing> pairings_;
+  ProvenanceSets provenance_;  // last: the fields above are the hot ones
 };
 
 }  // namespace mpisim::mpi
