@@ -343,6 +343,18 @@ std::string Executor::args_json(RankEnv& env, const Step& s) {
         }
         break;
       }
+      case ParamKind::buffer:
+        w.field(n, a.text);
+        // An offset into a named buffer, resolved on this rank: its byte offset
+        // from the buffer's start (the viewer highlights the bytes a call touches).
+        if (a.buffer.kind == BufferRef::named && a.buffer.offset)
+          if (const mpi::Allocation* al = allocation(env, a.buffer.name)) {
+            try {
+              w.field(std::string(n) + "_offset_bytes", eval_int(env, *a.buffer.offset) * al->type->extent());
+            } catch (const std::exception&) {
+            }
+          }
+        break;
       default: w.field(n, a.text); break;
     }
   }

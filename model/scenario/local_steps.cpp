@@ -472,7 +472,7 @@ void Executor::show(RankEnv& env, const Step& s) {
     w.begin_object();
     if (rows > 0) w.key("shape").begin_array().value(rows).value(columns).end_array();
     if (const mpi::Allocation* a = allocation(env, id)) {
-      w.field("type", a->type->name()).field("count", a->count);
+      w.field("type", a->type->name()).field("count", a->count).field("element_size", a->type->extent());
       w.key("values");
       if (!a->data) {
         w.null();

@@ -50,7 +50,7 @@ struct Point {
   const coll::Algorithm* mpich = nullptr;  // what MPICH's default selection picks here
   std::int64_t mpich_ps = -1;              // and its time
   bool has_ompi = false;                   // Open MPI's fixed decision is encoded for this collective
-  coll::LibraryDefault ompi;               // what it picks here
+  coll::LibraryDefault ompi{};             // what it picks here
   std::int64_t ompi_ps = -1;               // and its time, when mpisim has the algorithm
 };
 

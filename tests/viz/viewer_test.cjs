@@ -68,6 +68,20 @@ const path = require("path");
   await page.mouse.move(cellBox.x + cellBox.width / 2, cellBox.y + cellBox.height / 2);
   const gridTip = await page.textContent("#tooltip");
   check(gridTip.startsWith("a[1][1] (element 4) = 8") && gridTip.includes("from rank 0"), `a grid cell's tooltip gives its place, value and origin ("${gridTip}")`);
+  // A call with a derived type highlights the elements it touches in the buffer.
+  const touching = JSON.parse(JSON.stringify(trace));
+  touching.datatypes = [{ name: "every_other", type: "every_other", size: 8, extent: 16, lb: 0, ub: 16, true_lb: 0, true_ub: 12,
+                          lb_marker: false, ub_marker: true, ranks: [0],
+                          blocks: [{ offset: 0, length: 4, basic: "MPI_INT", count: 1 }, { offset: 8, length: 4, basic: "MPI_INT", count: 1 }] }];
+  touching.snapshots = [{ rank: 0, step: 2, time_ps: 0, buffer: "a",
+                          data: { type: "MPI_INT", count: 6, element_size: 4, values: [0, 1, 0, 2, 0, 0], origins: [0, 1, 0, 1, 0, 0] } }];
+  touching.messages = [];
+  touching.calls = [{ rank: 0, step: 1, call: "MPI_Recv", start_ps: 0, end_ps: 1000,
+                      args: { path: "/program/1", buf: "a+1", buf_offset_bytes: 4, count: 1, datatype: "every_other" } }];
+  await page.evaluate(t => load(t), touching);
+  await page.locator(".call").first().hover({ force: true });
+  const touched = await page.locator(".cell").evaluateAll(cs => cs.map((c, i) => c.classList.contains("touched") ? i : -1).filter(i => i >= 0).join(","));
+  check(touched === "1,3", `hovering the call highlights the elements its datatype touches (${touched})`);
   // Notes: the scenario's and each step's, in a panel and as a mark on the step's first call.
   const noted = JSON.parse(JSON.stringify(trace));
   noted.scenario.source = { note: "the whole lesson", program: [{ buffer: "x", type: "MPI_INT", count: 1, note: "a buffer" },
