@@ -44,6 +44,7 @@ struct Snapshot {
   SimTime time;
   std::string name;
   std::string json;            // the snapshot's body, a serialized JSON object
+  bool replay = false;         // a record for playing the run back, not one the program asked to show
 };
 
 struct Diagnostic {

@@ -244,7 +244,10 @@ Blocking Executor::run_step(RankEnv& env, const Step& s) {
       case Step::let:
         for (const auto& [id, e] : s.lets) bind(env.values(), id, eval(env, e));
         break;
-      case Step::buffer: declare_buffer(env, s); break;
+      case Step::buffer:
+        declare_buffer(env, s);
+        follow_buffers(env, s, "declared");
+        break;
       case Step::show: show(env, s); break;
       case Step::expect: expect(env, s); break;
       case Step::compute:
@@ -316,8 +319,10 @@ std::int64_t Executor::record_call(RankEnv& env, const Step& s, const char* name
     result_.trace.count_call(name, start, world_.engine().now());
     return -1;
   }
-  return result_.trace.record_call(sim::CallRecord{env.rank, index_of(s), name, start, world_.engine().now(),
-                                                   std::move(args), algorithm});
+  const std::int64_t index = result_.trace.record_call(sim::CallRecord{env.rank, index_of(s), name, start,
+                                                                      world_.engine().now(), std::move(args), algorithm});
+  follow_buffers(env, s, name);
+  return index;
 }
 
 std::string Executor::args_json(RankEnv& env, const Step& s) {

@@ -225,6 +225,11 @@ class Executor {
       }
   }
 
+  // A buffer's contents as a snapshot writes them (local_steps.cpp).
+  void write_buffer(sim::JsonWriter& w, const mpi::Allocation& a);
+  // The buffers show steps follow, at env's rank, recorded after `what` (a call,
+  // or the buffer's declaration) when their contents changed (full traces).
+  void follow_buffers(RankEnv& env, const Step& s, const char* what);
   // MPI_Type_commit's record of the datatype for the trace (type_steps.cpp).
   void record_datatype(RankEnv& env, const std::string& name, const mpi::Datatype& t);
 
@@ -597,6 +602,11 @@ class Executor {
   std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c);
 
   static constexpr std::int64_t kMaxShown = 65536;
+  // follow_buffers: the contents last recorded per (rank, buffer), and how many
+  // snapshots it has recorded (at most kMaxFollowed).
+  std::map<std::pair<std::uint32_t, NameId>, std::string> followed_;
+  std::size_t follow_count_ = 0;
+  static constexpr std::size_t kMaxFollowed = 20000;
   static constexpr std::int64_t kOrderC = mpi::ORDER_C, kOrderFortran = mpi::ORDER_FORTRAN;
   mpi::GroupRef world_group_;
   std::uint64_t steps_ = 0;

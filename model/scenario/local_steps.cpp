@@ -456,6 +456,72 @@ std::string Executor::handle_text(RankEnv& env, NameId id) {
   return "";
 }
 
+// A buffer's contents as a snapshot writes them: type, count, element size,
+// values, their origins (and the ranks of combined ones), text.
+void Executor::write_buffer(sim::JsonWriter& w, const mpi::Allocation& a) {
+  w.field("type", a.type->name()).field("count", a.count).field("element_size", a.type->extent());
+  w.key("values");
+  if (!a.data) {
+    w.null();
+  } else {
+    w.begin_array();
+    std::int64_t n = std::min<std::int64_t>(a.count, kMaxShown);
+    for (std::int64_t i = 0; i < n; ++i) write_element_json(w, a, i);
+    w.end_array();
+    if (a.origin) {
+      // The rank each element came from: the origin of its first byte; for an
+      // element a reduction computed from several ranks, a code (at most -2)
+      // that "combined" lists with its ranks.
+      std::vector<std::int32_t> codes;
+      w.key("origins").begin_array();
+      for (std::int64_t i = 0; i < n; ++i) {
+        const std::int32_t o = a.origin[i * a.type->size()];
+        w.value(o);
+        if (mpi::ProvenanceSets::combined(o) && std::find(codes.begin(), codes.end(), o) == codes.end())
+          codes.push_back(o);
+      }
+      w.end_array();
+      if (!codes.empty()) {
+        std::sort(codes.begin(), codes.end(), std::greater<>());
+        w.key("combined").begin_array();
+        for (std::int32_t code : codes) {
+          w.begin_object().field("origin", code).key("ranks").begin_array();
+          for (std::int32_t r : world_.provenance().ranks(code)) w.value(r);
+          w.end_array().end_object();
+        }
+        w.end_array();
+      }
+    }
+    if (n < a.count) w.field("truncated", true);
+    write_text_json(w, a);
+  }
+}
+
+void Executor::follow_buffers(RankEnv& env, const Step& s, const char* what) {
+  if (sc_.followed.empty() || result_.trace.level() != sim::TraceLevel::full) return;
+  for (NameId id : sc_.followed) {
+    const mpi::Allocation* a = allocation(env, id);
+    if (!a || !a->data || follow_count_ >= kMaxFollowed) continue;
+    std::string contents;
+    sim::JsonWriter cw(contents, 0);
+    cw.begin_object();
+    write_buffer(cw, *a);
+    cw.end_object();
+    std::string& last = followed_[{env.rank, id}];
+    if (contents == last) continue;  // unchanged since the last record
+    last = contents;
+    ++follow_count_;
+    std::string body;
+    sim::JsonWriter w(body, 0);
+    w.begin_object().field("follow", std::string(what));
+    write_buffer(w, *a);
+    w.end_object();
+    body.pop_back();
+    result_.trace.record_snapshot(
+        sim::Snapshot{env.rank, index_of(s), world_.engine().now(), names_.str(id), std::move(body), true});
+  }
+}
+
 void Executor::show(RankEnv& env, const Step& s) {
   // A grid's dimensions, the same for every buffer the step shows.
   std::int64_t rows = 0, columns = 0;
@@ -472,42 +538,7 @@ void Executor::show(RankEnv& env, const Step& s) {
     w.begin_object();
     if (rows > 0) w.key("shape").begin_array().value(rows).value(columns).end_array();
     if (const mpi::Allocation* a = allocation(env, id)) {
-      w.field("type", a->type->name()).field("count", a->count).field("element_size", a->type->extent());
-      w.key("values");
-      if (!a->data) {
-        w.null();
-      } else {
-        w.begin_array();
-        std::int64_t n = std::min<std::int64_t>(a->count, kMaxShown);
-        for (std::int64_t i = 0; i < n; ++i) write_element_json(w, *a, i);
-        w.end_array();
-        if (a->origin) {
-          // The rank each element came from: the origin of its first byte; for an
-          // element a reduction computed from several ranks, a code (at most -2)
-          // that "combined" lists with its ranks.
-          std::vector<std::int32_t> codes;
-          w.key("origins").begin_array();
-          for (std::int64_t i = 0; i < n; ++i) {
-            const std::int32_t o = a->origin[i * a->type->size()];
-            w.value(o);
-            if (mpi::ProvenanceSets::combined(o) && std::find(codes.begin(), codes.end(), o) == codes.end())
-              codes.push_back(o);
-          }
-          w.end_array();
-          if (!codes.empty()) {
-            std::sort(codes.begin(), codes.end(), std::greater<>());
-            w.key("combined").begin_array();
-            for (std::int32_t code : codes) {
-              w.begin_object().field("origin", code).key("ranks").begin_array();
-              for (std::int32_t r : world_.provenance().ranks(code)) w.value(r);
-              w.end_array().end_object();
-            }
-            w.end_array();
-          }
-        }
-        if (n < a->count) w.field("truncated", true);
-        write_text_json(w, *a);
-      }
+      write_buffer(w, *a);
     } else if (mpi::GroupRef* g = find_in(env.groups(), id)) {
       if (!*g) w.field("handle", "MPI_GROUP_NULL");
       if (*g) {

@@ -306,7 +306,11 @@ class ScenarioParser {
       buffer_step(j, path, s);
     } else if (j.contains("show")) {
       s.kind = Step::show;
-      only(j, path, {"show", "ranks", "where", "note", "shape"}, "show");
+      only(j, path, {"show", "ranks", "where", "note", "shape", "follow"}, "show");
+      if (j.contains("follow")) {
+        if (!j["follow"].is_boolean()) fail(path + "/follow", "expected true or false");
+        s.follow = j["follow"].get<bool>();
+      }
       if (j.contains("shape")) {
         const Json& sh = j["shape"];
         if (!sh.is_array() || sh.size() != 2)
@@ -319,6 +323,11 @@ class ScenarioParser {
         for (std::size_t i = 0; i < v.size(); ++i)
           s.shown.push_back(name(v[i], path + "/show/" + std::to_string(i), "a buffer or value name"));
       else fail(path + "/show", "expected a name or a list of names");
+      if (s.follow)
+        for (NameId id : s.shown)
+          if (auto at = std::lower_bound(sc_.followed.begin(), sc_.followed.end(), id);
+              at == sc_.followed.end() || *at != id)
+            sc_.followed.insert(at, id);
     } else if (j.contains("expect")) {
       s.kind = Step::expect;
       only(j, path, {"expect", "ranks", "message", "where", "note", "tolerance"}, "expect");

@@ -209,6 +209,7 @@ struct Step {
   // show
   std::vector<NameId> shown;
   std::vector<Expr> shape;             // show: the buffers as a grid of these dimensions (rows, columns)
+  bool follow = false;                 // show: record the buffers after every call too (the viewer plays them)
   // expect
   std::vector<std::pair<NameId, Expr>> expect_values;
   std::optional<Expr> expect_true;
@@ -246,6 +247,7 @@ struct Scenario {
   bool mpmd = false;
   std::shared_ptr<Names> names = std::make_shared<Names>();
   std::int32_t memo_slots = 0;         // expressions with a per-rank memo slot (Expr::memo_slot)
+  std::vector<NameId> followed;        // buffers a show step follows ("follow": true), sorted
 
   const Program& program_for(std::int64_t rank) const;
 };

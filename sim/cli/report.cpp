@@ -264,7 +264,10 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
     }
   }
   const auto& snaps = r.trace.snapshots();
-  if (!snaps.empty()) {
+  // The shows, not the records kept for playing the run back.
+  const auto shows = static_cast<std::size_t>(
+      std::count_if(snaps.begin(), snaps.end(), [](const sim::Snapshot& s) { return !s.replay; }));
+  if (shows > 0) {
     out << "show:\n";
     // In the program's order, not the order the ranks reached it: by step, then the
     // how-manieth time a rank shows that value there (a loop), then rank.
@@ -272,6 +275,7 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
     std::map<std::tuple<std::int64_t, std::int32_t, std::string>, std::int64_t> seen;
     for (std::size_t i = 0; i < snaps.size(); ++i) {
       const auto& s = snaps[i];
+      if (s.replay) continue;
       order.emplace_back(s.step, seen[{s.process, s.step, s.name}]++, s.process, i);
     }
     std::sort(order.begin(), order.end());
@@ -280,7 +284,7 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
       const auto& s = snaps[std::get<3>(order[k])];
       out << "  rank " << s.process << " " << s.name << " = " << compact_values(s.json) << "\n";
     }
-    if (snaps.size() > limit) out << "  ... " << (snaps.size() - limit) << " more snapshots in the trace\n";
+    if (shows > limit) out << "  ... " << (shows - limit) << " more snapshots in the trace\n";
   }
   std::size_t errors = r.trace.diagnostics().size();
   out << (errors == 0 ? "no diagnostics" : std::to_string(errors) + " diagnostic" + (errors == 1 ? "" : "s")) << "\n";

@@ -16,9 +16,9 @@ for model in hockney loggp piecewise; do
 done
 cat "$work/piecewise.txt"
 status=0
+# A loaded machine can slow one measurement down: each exchange gets three tries.
 for bytes in 64 4096 1048576; do
   iters=$([ "$bytes" -le 4096 ] && echo 2000 || echo 100)
-  measured=$("$mpiexec" -n 2 "$work/pingpong" exchange "$bytes" "$iters")
   sed -e "s/BYTES/$bytes/g" -e "s/ITERS/$iters/g" > "$work/exchange.json" <<'JSON'
 {"mpisim": 1, "name": "exchange", "about": "two ranks exchange BYTES bytes ITERS times with MPI_Sendrecv", "ranks": 2,
  "program": [
@@ -31,10 +31,19 @@ for bytes in 64 4096 1048576; do
 JSON
   "$mpisim" run "$work/exchange.json" --network "$work/piecewise.json" --payload sizes -q --out "$work/exchange-trace.json"
   makespan=$(grep -o '"makespan_ps": *[0-9]*' "$work/exchange-trace.json" | head -1 | sed 's/.*: *//')
-  line=$(awk -v m="$measured" -v p="$makespan" -v n="$iters" -v b="$bytes" 'BEGIN {
-    q = p / n / 1e6; r = q / m
-    printf "exchange of %d bytes: measured %.3f us per iteration, predicted %.3f us (ratio %.2f)", b, m, q, r
-    exit !(r >= 0.5 && r <= 2) }') || { echo "$line: more than a factor of 2 apart"; status=1; continue; }
+  ok=no
+  for try in 1 2 3; do
+    measured=$("$mpiexec" -n 2 "$work/pingpong" exchange "$bytes" "$iters")
+    if line=$(awk -v m="$measured" -v p="$makespan" -v n="$iters" -v b="$bytes" 'BEGIN {
+      q = p / n / 1e6; r = q / m
+      printf "exchange of %d bytes: measured %.3f us per iteration, predicted %.3f us (ratio %.2f)", b, m, q, r
+      exit !(r >= 0.5 && r <= 2) }'); then
+      ok=yes
+      break
+    fi
+    echo "$line: more than a factor of 2 apart (try $try of 3)"
+  done
+  [ $ok = yes ] || status=1
   echo "$line"
 done
 exit $status

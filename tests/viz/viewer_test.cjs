@@ -68,6 +68,22 @@ const path = require("path");
   await page.mouse.move(cellBox.x + cellBox.width / 2, cellBox.y + cellBox.height / 2);
   const gridTip = await page.textContent("#tooltip");
   check(gridTip.startsWith("a[1][1] (element 4) = 8") && gridTip.includes("from rank 0"), `a grid cell's tooltip gives its place, value and origin ("${gridTip}")`);
+  // A followed buffer: one block that shows the record playback has reached.
+  const follow = JSON.parse(JSON.stringify(trace));
+  follow.messages = [{ id: 0, src: 0, dst: 1, channel: 0, tag: 0, bytes: 4, send_ps: 0, arrival_ps: 2000 }];
+  follow.calls = [];
+  follow.snapshots = [
+    { rank: 1, step: 0, time_ps: 0, buffer: "r", data: { follow: "declared", type: "MPI_INT", count: 2, values: [-1, -1], origins: [1, 1] } },
+    { rank: 1, step: 2, time_ps: 2000, buffer: "r", data: { follow: "MPI_Recv", type: "MPI_INT", count: 2, values: [7, -1], origins: [0, 1] } },
+    { rank: 1, step: 3, time_ps: 2000, buffer: "r", data: { type: "MPI_INT", count: 2, values: [7, -1], origins: [0, 1] } }];
+  await page.evaluate(t => load(t), follow);
+  check(await page.locator(".followed").count() === 1, "a followed buffer has one block (its show snapshot is among its records)");
+  check(await page.locator(".snapshot").count() === 0, "no separate block for the followed buffer's show");
+  check((await page.locator(".followed .cell").first().textContent()) === "7", "after the run the block shows the last record");
+  await page.click("#reset");
+  check((await page.locator(".followed .cell").first().textContent()) === "-1", "after reset it shows the buffer as declared");
+  await page.click("#step");
+  check((await page.locator(".followed .cell").first().textContent()) === "7", "stepping to the message shows the buffer after the receive");
   // A call with a derived type highlights the elements it touches in the buffer.
   const touching = JSON.parse(JSON.stringify(trace));
   touching.datatypes = [{ name: "every_other", type: "every_other", size: 8, extent: 16, lb: 0, ub: 16, true_lb: 0, true_ub: 12,
