@@ -39,10 +39,10 @@ ProcessId Engine::spawn(ProcessTask root) {
   h.promise().engine = this;
   h.promise().id = id;
   processes_[id].root = h;
-  std::uint64_t seq = next_seq_++;
+  std::uint64_t seq = take_seq();
   if (starts_head_ < starts_.size()) {
     StartRun& last = starts_.back();
-    if (last.time == now_.ps && last.first_seq + last.count == seq && last.first + last.count == id) {
+    if (last.time == now_.ps && last.first_seq + last.count * kSeqStep == seq && last.first + last.count == id) {
       ++last.count;
       return id;
     }
@@ -76,7 +76,7 @@ bool Engine::pop(Entry& out) {
   }
   StartRun& run = starts_[starts_head_];
   out = Entry{run.time, run.first_seq, nullptr, reinterpret_cast<std::uint64_t>(processes_[run.first].root.address())};
-  ++run.first_seq;
+  run.first_seq += kSeqStep;
   ++run.first;
   if (--run.count == 0 && ++starts_head_ == starts_.size()) {
     starts_.clear();
@@ -87,7 +87,7 @@ bool Engine::pop(Entry& out) {
 
 void Engine::at(SimTime t, EventHandler& handler, std::uint64_t arg) {
   assert(t >= now_);
-  push(Entry{t.ps, next_seq_++, &handler, arg});
+  push(Entry{t.ps, take_seq(), &handler, arg});
 }
 
 void Engine::at_keeping_seq(SimTime t, std::uint64_t seq, EventHandler& handler, std::uint64_t arg) {
@@ -97,7 +97,7 @@ void Engine::at_keeping_seq(SimTime t, std::uint64_t seq, EventHandler& handler,
 
 void Engine::resume_at(SimTime t, std::coroutine_handle<> h) {
   assert(t >= now_);
-  push(Entry{t.ps, next_seq_++, nullptr, reinterpret_cast<std::uint64_t>(h.address())});
+  push(Entry{t.ps, take_seq(), nullptr, reinterpret_cast<std::uint64_t>(h.address())});
 }
 
 void Engine::dispatch(const Entry& e) {

@@ -88,7 +88,16 @@ class Engine {
   void at_keeping_seq(SimTime t, std::uint64_t seq, EventHandler& handler, std::uint64_t arg);
   // A fresh seq for an event its caller keeps out of the queue for now, to queue
   // later with at_keeping_seq: it is ordered as if queued now.
-  std::uint64_t take_seq() noexcept { return next_seq_++; }
+  std::uint64_t take_seq() noexcept {
+    std::uint64_t s = next_seq_;
+    next_seq_ += kSeqStep;
+    return s;
+  }
+  // Fresh seqs are kSeqStep apart. The kSeqStep - 1 values after an event's seq
+  // order items *as of that event*: before every seq taken after it. A handler
+  // that acts for something decided when its event was scheduled (a rank resumed
+  // at a time fixed earlier) gives what it issues those seqs (at_keeping_seq).
+  static constexpr std::uint64_t kSeqStep = std::uint64_t{1} << 20;
   // Resumes a suspended coroutine at time t (>= now).
   void resume_at(SimTime t, std::coroutine_handle<> h);
 

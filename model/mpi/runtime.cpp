@@ -858,7 +858,7 @@ void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
   }
   rank->wait_time_ = duration;
   rank->waiter_ = h;
-  w.engine_.at(rank->now(), w.compute_stage_, rank->id_);
+  w.queue_issued(w.compute_stage_, rank->id_);
 }
 
 void World::ComputeStage::on_event(std::uint64_t arg, std::uint64_t seq) {
@@ -1019,8 +1019,16 @@ void World::ActivityStage::prefetch(std::uint64_t arg, int step) const {
   else if (a->resume) sim::prefetch_lines(a->resume.address(), 4);
 }
 
-void World::ActivityStage::on_event(std::uint64_t arg, std::uint64_t) {
-  w->dispatch_activity(*reinterpret_cast<Activity*>(arg));
+template <class F>
+void World::as_resumption(std::uint64_t seq, F&& resume) {
+  issue_seq_ = seq;
+  issue_left_ = static_cast<std::uint32_t>(sim::Engine::kSeqStep - 1);
+  resume();
+  issue_left_ = 0;
+}
+
+void World::ActivityStage::on_event(std::uint64_t arg, std::uint64_t seq) {
+  w->as_resumption(seq, [&] { w->dispatch_activity(*reinterpret_cast<Activity*>(arg)); });
 }
 
 void World::set_progress(Progress p) {
@@ -1280,8 +1288,8 @@ void World::post(Message* m, Request* send) {
   // waits in the event queue, the others in the rank's ring with the seq they
   // would have had there. Re-queueing every waiting send whenever the port
   // frees would cost time quadratic in their number.
-  if (from.waiting_sends_.empty()) engine_.at(engine_.now(), send_stage_, reinterpret_cast<std::uint64_t>(m));
-  else m->seq = engine_.take_seq();
+  if (from.waiting_sends_.empty()) queue_issued(send_stage_, reinterpret_cast<std::uint64_t>(m));
+  else m->seq = issued_seq();
   from.waiting_sends_.push_back(m);
 }
 
@@ -1328,8 +1336,19 @@ void World::ResumeStage::prefetch(std::uint64_t arg, int step) const {
       if (const Request* q = r.waiting_on_[i]) prefetch_lines(q, 2);
   }
 }
-void World::ResumeStage::on_event(std::uint64_t arg, std::uint64_t) {
-  w->resume(w->rank(static_cast<std::uint32_t>(arg)));
+void World::ResumeStage::on_event(std::uint64_t arg, std::uint64_t seq) {
+  w->as_resumption(seq, [&] { w->resume(w->rank(static_cast<std::uint32_t>(arg))); });
+}
+
+std::uint64_t World::issued_seq() {
+  if (issue_left_ == 0) return engine_.take_seq();
+  --issue_left_;
+  return ++issue_seq_;
+}
+
+void World::queue_issued(sim::EventHandler& stage, std::uint64_t arg) {
+  if (issue_left_ == 0) engine_.at(engine_.now(), stage, arg);
+  else engine_.at_keeping_seq(engine_.now(), issued_seq(), stage, arg);
 }
 void World::ComputeStage::prefetch(std::uint64_t arg, int step) const {
   if (step == 0) w->prefetch_rank(static_cast<std::uint32_t>(arg));

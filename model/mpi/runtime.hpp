@@ -628,6 +628,16 @@ class World {
 
   Message* new_message(Rank& from, const Request* send, std::uint32_t dst_world);
   void post(Message* m, Request* send);
+  // Queues an item the running program or activity issues at the current instant
+  // (its first waiting send, a computation), or gives the seq one keeps for later.
+  // Within a resumption the item is ordered as of the moment the resumption was
+  // scheduled, as LogGOPSim numbers the operations a completion frees when it
+  // happens (docs/cost-models.md); otherwise as of now.
+  void queue_issued(sim::EventHandler& stage, std::uint64_t arg);
+  std::uint64_t issued_seq();
+  // Runs `resume` as the resumption whose event had seq `seq` (see issue_seq_).
+  template <class F>
+  void as_resumption(std::uint64_t seq, F&& resume);
   void serve_send(Message* m);
   // An arrival whose receiver is busy until `ready`: back to the queue, or parked.
   void wait_for_receiver(Message* m, std::uint64_t seq, SimTime ready);
@@ -720,6 +730,12 @@ class World {
   bool track_origins_ = false;
   bool keeps_ranks_ = false;
   bool keep_resumption_ = false;
+  // While a resumption scheduled earlier runs (ResumeStage, ActivityStage): the
+  // seqs its sends and computations take, right after the resumption's own seq
+  // (sim::Engine::kSeqStep), and how many are left. Outside one, issue_left_ is 0
+  // and they take fresh seqs.
+  std::uint32_t issue_left_ = 0;
+  std::uint64_t issue_seq_ = 0;
   Rank* kept_ = nullptr;
   Activity* kept_activity_ = nullptr;  // or an activity, kept the same way
   Memory::Budget budget_;

@@ -119,6 +119,36 @@ TEST_CASE("LogGOPS: an arriving message waits for a computing CPU") {
   CHECK(r.finish_ps[1] == 20'000'000 + o);
 }
 
+TEST_CASE("LogGOPS: a send a completed receive frees goes before an arrival sent after the match") {
+  // g = 1 us here (< o: the receive NIC is free when the CPU is). s = 20001 B, so
+  // (s-1)G = 8 us > L. Rank 0 sends to rank 1 at 0; it arrives at
+  // o + L = 6.5 us and rank 1's receive is done at t = 2o + L + (s-1)G = 16 us.
+  // Rank 2 computes o + (s-1)G = 9.5 us, after rank 1 matched, then sends to rank
+  // 1: that arrives at 16 us too. LogGOPSim numbers the send the receive frees
+  // when the receive matches, before that arrival: rank 1 sends at 16 us (CPU to
+  // 17.5), absorbs rank 2's message from 17.5 to 27 us; its message reaches rank 2
+  // at 16 + o + L = 22.5 us, absorbed by 32 us. Served the other way round, rank
+  // 1's send would leave at 25.5 us and rank 2 finish at 41.5 us.
+  const char* tie = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 20001},
+    {"call": "MPI_Send", "ranks": "rank == 0", "buf": "b", "count": 20001, "datatype": "MPI_BYTE", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 20001, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Send", "ranks": "rank == 1", "buf": "b", "count": 20001, "datatype": "MPI_BYTE", "dest": 2, "tag": 1, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 20001, "datatype": "MPI_BYTE", "source": 2, "tag": 2, "comm": "MPI_COMM_WORLD"},
+    {"compute": {"ns": 9500}, "ranks": "rank == 2"},
+    {"call": "MPI_Send", "ranks": "rank == 2", "buf": "b", "count": 20001, "datatype": "MPI_BYTE", "dest": 1, "tag": 2, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 2", "buf": "b", "count": 20001, "datatype": "MPI_BYTE", "source": 1, "tag": 1, "comm": "MPI_COMM_WORLD"}]})";
+  const std::int64_t sG = 20000 * G;
+  REQUIRE(o + sG > L);
+  const char* net = R"({"mpisim-network": 1, "model": "loggops", "L": "5us", "o": "1.5us", "g": "1us",
+                         "G": "0.4ns", "O": "0ns", "S": "64KiB"})";
+  auto r = test::run_text(tie, 3, net);
+  REQUIRE(r.outcome == scenario::Outcome::clean);
+  const std::int64_t done = 2 * o + L + sG;  // rank 1's first receive
+  CHECK(r.finish_ps[1] == done + o + o + sG);
+  CHECK(r.finish_ps[2] == done + o + L + o + sG);
+}
+
 TEST_CASE("Hockney: one message costs alpha + n beta; a rank's sends leave one after another") {
   for (std::int64_t n : {0, 1, 4096, 1 << 20}) {
     auto r = test::run_text(one_message(n), 2, kHockney);
