@@ -824,6 +824,7 @@ void Rank::cancel(Request* r) {
   // on its way is withdrawn as well as one waiting at its destination.
   Message* m = r->message;
   if (m == nullptr) return;  // matched, or eager and gone: the send completes normally
+  if (m->data_for != nullptr) return;  // matched, its data on the way
   if (std::find(w.matched_.begin(), w.matched_.end(), m) != w.matched_.end()) return;  // a matched probe has it
   r->message = nullptr;
   m->send_request = nullptr;
@@ -1185,6 +1186,7 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
   resume_stage_.w = this;
   network_stage_.w = this;
   activity_stage_.w = this;
+  rendezvous_stage_.w = this;
 }
 
 void World::release_activity_of(const Request* r) {
@@ -1383,8 +1385,17 @@ void World::serve_send(Message* m) {
     return;
   }
   SimTime t = engine_.now();
-  SimTime arrival = model_.start_send(m->src_world, m->dst_world, m->bytes, t, reinterpret_cast<std::uint64_t>(m));
   m->sent = t;
+  // Rendezvous moves the data only once the receive is posted. Where messages
+  // share links that matters to everyone else's traffic: unless the receive is
+  // posted by the end of this instant, only the envelope leaves (an empty message,
+  // in order with the pair's others) and the data follows when a receive matches
+  // it (move_data).
+  const bool held = !m->eager && m->bytes > model_.eager_limit() && model_.defers_arrivals() && !receive_posted_for(*m);
+  if (held) engine_.at(t, rendezvous_stage_, reinterpret_cast<std::uint64_t>(m));
+  // Started before the send completes (the model may occupy the CPU the sender
+  // resumes on); its arrival is queued after (the order of same-instant events).
+  const SimTime arrival = held ? SimTime::never() : start(m, t);
   if (m->buffered) [[unlikely]] {  // it has left: its room in the attached buffer is free again
     if (auto it = attached_.find(m->src_world); it != attached_.end())
       it->second.used -= static_cast<std::int64_t>(m->bytes) + BSEND_OVERHEAD;
@@ -1406,6 +1417,25 @@ void World::serve_send(Message* m) {
     m->send_request = nullptr;
     complete(s, t);
   }
+  if (!held) arrive_at(m, arrival);
+}
+
+void World::RendezvousStage::on_event(std::uint64_t arg, std::uint64_t) {
+  auto* m = reinterpret_cast<Message*>(arg);
+  if (m->cancelled) [[unlikely]] {
+    w->release(m);
+    return;
+  }
+  m->envelope = !w->receive_posted_for(*m);
+  w->arrive_at(m, w->start(m, w->engine_.now()));
+}
+
+SimTime World::start(Message* m, SimTime t) {
+  return model_.start_send(m->src_world, m->dst_world, m->envelope ? 0 : m->bytes, t,
+                           reinterpret_cast<std::uint64_t>(m));
+}
+
+void World::arrive_at(Message* m, SimTime arrival) {
   if (arrival == net::CostModel::kDeferred) arm_network();
   else engine_.at(arrival, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
 }
@@ -1494,18 +1524,38 @@ void World::waited_arrival_absorbed(std::uint32_t dst, std::uint64_t seq) {
   if (wa.queued.empty()) waiting_arrivals_.erase(it);
 }
 
+bool World::receive_posted_for(const Message& m) const {
+  const Rank& r = rank(m.dst_world);
+  for (const Request* q = r.posted_.first(); q != nullptr; q = r.posted_.after(q))
+    if (matches(q->peer, q->tag, q->context, m)) return true;
+  return false;
+}
+
+void World::move_data(Message* m, Request* recv) {
+  m->envelope = false;
+  m->data_for = recv;
+  m->sent = engine_.now();  // the trace's send time is when the data left
+  arrive_at(m, start(m, m->sent));
+}
+
 void World::absorb(Message* m) {
   if (m->cancelled) [[unlikely]] {  // withdrawn on its way: nobody can receive it
     release(m);
     return;
   }
   SimTime t = engine_.now();
-  SimTime done = model_.start_receive(m->src_world, m->dst_world, m->bytes, t);
+  SimTime done = model_.start_receive(m->src_world, m->dst_world, m->envelope ? 0 : m->bytes, t);
   m->arrived = t;
   m->ready = done;
-  sim::MessageRecord rec{m->id, m->src_world, m->dst_world, m->tag, m->channel, m->bytes, m->sent, t, m->collective};
-  if (trace_.level() == sim::TraceLevel::full) model_.route(m->src_world, m->dst_world, rec.route);
-  trace_.record_message(rec);
+  if (!m->envelope) {  // an envelope's message is recorded when its data arrives
+    sim::MessageRecord rec{m->id, m->src_world, m->dst_world, m->tag, m->channel, m->bytes, m->sent, t, m->collective};
+    if (trace_.level() == sim::TraceLevel::full) model_.route(m->src_world, m->dst_world, rec.route);
+    trace_.record_message(rec);
+  }
+  if (Request* q = std::exchange(m->data_for, nullptr)) {  // the data of a matched envelope
+    deliver(m, q, done);
+    return;
+  }
   Rank& r = rank(m->dst_world);
   Request* prev = nullptr;
   for (Request* q = r.posted_.first(); q != nullptr; prev = q, q = r.posted_.after(q)) {
@@ -1523,6 +1573,10 @@ void World::absorb(Message* m) {
 }
 
 void World::deliver(Message* m, Request* recv, SimTime done) {
+  if (m->envelope) {
+    move_data(m, recv);
+    return;
+  }
   recv->status = Status{m->src, m->tag, ErrorClass::success, false, static_cast<std::int64_t>(m->bytes)};
   MatchResult mr = match_signatures(*m->type, m->count, *recv->buffer.type, recv->buffer.count);
   if (mr.kind == MatchResult::truncated) {

@@ -16,6 +16,9 @@
 //     matching is non-overtaking per (source, communicator).
 //  5. Eager sends complete when served; rendezvous sends (bytes > the model's eager
 //     limit) when matched, and their data moves then, straight between the buffers.
+//     On models with links (defers_arrivals) a rendezvous message whose receive is
+//     not posted by the end of its instant sends only its envelope; a match starts
+//     its data (move_data), and both requests complete when that arrives.
 #include <coroutine>
 #include <map>
 #include <tuple>
@@ -120,6 +123,11 @@ struct Message {
   bool waiting = false;       // has waited for the receiver's resources
   bool buffered = false;      // MPI_Bsend's: holds space of its sender's attached buffer until served
   bool cancelled = false;     // MPI_Cancel'd before it arrived: dropped when it is served or arrives
+  // Rendezvous on a network with links (World::serve_send): only the envelope has
+  // travelled; the data moves once a receive matches it ...
+  bool envelope = false;
+  // ... and this is that receive while the data is on its way.
+  Request* data_for = nullptr;
   TypeRef type;               // the sender's datatype and count: the send signature
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
@@ -623,6 +631,18 @@ class World {
     void on_event(std::uint64_t arg, std::uint64_t seq) override;
   };
   void arm_network();
+  // A rendezvous message on a network with links whose receive was not posted when
+  // it was served: at the end of that instant (`arg` is the Message), its data
+  // leaves if a receive is posted by then, else only its envelope (World::serve_send).
+  struct RendezvousStage final : sim::EventHandler {
+    World* w;
+    void on_event(std::uint64_t arg, std::uint64_t seq) override;
+  };
+  // Starts m across the network at t (all of it, or its envelope): its arrival
+  // time, or kDeferred ...
+  SimTime start(Message* m, SimTime t);
+  // ... which this queues (or arms the network for).
+  void arrive_at(Message* m, SimTime arrival);
   // Asks for a rank's whole state and its cost model's state (a hint).
   void prefetch_rank(std::uint32_t r) const;
 
@@ -644,6 +664,10 @@ class World {
   // After a waiting arrival (event seq `seq`) was absorbed at `dst`.
   void waited_arrival_absorbed(std::uint32_t dst, std::uint64_t seq);
   void absorb(Message* m);
+  // Whether a receive `dst` has posted would match m now.
+  bool receive_posted_for(const Message& m) const;
+  // A rendezvous envelope m has been matched by recv: its data starts now.
+  void move_data(Message* m, Request* recv);
   // Delivers m into recv (both matched): type check, data, statuses, completions.
   void deliver(Message* m, Request* recv, SimTime done);
   void complete(Request* r, SimTime at);
@@ -691,6 +715,7 @@ class World {
   ResumeStage resume_stage_;
   NetworkStage network_stage_;
   ActivityStage activity_stage_;
+  RendezvousStage rendezvous_stage_;
   // Each rank's activities (a list through Activity::next), made on the first:
   // most runs have none.
   std::vector<Activity*> activities_;

@@ -18,8 +18,8 @@
 //  - a message is complete at its receiver when its last byte is through, but never
 //    before an earlier message from the same rank to the same rank (the transport
 //    keeps order, as MPI's non-overtaking rule needs): a small message that overtakes
-//    a large one on the wire waits for it; the send is complete when it starts
-//    (eager) or when the receive matches it (rendezvous);
+//    a large one on the wire waits for it (the runtime, not this model, sends a
+//    rendezvous message's data only once a receive matched its envelope);
 //  - alone on its route a message takes latency + n / (the route's lowest
 //    bandwidth): on a crossbar with one flow per link that is Hockney's α + nβ;
 //  - with "contention": false every message gets the route's lowest bandwidth

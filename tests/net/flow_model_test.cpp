@@ -354,3 +354,86 @@ TEST_CASE("a ring allreduce of fewer elements than ranks runs on a shared networ
     "link": {"latency": "1us", "bandwidth": "10 Gbit/s"}})");
   CHECK(test::first_code(r) == "");
 }
+
+namespace {
+
+// The crossbar of crossbar-10g.json: 1 us per link (2 us from node to node),
+// 0.8 ns/B, rendezvous above 64 KiB.
+const char* kCrossbar10g = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  "link": {"latency": "1us", "bandwidth": "10 Gbit/s"}, "eager_limit": "64KiB"})";
+constexpr std::int64_t kMiB = 1048576, kLatency = 2'000'000, kMiBTime = kMiB * 800;  // ps
+
+std::string late_receive(const char* before_compute) {
+  return std::string(R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 1048576},
+    {"buffer": "c", "type": "MPI_BYTE", "count": 1048576},
+    {"call": "MPI_Send", "ranks": "rank == 0 || rank == 2", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD"},)") +
+         before_compute + R"(
+    {"compute": {"ms": 1}, "ranks": "rank == 1"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Wait", "ranks": "rank == 1 && size > 2", "request": "q"}]})";
+}
+
+}  // namespace
+
+TEST_CASE("rendezvous: the data moves when the receive is posted, the envelope before") {
+  // Rank 0 sends 1 MiB to rank 1, which computes 1 ms before receiving: the data
+  // leaves at 1 ms and arrives 2 us + 1 MiB x 0.8 ns later; the send completes then.
+  auto r = test::run_text(late_receive(""), 2, kCrossbar10g);
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.finish_ps[1] == 1'000'000'000 + kLatency + kMiBTime);
+  CHECK(r.finish_ps[0] == r.finish_ps[1]);
+  REQUIRE(r.trace.messages().size() == 1);
+  CHECK(r.trace.messages()[0].sent.ps == 1'000'000'000);
+}
+
+TEST_CASE("rendezvous: held data takes no bandwidth from a message whose receive is posted") {
+  // Rank 1 posts a receive from rank 2 first, then computes 1 ms and receives rank
+  // 0's message. Rank 2's 1 MiB has rank 1's link to itself (2 us + 1 MiB x 0.8 ns);
+  // rank 0's moves after 1 ms. Both moving at once would share the link.
+  auto r = test::run_text(late_receive(R"(
+    {"call": "MPI_Irecv", "ranks": "rank == 1", "buf": "c", "count": 1048576, "datatype": "MPI_BYTE", "source": 2, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "q"},)"),
+                          3, kCrossbar10g);
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.finish_ps[2] == kLatency + kMiBTime);
+  CHECK(r.finish_ps[0] == 1'000'000'000 + kLatency + kMiBTime);
+}
+
+TEST_CASE("rendezvous: a receive posted later at the same instant takes the data at once") {
+  // Rank 0 runs before rank 1 at time 0: its send is served before rank 1 posts
+  // the receive, and still moves its data at 0 (alpha + n beta, as MPI_Bcast's
+  // closed forms need).
+  const char* s = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 1048576},
+    {"call": "MPI_Send", "ranks": "rank == 0", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]})";
+  auto r = test::run_text(s, 2, kCrossbar10g);
+  CHECK(r.finish_ps[1] == kLatency + kMiBTime);
+}
+
+TEST_CASE("rendezvous: a probe sees the envelope; a cancel succeeds until a receive matches") {
+  // MPI_Probe returns when the envelope arrives (2 us), long before the data moves.
+  const char* probe = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 1048576},
+    {"call": "MPI_Send", "ranks": "rank == 0", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "dest": 1, "tag": 5, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Probe", "ranks": "rank == 1", "source": 0, "tag": "MPI_ANY_TAG", "comm": "MPI_COMM_WORLD", "status": "st"},
+    {"call": "MPI_Wtime", "ranks": "rank == 1", "result": "t"},
+    {"expect": "t == 2000000 && st.MPI_TAG == 5", "ranks": "rank == 1"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "source": 0, "tag": 5, "comm": "MPI_COMM_WORLD"}]})";
+  auto r = test::run_text(probe, 2, kCrossbar10g);
+  CHECK(test::first_code(r) == "");
+  CHECK(r.finish_ps[1] == kLatency + kLatency + kMiBTime);
+  // Cancelled while only its envelope has travelled: the cancellation succeeds and
+  // no data moves.
+  const char* cancel = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 1048576},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "q"},
+    {"compute": {"us": 10}, "ranks": "rank == 0"},
+    {"call": "MPI_Cancel", "ranks": "rank == 0", "request": "q"},
+    {"call": "MPI_Wait", "ranks": "rank == 0", "request": "q", "status": "st"},
+    {"call": "MPI_Test_cancelled", "ranks": "rank == 0", "status": "st", "flag": "f"},
+    {"expect": "f == 1", "ranks": "rank == 0"}]})";
+  auto c = test::run_text(cancel, 2, kCrossbar10g);
+  CHECK(test::first_code(c) == "");
+  CHECK(c.trace.messages().empty());
+}
