@@ -462,6 +462,9 @@ class Executor {
   std::vector<std::string> buffer_texts(RankEnv& env);
 
   std::vector<std::pair<std::string, std::string>> explain_results(RankEnv& env, const Step& s);
+  // Tags the values a call bound with the MPI constants they may stand for, so
+  // that show prints MPI_UNDEFINED, not -32766 (Value::naming).
+  void name_results(RankEnv& env, const Step& s);
   void record_explain(RankEnv& env, const Step& s, const char* algorithm, SimTime start, const std::string& args);
 
   std::int64_t record_call(RankEnv& env, const Step& s, const char* name, SimTime start, const char* algorithm,

@@ -25,6 +25,9 @@ namespace mpisim::scenario {
 // other. Integers stay integers unless a real enters the computation (as in C).
 struct Value {
   bool is_array = false;
+  // How the executor prints it: 0 as numbers, else the MPI constants an MPI call's
+  // output may stand for (scenario::Naming). Copies keep it; arithmetic drops it.
+  std::uint8_t naming = 0;
   std::int64_t scalar = 0;
   std::vector<std::int64_t> array;
   bool is_real = false;  // then `real` (a number) or `reals` (an array) holds it

@@ -200,24 +200,51 @@ void Executor::record_explain(RankEnv& env, const Step& s, const char* algorithm
 // The values a call's output parameters got at this rank, in words.
 namespace {
 
-// A result as a student reads it: the name of the MPI constant it stands for,
-// where the call's parameter can give one (MPI_UNDEFINED for a rank, count or
-// index; MPI_IDENT ... MPI_UNEQUAL for a comparison), else the number.
+// The MPI constants a call's output may stand for, by call and parameter
+// (MPI_UNDEFINED for a rank, count or index; MPI_IDENT ... MPI_UNEQUAL for a
+// comparison; ...): a student reads the name, not -32766.
+enum class Naming : std::uint8_t { plain, undefined, undefined_or_proc_null, proc_null, comparison, topology, errhandler, error_class };
+
+Naming naming_of(CallId call, std::string_view param) {
+  if (param == "errhandler") return Naming::errhandler;
+  if (param == "errorclass" || (call == CallId::error_class && param == "errorcode")) return Naming::error_class;
+  if ((call == CallId::comm_compare || call == CallId::group_compare) && param == "result") return Naming::comparison;
+  if (call == CallId::topo_test && param == "status") return Naming::topology;
+  if (param == "ranks2") return Naming::undefined_or_proc_null;
+  if (param == "rank" || param == "count" || param == "index" || param == "outcount" || param == "array_of_indices" ||
+      param == "newrank")
+    return Naming::undefined;
+  if (param == "rank_source" || param == "rank_dest" || param == "sources" || param == "destinations")
+    return Naming::proc_null;
+  return Naming::plain;
+}
+
+// The name v stands for under n, or "" when it is just a number.
+std::string named_value(Naming n, std::int64_t v) {
+  switch (n) {
+    case Naming::plain: return {};
+    case Naming::errhandler:
+      if (const char* x = mpi::errhandler_name(v)) return x;
+      return {};
+    case Naming::error_class:
+      if (const char* x = mpi::error_code_name(static_cast<int>(v)); x && v == static_cast<int>(v)) return x;
+      return {};
+    case Naming::comparison:
+      return v >= 0 && v <= 3 ? mpi::comparison_name(static_cast<mpi::Comparison>(v)) : std::string();
+    case Naming::topology:
+      return v == mpi::CART ? "MPI_CART" : v == mpi::GRAPH ? "MPI_GRAPH" : v == mpi::DIST_GRAPH ? "MPI_DIST_GRAPH" : "MPI_UNDEFINED";
+    case Naming::undefined_or_proc_null:
+      if (v == mpi::PROC_NULL) return "MPI_PROC_NULL";
+      [[fallthrough]];
+    case Naming::undefined: return v == mpi::UNDEFINED ? "MPI_UNDEFINED" : std::string();
+    case Naming::proc_null: return v == mpi::PROC_NULL ? "MPI_PROC_NULL" : std::string();
+  }
+  return {};
+}
+
 std::string shown_value(CallId call, std::string_view param, std::int64_t v) {
-  if (param == "errhandler")
-    if (const char* n = mpi::errhandler_name(v)) return n;
-  if (param == "errorclass" || (call == CallId::error_class && param == "errorcode"))
-    if (const char* n = mpi::error_code_name(static_cast<int>(v)); n && v == static_cast<int>(v)) return n;
-  if ((call == CallId::comm_compare || call == CallId::group_compare) && param == "result" && v >= 0 && v <= 3)
-    return mpi::comparison_name(static_cast<mpi::Comparison>(v));
-  const bool rank_like = param == "rank" || param == "count" || param == "index" || param == "outcount" ||
-                         param == "ranks2" || param == "array_of_indices";
-  if (call == CallId::topo_test && param == "status")
-    return v == mpi::CART ? "MPI_CART" : v == mpi::GRAPH ? "MPI_GRAPH" : v == mpi::DIST_GRAPH ? "MPI_DIST_GRAPH" : "MPI_UNDEFINED";
-  if ((rank_like || param == "newrank") && v == mpi::UNDEFINED) return "MPI_UNDEFINED";
-  const bool neighbor = param == "rank_source" || param == "rank_dest" || param == "sources" || param == "destinations";
-  if ((param == "ranks2" || neighbor) && v == mpi::PROC_NULL) return "MPI_PROC_NULL";
-  return std::to_string(v);
+  std::string n = named_value(naming_of(call, param), v);
+  return n.empty() ? std::to_string(v) : n;
 }
 
 }  // namespace
@@ -522,6 +549,19 @@ void Executor::follow_buffers(RankEnv& env, const Step& s, const char* what) {
   }
 }
 
+void Executor::name_results(RankEnv& env, const Step& s) {
+  for (std::size_t i = 0; i < s.spec->params.size(); ++i) {
+    const ParamSpec& p = s.spec->params[i];
+    if (p.kind != ParamKind::out_int && p.kind != ParamKind::array_out && p.kind != ParamKind::array_inout &&
+        p.kind != ParamKind::int_inout)
+      continue;
+    const Arg& a = s.args[i];
+    if (!a.present || a.ignore) continue;
+    if (Naming n = naming_of(s.spec->id, p.name); n != Naming::plain)
+      if (Value* v = find_in(env.values(), a.name)) v->naming = static_cast<std::uint8_t>(n);
+  }
+}
+
 void Executor::show(RankEnv& env, const Step& s) {
   // A grid's dimensions, the same for every buffer the step shows.
   std::int64_t rows = 0, columns = 0;
@@ -551,6 +591,7 @@ void Executor::show(RankEnv& env, const Step& s) {
     } else if (std::string h = handle_text(env, id); !h.empty()) {
       w.field("handle", h);
     } else if (Value* v = find_in(env.values(), id)) {
+      const auto naming = static_cast<Naming>(v->naming);
       if (v->is_array) {
         w.key("values").begin_array();
         if (v->is_real)
@@ -558,10 +599,20 @@ void Executor::show(RankEnv& env, const Step& s) {
         else
           for (auto x : v->array) w.value(x);
         w.end_array();
+        // The elements that stand for an MPI constant, by name (null: a number).
+        if (naming != Naming::plain && !v->is_real &&
+            std::any_of(v->array.begin(), v->array.end(), [&](std::int64_t x) { return !named_value(naming, x).empty(); })) {
+          w.key("names").begin_array();
+          for (auto x : v->array)
+            if (std::string n = named_value(naming, x); n.empty()) w.null();
+            else w.value(n);
+          w.end_array();
+        }
       } else if (v->is_real) {
         w.field("value", v->real);
       } else {
         w.field("value", v->scalar);
+        if (std::string n = named_value(naming, v->scalar); !n.empty()) w.field("name", n);
       }
     } else {
       throw StepError("show: '" + names_.str(id) + "' is neither a buffer nor a value on rank " +

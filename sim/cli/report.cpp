@@ -183,12 +183,20 @@ namespace {
 // A snapshot's values, compactly: up to 12 shown, runs of consecutive integers folded.
 std::string compact_values(const std::string& body) {
   auto j = nlohmann::json::parse(body);
+  if (j.contains("name")) return j["name"].get<std::string>();  // a value that stands for an MPI constant
   if (j.contains("value")) return j["value"].dump();
   if (j.contains("handle")) return j["handle"].get<std::string>();
   if (j.contains("text")) return j["text"].dump();  // an MPI_CHAR buffer of printable text
   const char* key = j.contains("members") ? "members" : "values";
   if (!j.contains(key) || j[key].is_null()) return "(no data: --payload sizes)";
+  if (j.contains("names")) {  // elements that stand for MPI constants print as their names
+    auto& v = j[key];
+    const auto& names = j["names"];
+    for (std::size_t i = 0; i < v.size() && i < names.size(); ++i)
+      if (names[i].is_string()) v[i] = names[i];
+  }
   const auto& v = j[key];
+  auto text = [](const nlohmann::json& x) { return x.is_string() ? x.get<std::string>() : x.dump(); };
   std::string s;
   std::size_t n = v.size();
   std::size_t total = j.contains("count") ? j["count"].get<std::size_t>() : n;
@@ -204,13 +212,13 @@ std::string compact_values(const std::string& body) {
         ++step;
     if (!s.empty()) s += " ";
     if (same >= i + 3) {
-      s += v[i].dump() + " (" + std::to_string(same - i + 1) + " times)";
+      s += text(v[i]) + " (" + std::to_string(same - i + 1) + " times)";
       i = same + 1;
     } else if (step >= i + 3) {
-      s += v[i].dump() + ".." + v[step].dump();
+      s += text(v[i]) + ".." + text(v[step]);
       i = step + 1;
     } else {
-      s += v[i].dump();
+      s += text(v[i]);
       ++i;
     }
     ++shown;

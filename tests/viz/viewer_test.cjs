@@ -56,6 +56,15 @@ const path = require("path");
         "a few ranks read as 0+1+2+3");
   check(await page.locator(".cell").nth(2).getAttribute("title") === "from rank 1", "a single rank's element keeps its colour");
   check(await page.locator(".legend .combined").count() === 1, "the legend names the combined colour");
+  // Values that stand for MPI constants read as their names (a translate_ranks result).
+  const named = JSON.parse(JSON.stringify(trace));
+  named.snapshots = [{ rank: 0, step: 2, time_ps: 0, buffer: "in_b",
+                       data: { values: [-32766, 3, -1], names: ["MPI_UNDEFINED", null, "MPI_PROC_NULL"] } },
+                     { rank: 0, step: 3, time_ps: 0, buffer: "r", data: { value: 1, name: "MPI_CONGRUENT" } }];
+  await page.evaluate(t => load(t), named);
+  const texts = await page.locator(".cell").allTextContents();
+  check(texts.join(",") === "MPI_UNDEFINED,3,MPI_PROC_NULL,MPI_CONGRUENT", `named values print as names (${texts})`);
+  check(await page.locator(".cell").nth(0).getAttribute("title") === "MPI_UNDEFINED (-32766)", "a name's tooltip gives its number");
   // A buffer shown with a shape: a grid of rows x columns, its cells coloured by origin.
   const shaped = JSON.parse(JSON.stringify(trace));
   shaped.snapshots = [{ rank: 1, step: 4, time_ps: 9, buffer: "a",
