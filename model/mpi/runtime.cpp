@@ -1604,6 +1604,7 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
       unpack(m->payload.data(), n, recv->buffer, m->payload_origin.empty() ? nullptr : m->payload_origin.data());
     else
       copy_typed(m->send_request->buffer, recv->buffer, n);
+    if (observing_) [[unlikely]] delivered_(recv->owner, m->src_world);
   }
   complete(recv, done);
   if (Request* s = m->send_request) {

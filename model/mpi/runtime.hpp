@@ -20,6 +20,7 @@
 //     not posted by the end of its instant sends only its envelope; a match starts
 //     its data (move_data), and both requests complete when that arrives.
 #include <coroutine>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <cstdint>
@@ -526,6 +527,13 @@ class World {
   static constexpr std::int64_t kRankStateBytes = 1300;
   // Record where every byte of data comes from (for the viewer); data mode only.
   void track_origins(std::int64_t allocation_limit);
+  // Calls f(receiver, sender) (world ranks) each time a message's data has landed in
+  // a receive buffer, in data mode: a front-end's view of buffers filling message
+  // by message (a scenario's followed buffers). Unset by default.
+  void observe_deliveries(std::function<void(std::uint32_t, std::uint32_t)> f) {
+    delivered_ = std::move(f);
+    observing_ = static_cast<bool>(delivered_);
+  }
   bool tracks_origins() const { return track_origins_; }
   // The sets of ranks that combined data comes from (provenance.hpp).
   ProvenanceSets& provenance() { return provenance_; }
@@ -753,6 +761,7 @@ class World {
   std::map<std::uint32_t, Freed> freed_;  // by base context
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
+  bool observing_ = false;  // delivered_ is set
   bool keeps_ranks_ = false;
   bool keep_resumption_ = false;
   // While a resumption scheduled earlier runs (ResumeStage, ActivityStage): the
@@ -767,6 +776,7 @@ class World {
   std::vector<std::unique_ptr<Communicator>> comms_;
   std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;
   std::map<std::tuple<std::uint32_t, int, std::uint32_t, std::uint32_t>, Pairing> pairings_;
+  std::function<void(std::uint32_t, std::uint32_t)> delivered_;  // observe_deliveries
   ProvenanceSets provenance_;  // last: the fields above are the hot ones
 };
 

@@ -229,7 +229,11 @@ class Executor {
   void write_buffer(sim::JsonWriter& w, const mpi::Allocation& a);
   // The buffers show steps follow, at env's rank, recorded after `what` (a call,
   // or the buffer's declaration) when their contents changed (full traces).
-  void follow_buffers(RankEnv& env, const Step& s, const char* what);
+  void follow_buffers(RankEnv& env, const Step& s, std::string_view what);
+  // A message's data has landed at rank `dst` (World::observe_deliveries): its
+  // followed buffers are recorded if that changed them, so they fill message by
+  // message, not only call by call.
+  void follow_delivery(std::uint32_t dst, std::uint32_t src);
   // MPI_Type_commit's record of the datatype for the trace (type_steps.cpp).
   void record_datatype(RankEnv& env, const std::string& name, const mpi::Datatype& t);
 

@@ -524,7 +524,16 @@ void Executor::write_buffer(sim::JsonWriter& w, const mpi::Allocation& a) {
   }
 }
 
-void Executor::follow_buffers(RankEnv& env, const Step& s, const char* what) {
+void Executor::follow_delivery(std::uint32_t dst, std::uint32_t src) {
+  RankEnv* env = envs_[dst];
+  if (env == nullptr || env->step == nullptr) return;
+  const Step& s = *env->step;
+  std::string what = "the message from rank " + std::to_string(src);
+  if (s.kind == Step::call) what += std::string(" in ") + s.spec->name;
+  follow_buffers(*env, s, what);
+}
+
+void Executor::follow_buffers(RankEnv& env, const Step& s, std::string_view what) {
   if (sc_.followed.empty() || result_.trace.level() != sim::TraceLevel::full) return;
   for (NameId id : sc_.followed) {
     const mpi::Allocation* a = allocation(env, id);

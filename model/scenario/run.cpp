@@ -241,6 +241,9 @@ RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& g
   // Provenance for the viewer, when the trace keeps everything (allocations up to 16 MiB).
   if (cfg.trace_level == sim::TraceLevel::full) world.track_origins(16 << 20);
   Executor ex(sc, world, cfg, res);
+  // Followed buffers fill message by message in the viewer.
+  if (!sc.followed.empty() && cfg.trace_level == sim::TraceLevel::full && cfg.payload == mpi::PayloadMode::data)
+    world.observe_deliveries([&ex](std::uint32_t dst, std::uint32_t src) { ex.follow_delivery(dst, src); });
   engine.reserve_processes(n);
   for (std::uint32_t r = 0; r < n; ++r) {
     world.enter(r);  // the rank's frame, in its slot

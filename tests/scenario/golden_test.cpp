@@ -221,3 +221,29 @@ TEST_CASE("every shipped scenario runs and meets its expectations at any rank co
   }
   MESSAGE(runs, " runs");
 }
+
+TEST_CASE("a followed buffer is recorded after each message whose data lands in it") {
+  // A linear gather into a followed buffer: the root's records show it filling
+  // block by block, one record per message, then nothing new after the call.
+  const char* s = R"({"mpisim": 1, "program": [
+    {"buffer": "x", "type": "MPI_INT", "count": 2, "init": "rank * 10 + i"},
+    {"buffer": "all", "type": "MPI_INT", "count": 8, "init": "-1"},
+    {"show": ["all"], "ranks": "rank == 0", "follow": true},
+    {"call": "MPI_Gather", "sendbuf": "x", "sendcount": 2, "sendtype": "MPI_INT", "recvbuf": "all", "recvcount": 2,
+     "recvtype": "MPI_INT", "root": 0, "comm": "MPI_COMM_WORLD", "algorithm": "linear"}]})";
+  auto r = mpisim::test::run_text(s, 4);
+  std::vector<std::string> seen;
+  for (const auto& snap : r.trace.snapshots()) {
+    if (snap.process != 0 || !snap.replay) continue;
+    auto j = nlohmann::json::parse(snap.json);
+    std::string values;
+    for (const auto& v : j["values"]) values += v.dump() + " ";
+    seen.push_back(j["follow"].get<std::string>() + ": " + values);
+  }
+  CHECK(seen == std::vector<std::string>{
+                    "declared: -1 -1 -1 -1 -1 -1 -1 -1 ",
+                    "the message from rank 1 in MPI_Gather: 0 1 10 11 -1 -1 -1 -1 ",
+                    "the message from rank 2 in MPI_Gather: 0 1 10 11 20 21 -1 -1 ",
+                    "the message from rank 3 in MPI_Gather: 0 1 10 11 20 21 30 31 ",
+                });
+}
