@@ -226,7 +226,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
       throw mpi::MpiError(mpi::ErrorClass::comm, "comm", "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
                           "MPI-4.1 §7.4.3: MPI_Comm_free takes a communicator the program made");
     x.run.world().record_free(x.run.comm(*comm, "comm"), x.r);  // collective: every process must free it
-    x.c.comms[static_cast<std::size_t>(*comm & capi::kIndexMask)] = nullptr;  // pending operations still complete
+    x.c.handles.free_comm(*comm);  // pending operations still complete
     *comm = MPI_COMM_NULL;
   });
 }
@@ -551,11 +551,6 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int
 // ---- names, attributes, the library's version
 namespace mpisim::program::capi {
 namespace {
-std::string* name_of(CRank& c, int handle) {
-  for (auto& [h, n] : c.names)
-    if (h == handle) return &n;
-  return nullptr;
-}
 void put_name(const std::string& name, char* out, int* resultlen) {
   need(out, "name");
   need(resultlen, "resultlen");
@@ -566,8 +561,7 @@ void put_name(const std::string& name, char* out, int* resultlen) {
 }
 void set_name(CRank& c, int handle, const char* name) {
   need(name, "name");
-  if (std::string* n = name_of(c, handle)) *n = name;
-  else c.names.emplace_back(handle, name);
+  c.handles.set_name(handle, name);
 }
 }  // namespace
 }  // namespace mpisim::program::capi
@@ -584,7 +578,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char* comm_name) {
 int MPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen) {
   return call(__builtin_return_address(0), "MPI_Comm_get_name", [&](Ctx& x) {
     x.run.comm(comm, "comm");
-    const std::string* n = capi::name_of(x.c, comm);
+    const std::string* n = x.c.handles.name(comm);
     capi::put_name(n ? *n : comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : comm == MPI_COMM_SELF ? "MPI_COMM_SELF" : "",
                    comm_name, resultlen);
   });
@@ -955,11 +949,10 @@ int MPI_Request_free(MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Request_free", [&](Ctx& x) {
     capi::need(request, "request");
     Request*& r = capi::request_of(x.c, *request, "request");
-    const auto i = static_cast<std::size_t>(*request & capi::kIndexMask);
-    if (capi::persistent_at(x.c, i)) {
-      coll::check_free(*x.c.persistent[i], r != nullptr, "request " + capi::hex(*request));
+    if (const coll::Persistent* p = x.c.handles.persistent_of(*request)) {
+      coll::check_free(*p, r != nullptr, "request " + capi::hex(*request));
       if (r) x.rk.free_request(r);
-      x.c.persistent[i].reset();
+      x.c.handles.free_persistent(*request);
     } else {
       x.rk.free_request(r);
     }
@@ -970,10 +963,9 @@ int MPI_Request_free(MPI_Request* request) {
 int MPI_Cancel(MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Cancel", [&](Ctx& x) {
     capi::need(request, "request");
-    const auto i = static_cast<std::size_t>(*request & capi::kIndexMask);
     Request* r = capi::request_of(x.c, *request, "request");
-    if (capi::persistent_at(x.c, i))
-      coll::check_cancel(*x.c.persistent[i], r != nullptr, "request " + capi::hex(*request));
+    if (const coll::Persistent* p = x.c.handles.persistent_of(*request))
+      coll::check_cancel(*p, r != nullptr, "request " + capi::hex(*request));
     x.rk.cancel(r);
   });
 }

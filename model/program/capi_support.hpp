@@ -113,11 +113,7 @@ inline int call(const void* site, const char* name, F&& body) {
 inline std::string hex(int v) { return handle_text(v); }
 
 // ---- handles
-constexpr int kDerivedType = static_cast<int>(0xcc000000u);
-constexpr int kRequestKind = static_cast<int>(0xac000000u);
 constexpr int kIndexMask = kHandleIndex;
-constexpr int kOpKind = static_cast<int>(0x98000000u);
-constexpr int kMessageKind = static_cast<int>(0xb4000000u);
 
 struct TypeName {
   int handle;
@@ -154,13 +150,7 @@ inline mpi::TypeRef type_of(const CRank& c, int h, const char* argument) {
     return m;
   }();
   if (auto it = predefined.find(h); it != predefined.end()) return it->second;
-  if ((h & ~kIndexMask) == kDerivedType) {
-    const auto i = static_cast<std::size_t>(h & kIndexMask);
-    if (i < c.types.size() && c.types[i]) return c.types[i];
-    if (i < c.types.size())
-      throw MpiError(ErrorClass::type, argument, "datatype " + hex(h) + " was freed (MPI_Type_free)",
-                     "MPI-4.1 §5.1.9: a freed datatype handle may not be used");
-  }
+  if (mpi::TypeRef t = c.handles.type(h, argument)) return t;
   throw MpiError(ErrorClass::type, argument,
                  h == MPI_DATATYPE_NULL ? std::string("MPI_DATATYPE_NULL is not a datatype")
                                         : hex(h) + " is not a datatype handle",
@@ -178,51 +168,25 @@ inline mpi::OpRef op_of(const CRank& c, int h) {
   }();
   const auto i = static_cast<unsigned>(h) - 0x58000001u;
   if (i < ops.size()) return ops[i];
-  const auto k = static_cast<std::size_t>(h & kIndexMask);
-  if ((h & ~kIndexMask) == kOpKind && k < c.ops.size()) {
-    if (c.ops[k]) return c.ops[k];
-    throw MpiError(ErrorClass::op, "op", "operation " + hex(h) + " was freed (MPI_Op_free)",
-                   "MPI-4.1 §6.9.5: a freed operation handle may not be used");
-  }
+  if (mpi::OpRef o = c.handles.op(h)) return o;
   throw MpiError(ErrorClass::op, "op",
                  h == MPI_OP_NULL ? std::string("MPI_OP_NULL is not an operation") : hex(h) + " is not an operation handle",
                  "MPI-4.1 §6.9.2: op must be a predefined or a user-defined operation");
 }
 
-// A slot of the rank's request table is free when it holds no operation and no
-// persistent request.
-inline bool persistent_at(const CRank& c, std::size_t i) { return i < c.persistent.size() && c.persistent[i]; }
-
-inline int add_request(CRank& c, Request* r) {
-  std::size_t i = 0;
-  while (i < c.requests.size() && (c.requests[i] || persistent_at(c, i))) ++i;
-  if (i == c.requests.size()) c.requests.push_back(nullptr), c.request_comms.push_back(0);
-  c.requests[i] = r;
-  c.request_comms[i] = c.about;  // the communicator of the call that made it: its errors' handler
-  return kRequestKind | static_cast<int>(i);
-}
+inline int add_request(CRank& c, Request* r) { return c.handles.add_request(r, c.about); }
 
 // The operation a request handle names: null for MPI_REQUEST_NULL and for an
 // inactive persistent request (a wait on either returns at once, MPI-4.1 §3.7.3).
 inline Request*& request_of(CRank& c, int h, const char* argument) {
   static Request* null_request = nullptr;
   if (h == MPI_REQUEST_NULL) return null_request = nullptr;
-  const auto i = static_cast<std::size_t>(h & kIndexMask);
-  if ((h & ~kIndexMask) == kRequestKind && i < c.requests.size() && (c.requests[i] || persistent_at(c, i))) {
-    if (c.about == 0) c.about = c.request_comms[i];  // a completion call is about its requests' communicator
-    return c.requests[i];
-  }
-  throw MpiError(ErrorClass::request, argument, hex(h) + " is not an active request of this rank",
-                 "MPI-4.1 §3.7.3: a request handle must come from a nonblocking call and not be completed or "
-                 "freed yet");
+  return c.handles.request(h, argument, &c.about);
 }
 
 // After a completion call completed the operation of `handle`: a persistent
 // request stays (inactive), any other becomes MPI_REQUEST_NULL.
-inline void completed(const CRank& c, MPI_Request& handle) {
-  if (handle == MPI_REQUEST_NULL) return;
-  if (!persistent_at(c, static_cast<std::size_t>(handle & kIndexMask))) handle = MPI_REQUEST_NULL;
-}
+inline void completed(CRank& c, MPI_Request& handle) { c.handles.completed(handle); }
 
 // `many`: a status of an array (MPI_Waitall, ...), whose MPI_ERROR field is set;
 // a single completion leaves it alone (MPI-4.1 §3.2.5).
@@ -283,12 +247,7 @@ inline Task<void> mprobe(mpi::Rank& rk, int source, int tag, const mpi::Communic
 // MPI_Message handles: MPI_MESSAGE_NO_PROC for a probe of MPI_PROC_NULL, else a
 // slot of the rank's table, free again once received.
 inline int add_message(CRank& c, const mpi::MatchedMessage& m) {
-  if (m.no_proc) return MPI_MESSAGE_NO_PROC;
-  std::size_t i = 0;
-  while (i < c.messages.size() && c.messages[i].comm != nullptr) ++i;
-  if (i == c.messages.size()) c.messages.emplace_back();
-  c.messages[i] = m;
-  return kMessageKind | static_cast<int>(i);
+  return m.no_proc ? MPI_MESSAGE_NO_PROC : c.handles.add_message(m);
 }
 
 inline mpi::MatchedMessage& message_of(CRank& c, int h) {
@@ -297,12 +256,7 @@ inline mpi::MatchedMessage& message_of(CRank& c, int h) {
     const auto& self = g_run->world().comm_self();
     return no_proc = mpi::MatchedMessage{nullptr, &self, true};
   }
-  const auto i = static_cast<std::size_t>(h & kIndexMask);
-  if ((h & ~kIndexMask) == kMessageKind && i < c.messages.size() && c.messages[i].comm != nullptr) return c.messages[i];
-  throw MpiError(ErrorClass::request, "message",
-                 h == MPI_MESSAGE_NULL ? std::string("the message handle is MPI_MESSAGE_NULL")
-                                       : hex(h) + " is not a message of this rank (or it was received already)",
-                 "MPI-4.1 §3.8.3: MPI_Mrecv and MPI_Imrecv receive a message that a matched probe returned");
+  return c.handles.message(h);
 }
 
 inline Task<void> wait_some(mpi::Rank& rk, std::span<Request*> rs, std::vector<int>* indices,
@@ -335,7 +289,7 @@ inline void released_on_error(CRank& c, const std::vector<Request*>& scratch, MP
   for (std::size_t i = 0; i < scratch.size(); ++i) {
     MPI_Request& h = handles[i];
     if (h == MPI_REQUEST_NULL || scratch[i] != nullptr) continue;
-    Request*& slot = c.requests[static_cast<std::size_t>(h & kIndexMask)];
+    Request*& slot = c.handles.request(h, "array_of_requests", nullptr);
     if (slot == nullptr) continue;  // an inactive persistent request, untouched
     slot = nullptr;
     completed(c, h);
@@ -458,10 +412,8 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
   const coll::Algorithm& alg = x.run.algorithm_for(x.name, args);
   x.algorithm = alg.name.data();
   if (persistent) {
-    *request = add_request(x.c, nullptr);
-    const auto i = static_cast<std::size_t>(*request & kIndexMask);
-    if (x.c.persistent.size() <= i) x.c.persistent.resize(i + 1);
-    x.c.persistent[i] = std::make_unique<coll::Persistent>(coll::Persistent{std::move(args), &alg, {}});
+    *request = x.c.handles.add_persistent(std::make_unique<coll::Persistent>(coll::Persistent{std::move(args), &alg, {}}),
+                                          x.c.about);
     return;
   }
   args.instance = x.run.next_instance(x.c, cm);
@@ -478,16 +430,16 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
 // MPI_Start on a persistent request: its operation again (a collective: as a
 // new collective call on its communicator).
 inline void start(Ctx& x, MPI_Request handle, const char* argument) {
-  const auto i = static_cast<std::size_t>(handle & kIndexMask);
-  if ((handle & ~kIndexMask) != kRequestKind || !persistent_at(x.c, i))
+  const coll::Persistent* p = x.c.handles.persistent_of(handle);
+  if (p == nullptr)
     throw MpiError(ErrorClass::request, argument, hex(handle) + " is not a persistent request of this rank",
                    "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Send_init, MPI_Bcast_init, ...)");
-  coll::check_start(x.c.requests[i] != nullptr, "request " + hex(handle), argument);
-  const coll::Persistent& p = *x.c.persistent[i];
-  if (p.collective()) x.returnable = false;
-  const std::int64_t instance = p.collective() ? x.run.next_instance(x.c, *p.args.comm) : -1;
-  x.c.requests[i] = coll::start(x.run.coordinator(), x.rk, p, instance, &x.algorithm);
-  x.started = x.c.requests[i];
+  Request*& op = x.c.handles.request(handle, argument, &x.c.about);
+  coll::check_start(op != nullptr, "request " + hex(handle), argument);
+  if (p->collective()) x.returnable = false;
+  const std::int64_t instance = p->collective() ? x.run.next_instance(x.c, *p->args.comm) : -1;
+  op = coll::start(x.run.coordinator(), x.rk, *p, instance, &x.algorithm);
+  x.started = op;
 }
 
 // MPI_Send_init, MPI_Ssend_init, MPI_Bsend_init, MPI_Rsend_init, MPI_Recv_init:
@@ -499,11 +451,9 @@ inline int p2p_init(const void* site, const char* name, bool send, mpi::SendMode
     auto t = type_of(x.c, datatype, "datatype");
     need(request, "request");
     mpi::PersistentP2P op = x.rk.p2p_init(send, mode, typed(x, buf, count, t), t, peer, tag, cm);
-    *request = add_request(x.c, nullptr);
-    const auto i = static_cast<std::size_t>(*request & kIndexMask);
-    if (x.c.persistent.size() <= i) x.c.persistent.resize(i + 1);
-    x.c.persistent[i] = std::make_unique<coll::Persistent>();
-    x.c.persistent[i]->p2p = std::move(op);
+    auto p = std::make_unique<coll::Persistent>();
+    p->p2p = std::move(op);
+    *request = x.c.handles.add_persistent(std::move(p), x.c.about);
   });
 }
 
@@ -547,10 +497,7 @@ inline int send_in_mode(const void* site, const char* name, const void* buf, int
 
 inline void new_type(Ctx& x, MPI_Datatype* newtype, mpi::TypeRef t) {
   need(newtype, "newtype");
-  auto free = std::find(x.c.types.begin(), x.c.types.end(), nullptr);
-  if (free == x.c.types.end()) free = x.c.types.insert(free, nullptr);
-  *free = std::move(t);
-  *newtype = kDerivedType | static_cast<int>(free - x.c.types.begin());
+  *newtype = x.c.handles.add_type(std::move(t));
 }
 
 inline Task<void> made_comm(Task<const mpi::Communicator*> t, const mpi::Communicator** out) { *out = co_await std::move(t); }

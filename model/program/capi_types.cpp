@@ -59,11 +59,7 @@ int MPI_Type_free(MPI_Datatype* datatype) {
     capi::need(datatype, "datatype");
     auto t = capi::type_of(x.c, *datatype, "datatype");
     mpi::check_type_free(*t, "datatype");
-    x.c.types[static_cast<std::size_t>(*datatype & capi::kIndexMask)] = nullptr;
-    // Its name goes with it: the slot's next type starts unnamed.
-    auto& names = x.c.names;
-    names.erase(std::remove_if(names.begin(), names.end(), [&](const auto& n) { return n.first == *datatype; }),
-                names.end());
+    x.c.handles.free_type(*datatype);  // and its name: the slot's next type starts unnamed
     *datatype = MPI_DATATYPE_NULL;
   });
 }
@@ -91,16 +87,7 @@ std::vector<mpi::TypeRef> types_of(const CRank& c, const MPI_Datatype* a, int n,
 
 mpi::GroupRef group_of(const CRank& c, MPI_Group h, const char* argument) {
   if (h == MPI_GROUP_EMPTY) return mpi::Group::empty();
-  const auto i = static_cast<std::size_t>(h & kIndexMask);
-  if ((h & ~kIndexMask) == kGroupKind && i < c.groups.size()) {
-    if (c.groups[i]) return c.groups[i];
-    throw mpi::MpiError(mpi::ErrorClass::group, argument, "group " + hex(h) + " was freed (MPI_Group_free)",
-                        "MPI-4.1 §7.3.3: a freed group handle may not be used");
-  }
-  throw mpi::MpiError(mpi::ErrorClass::group, argument,
-                      h == MPI_GROUP_NULL ? std::string("MPI_GROUP_NULL is not a group")
-                                          : hex(h) + " is not a group handle of this rank",
-                      "MPI-4.1 §7.3: a group argument must be a valid group handle");
+  return c.handles.group(h, argument);
 }
 
 void new_group(CRank& c, MPI_Group* out, mpi::GroupRef g) {
@@ -109,8 +96,7 @@ void new_group(CRank& c, MPI_Group* out, mpi::GroupRef g) {
     *out = MPI_GROUP_EMPTY;
     return;
   }
-  c.groups.push_back(std::move(g));
-  *out = kGroupKind | static_cast<int>(c.groups.size() - 1);
+  *out = c.handles.add_group(std::move(g));
 }
 
 // The handle a user function is given for `type`: a predefined type's, else the
@@ -121,9 +107,8 @@ MPI_Datatype handle_of(const mpi::Datatype& type) {
     if (mpi::predefined_type(t.name).get() == &type) return t.handle;
   ProgramRun& run = *g_run;
   auto find = [&](const CRank& c) {
-    for (std::size_t i = 0; i < c.types.size(); ++i)
-      if (c.types[i].get() == &type) return kDerivedType | static_cast<int>(i);
-    return MPI_DATATYPE_NULL;
+    const int h = c.handles.handle_of(type);
+    return h != 0 ? h : MPI_DATATYPE_NULL;
   };
   if (MPI_Datatype h = find(run.current()); h != MPI_DATATYPE_NULL) return h;
   for (const CRank& c : run.ranks())
@@ -180,20 +165,19 @@ int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
                           "MPI-4.1 §6.9.5: MPI_Op_create takes the function that combines the elements");
     mpi::Op o{"user op", mpi::OpKind::user, commute != 0, nullptr, "", &capi::call_user_function,
               reinterpret_cast<const void*>(user_fn)};
-    x.c.ops.push_back(std::make_shared<const mpi::Op>(std::move(o)));
-    *op = capi::kOpKind | static_cast<int>(x.c.ops.size() - 1);
+    *op = x.c.handles.add_op(std::make_shared<const mpi::Op>(std::move(o)));
   });
 }
 
 int MPI_Op_free(MPI_Op* op) {
   return call(__builtin_return_address(0), "MPI_Op_free", [&](Ctx& x) {
     capi::need(op, "op");
-    if ((*op & ~capi::kIndexMask) != capi::kOpKind)
+    if (*op == MPI_OP_NULL || !x.c.handles.op(*op))
       throw mpi::MpiError(mpi::ErrorClass::op, "op", *op == MPI_OP_NULL ? "MPI_OP_NULL is not an operation"
                                                                         : "a predefined operation cannot be freed",
                           "MPI-4.1 §6.9.5: MPI_Op_free takes an operation made by MPI_Op_create");
     capi::op_of(x.c, *op);  // not freed yet
-    x.c.ops[static_cast<std::size_t>(*op & capi::kIndexMask)] = nullptr;  // calls under way keep it
+    x.c.handles.free_op(*op);  // calls under way keep it
     *op = MPI_OP_NULL;
   });
 }
@@ -343,12 +327,7 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
   return call(__builtin_return_address(0), "MPI_Type_set_name", [&](Ctx& x) {
     capi::type_of(x.c, datatype, "datatype");
     capi::need(type_name, "type_name");
-    for (auto& [h, n] : x.c.names)
-      if (h == datatype) {
-        n = type_name;
-        return;
-      }
-    x.c.names.emplace_back(datatype, type_name);
+    x.c.handles.set_name(datatype, type_name);
   });
 }
 
@@ -358,8 +337,7 @@ int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
     capi::need(type_name, "type_name");
     capi::need(resultlen, "resultlen");
     std::string name = t->predefined() ? t->name() : "";
-    for (const auto& [h, n] : x.c.names)
-      if (h == datatype) name = n;
+    if (const std::string* n = x.c.handles.name(datatype)) name = *n;
     const std::size_t len = std::min<std::size_t>(name.size(), MPI_MAX_OBJECT_NAME - 1);
     std::memcpy(type_name, name.data(), len);
     type_name[len] = '\0';
@@ -712,7 +690,7 @@ int MPI_Group_free(MPI_Group* group) {
   return call(__builtin_return_address(0), "MPI_Group_free", [&](Ctx& x) {
     capi::need(group, "group");
     capi::group_of(x.c, *group, "group");
-    if (*group != MPI_GROUP_EMPTY) x.c.groups[static_cast<std::size_t>(*group & capi::kIndexMask)] = nullptr;
+    if (*group != MPI_GROUP_EMPTY) x.c.handles.free_group(*group);
     *group = MPI_GROUP_NULL;
   });
 }

@@ -306,53 +306,16 @@ void ProgramRun::call_ends(const char* algorithm, const Request* started) {
 
 const mpi::Communicator& ProgramRun::comm(int handle, const char* argument) {
   CRank& c = current();
-  const mpi::Communicator* found = nullptr;
-  const auto i = static_cast<std::size_t>(handle & kHandleIndex);
-  if (handle == kCommWorld) found = &world_.comm_world();
-  else if (handle == kCommSelf) found = &world_.comm_self();
-  else if ((handle & ~kHandleIndex) == kCommKind && i < c.comms.size()) {
-    if (!c.comms[i])
-      throw mpi::MpiError(mpi::ErrorClass::comm, argument, "communicator " + handle_text(handle) + " was freed",
-                          "MPI-4.1 §7.4.3: a freed communicator handle may not be used");
-    found = c.comms[i];
-  }
-  if (!found)
-    throw mpi::MpiError(mpi::ErrorClass::comm, argument,
-                        handle == kCommNull ? std::string("MPI_COMM_NULL is not a communicator")
-                                            : handle_text(handle) + " is not a communicator handle of this rank",
-                        "MPI-4.1 §7.4: a communicator argument must be a valid communicator handle");
+  const mpi::Communicator& found = c.handles.comm(handle, world_, argument);
   if (c.about == 0) c.about = handle;  // the first communicator the call names: its error handler applies
-  return *found;
+  return found;
 }
 
-int ProgramRun::errhandler(int comm_handle) {
-  for (const auto& [comm, handler] : current().errhandlers)
-    if (comm == comm_handle) return handler;
-  return 0x54000000;  // MPI_ERRORS_ARE_FATAL
-}
+int ProgramRun::errhandler(int comm_handle) { return current().handles.errhandler(comm_handle); }
 
-void ProgramRun::set_errhandler(int comm_handle, int errhandler) {
-  auto& v = current().errhandlers;
-  for (auto& [comm, handler] : v)
-    if (comm == comm_handle) {
-      handler = errhandler;
-      return;
-    }
-  v.emplace_back(comm_handle, errhandler);
-}
+void ProgramRun::set_errhandler(int comm_handle, int errhandler) { current().handles.set_errhandler(comm_handle, errhandler); }
 
-int ProgramRun::add_comm(const mpi::Communicator* made) {
-  if (!made) return kCommNull;
-  CRank& c = current();
-  c.comms.push_back(made);
-  return kCommKind | static_cast<int>(c.comms.size() - 1);
-}
-
-std::string handle_text(int handle) {
-  char s[16];
-  std::snprintf(s, sizeof s, "0x%08x", static_cast<unsigned>(handle));
-  return s;
-}
+int ProgramRun::add_comm(const mpi::Communicator* made) { return current().handles.add_comm(made); }
 
 std::int64_t ProgramRun::next_instance(CRank& c, const mpi::Communicator& comm) {
   if (&comm == &world_.comm_world()) return c.world_calls++;

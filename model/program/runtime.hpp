@@ -11,6 +11,7 @@
 
 #include "model/coll/arguments.hpp"
 #include "model/coll/coordinator.hpp"
+#include "model/coll/handles.hpp"
 #include "model/coll/persistent.hpp"
 #include "model/coll/registry.hpp"
 #include "model/mpi/group.hpp"
@@ -28,13 +29,12 @@ using mpi::Status;
 using sim::SimTime;
 using sim::Task;
 
-// Handle values (mpi.h): MPICH's for the predefined objects; a made object's is
-// its kind and its index in the rank's table.
-inline constexpr int kCommWorld = 0x44000000, kCommSelf = 0x44000001, kCommNull = 0x04000000;
-inline constexpr int kCommKind = static_cast<int>(0x84000000u);
-inline constexpr int kGroupKind = static_cast<int>(0x88000000u);
-inline constexpr int kHandleIndex = 0x00ffffff;
-std::string handle_text(int handle);  // "0x84000001"
+// Handle values (mpi.h): the library's (coll::Handles).
+inline constexpr int kCommWorld = coll::handle::kCommWorld, kCommSelf = coll::handle::kCommSelf,
+                     kCommNull = coll::handle::kCommNull;
+inline constexpr int kGroupKind = coll::handle::kGroup;
+inline constexpr int kHandleIndex = coll::handle::kIndex;
+inline std::string handle_text(int handle) { return coll::handle::text(handle); }  // "0x84000001"
 
 // How a rank's program ended.
 enum class Ending : std::uint8_t { running, returned, exited };
@@ -63,25 +63,16 @@ struct CRank {
   const void* site = nullptr;  // where the program made it (a return address in the program)
   int about = 0;               // the communicator handle the call is about (its error handler's)
   std::exception_ptr pending_error;  // how `pending` failed, for the call that waited
-  std::vector<std::pair<int, int>> errhandlers;  // communicator handle -> error handler, where set
-  std::vector<std::pair<int, std::string>> names;  // communicator or datatype handle -> name, where set
   SimTime call_start{};
   Ending ending = Ending::running;
   int status = 0;              // main's return value or exit's argument
   bool initialized = false, finalized = false;
   std::int64_t world_calls = 0;                 // collectives so far on MPI_COMM_WORLD
   std::vector<std::pair<std::uint32_t, std::int64_t>> calls_on;  // and on the others, by context
-  std::vector<const mpi::Communicator*> comms;  // MPI_Comm handles made (null: freed or MPI_COMM_NULL)
-  std::vector<Request*> requests;               // MPI_Request handles (null: free, or an inactive persistent one)
-  std::vector<std::unique_ptr<coll::Persistent>> persistent;  // beside requests: the persistent ones
-  std::vector<int> request_comms;               // beside requests: the communicator each belongs to
-  std::vector<mpi::TypeRef> types;              // derived datatypes (null: freed)
-  std::vector<mpi::GroupRef> groups;            // MPI_Group handles (null: freed)
-  std::vector<mpi::OpRef> ops;                  // user-defined operations (null: freed)
+  coll::Handles handles;                        // the rank's handles and the objects they name
   std::vector<Request*> scratch_requests;       // for the calls on arrays of requests
   std::vector<Status> scratch_statuses;
   std::vector<int> scratch_indices;
-  std::vector<mpi::MatchedMessage> messages;    // MPI_Message handles of matched probes (comm null: free)
   std::int64_t cpu_mark_ns = -1;                // with host compute: CPU time when the program's code resumed
   std::FILE* out = nullptr;                     // with labels: the rank's stdout and stderr
   std::FILE* err = nullptr;

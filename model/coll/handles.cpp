@@ -1,0 +1,226 @@
+#include "model/coll/handles.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "model/mpi/error.hpp"
+
+namespace mpisim::coll {
+
+using mpi::ErrorClass;
+using mpi::MpiError;
+
+std::string handle::text(int h) {
+  char s[16];
+  std::snprintf(s, sizeof s, "0x%08x", static_cast<unsigned>(h));
+  return s;
+}
+
+namespace {
+
+// The first free slot of a table (a null entry), made if there is none.
+template <typename T>
+std::size_t free_slot(std::vector<T>& v) {
+  auto it = std::find(v.begin(), v.end(), nullptr);
+  if (it != v.end()) return static_cast<std::size_t>(it - v.begin());
+  v.emplace_back();
+  return v.size() - 1;
+}
+
+}  // namespace
+
+// ---- communicators
+
+const mpi::Communicator& Handles::comm(int h, const mpi::World& world, const char* argument) const {
+  if (h == handle::kCommWorld) return world.comm_world();
+  if (h == handle::kCommSelf) return world.comm_self();
+  if (kind(h, handle::kComm) && slot(h) < comms_.size()) {
+    if (const mpi::Communicator* c = comms_[slot(h)]) return *c;
+    throw MpiError(ErrorClass::comm, argument, "communicator " + handle::text(h) + " was freed",
+                   "MPI-4.1 §7.4.3: a freed communicator handle may not be used");
+  }
+  throw MpiError(ErrorClass::comm, argument,
+                 h == handle::kCommNull ? std::string("MPI_COMM_NULL is not a communicator")
+                                        : handle::text(h) + " is not a communicator handle of this rank",
+                 "MPI-4.1 §7.4: a communicator argument must be a valid communicator handle");
+}
+
+int Handles::add_comm(const mpi::Communicator* made) {
+  if (made == nullptr) return handle::kCommNull;
+  comms_.push_back(made);
+  return handle::kComm | static_cast<int>(comms_.size() - 1);
+}
+
+void Handles::free_comm(int h) {
+  if (kind(h, handle::kComm) && slot(h) < comms_.size()) comms_[slot(h)] = nullptr;
+}
+
+int Handles::errhandler(int comm) const {
+  for (const auto& [c, handler] : errhandlers_)
+    if (c == comm) return handler;
+  return handle::kErrorsAreFatal;
+}
+
+void Handles::set_errhandler(int comm, int handler) {
+  for (auto& [c, e] : errhandlers_)
+    if (c == comm) {
+      e = handler;
+      return;
+    }
+  errhandlers_.emplace_back(comm, handler);
+}
+
+// ---- names
+
+const std::string* Handles::name(int h) const {
+  for (const auto& [k, n] : names_)
+    if (k == h) return &n;
+  return nullptr;
+}
+
+void Handles::set_name(int h, std::string name) {
+  for (auto& [k, n] : names_)
+    if (k == h) {
+      n = std::move(name);
+      return;
+    }
+  names_.emplace_back(h, std::move(name));
+}
+
+void Handles::forget_name(int h) {
+  names_.erase(std::remove_if(names_.begin(), names_.end(), [h](const auto& n) { return n.first == h; }), names_.end());
+}
+
+// ---- datatypes
+
+mpi::TypeRef Handles::type(int h, const char* argument) const {
+  if (!kind(h, handle::kType) || slot(h) >= types_.size()) return nullptr;
+  if (const mpi::TypeRef& t = types_[slot(h)]) return t;
+  throw MpiError(ErrorClass::type, argument, "datatype " + handle::text(h) + " was freed (MPI_Type_free)",
+                 "MPI-4.1 §5.1.9: a freed datatype handle may not be used");
+}
+
+int Handles::add_type(mpi::TypeRef t) {
+  const std::size_t i = free_slot(types_);
+  types_[i] = std::move(t);
+  return handle::kType | static_cast<int>(i);
+}
+
+void Handles::free_type(int h) {
+  if (kind(h, handle::kType) && slot(h) < types_.size()) types_[slot(h)] = nullptr;
+  forget_name(h);  // the slot's next type starts unnamed
+}
+
+int Handles::handle_of(const mpi::Datatype& t) const {
+  for (std::size_t i = 0; i < types_.size(); ++i)
+    if (types_[i].get() == &t) return handle::kType | static_cast<int>(i);
+  return 0;
+}
+
+// ---- groups
+
+mpi::GroupRef Handles::group(int h, const char* argument) const {
+  if (kind(h, handle::kGroup) && slot(h) < groups_.size()) {
+    if (const mpi::GroupRef& g = groups_[slot(h)]) return g;
+    throw MpiError(ErrorClass::group, argument, "group " + handle::text(h) + " was freed (MPI_Group_free)",
+                   "MPI-4.1 §7.3.3: a freed group handle may not be used");
+  }
+  throw MpiError(ErrorClass::group, argument,
+                 h == handle::kGroupNull ? std::string("MPI_GROUP_NULL is not a group")
+                                 : handle::text(h) + " is not a group handle of this rank",
+                 "MPI-4.1 §7.3: a group argument must be a valid group handle");
+}
+
+int Handles::add_group(mpi::GroupRef g) {
+  groups_.push_back(std::move(g));
+  return handle::kGroup | static_cast<int>(groups_.size() - 1);
+}
+
+void Handles::free_group(int h) {
+  if (kind(h, handle::kGroup) && slot(h) < groups_.size()) groups_[slot(h)] = nullptr;
+}
+
+// ---- operations
+
+mpi::OpRef Handles::op(int h) const {
+  if (!kind(h, handle::kOp) || slot(h) >= ops_.size()) return nullptr;
+  if (const mpi::OpRef& o = ops_[slot(h)]) return o;
+  throw MpiError(ErrorClass::op, "op", "operation " + handle::text(h) + " was freed (MPI_Op_free)",
+                 "MPI-4.1 §6.9.5: a freed operation handle may not be used");
+}
+
+int Handles::add_op(mpi::OpRef o) {
+  ops_.push_back(std::move(o));
+  return handle::kOp | static_cast<int>(ops_.size() - 1);
+}
+
+void Handles::free_op(int h) {
+  if (kind(h, handle::kOp) && slot(h) < ops_.size()) ops_[slot(h)] = nullptr;
+}
+
+// ---- requests
+
+mpi::Request*& Handles::request(int h, const char* argument, int* about) {
+  if (kind(h, handle::kRequest) && slot(h) < requests_.size()) {
+    RequestSlot& s = requests_[slot(h)];
+    if (s.op || s.persistent) {
+      if (about && *about == 0) *about = s.comm;  // a completion call is about its requests' communicator
+      return s.op;
+    }
+  }
+  throw MpiError(ErrorClass::request, argument, handle::text(h) + " is not an active request of this rank",
+                 "MPI-4.1 §3.7.3: a request handle must come from a nonblocking call and not be completed or "
+                 "freed yet");
+}
+
+int Handles::add_request(mpi::Request* r, int comm) {
+  std::size_t i = 0;
+  while (i < requests_.size() && (requests_[i].op || requests_[i].persistent)) ++i;
+  if (i == requests_.size()) requests_.emplace_back();
+  requests_[i].op = r;
+  requests_[i].comm = comm;  // the communicator of the call that made it: its errors' handler
+  return handle::kRequest | static_cast<int>(i);
+}
+
+bool Handles::persistent(int h) const {
+  return kind(h, handle::kRequest) && slot(h) < requests_.size() && requests_[slot(h)].persistent;
+}
+
+Persistent* Handles::persistent_of(int h) {
+  return persistent(h) ? requests_[slot(h)].persistent.get() : nullptr;
+}
+
+int Handles::add_persistent(std::unique_ptr<Persistent> p, int comm) {
+  const int h = add_request(nullptr, comm);
+  requests_[slot(h)].persistent = std::move(p);
+  return h;
+}
+
+void Handles::free_persistent(int h) {
+  if (persistent(h)) requests_[slot(h)].persistent.reset();
+}
+
+void Handles::completed(int& h) {
+  if (h != handle::kRequestNull && !persistent(h)) h = handle::kRequestNull;
+}
+
+// ---- matched messages
+
+int Handles::add_message(const mpi::MatchedMessage& m) {
+  std::size_t i = 0;
+  while (i < messages_.size() && messages_[i].comm != nullptr) ++i;
+  if (i == messages_.size()) messages_.emplace_back();
+  messages_[i] = m;
+  return handle::kMessage | static_cast<int>(i);
+}
+
+mpi::MatchedMessage& Handles::message(int h) {
+  if (kind(h, handle::kMessage) && slot(h) < messages_.size() && messages_[slot(h)].comm != nullptr)
+    return messages_[slot(h)];
+  throw MpiError(ErrorClass::request, "message",
+                 h == handle::kMessageNull ? std::string("the message handle is MPI_MESSAGE_NULL")
+                                 : handle::text(h) + " is not a message of this rank (or it was received already)",
+                 "MPI-4.1 §3.8.3: MPI_Mrecv and MPI_Imrecv receive a message that a matched probe returned");
+}
+
+}  // namespace mpisim::coll
