@@ -394,6 +394,121 @@ const std::vector<RankRule>& ompi_barrier_rules() {
   return r;
 }
 
+const std::vector<RankRule>& ompi_bcast_rules() {  // the size is the buffer's bytes
+  static const std::vector<RankRule> r = {
+      {4, {{32, 3}, {256, 5}, {512, 3}, {1024, 7}, {32768, 1}, {131072, 5}, {262144, 2}, {524288, 1}, {1048576, 6}, {0, 5}}},
+      {8, {{64, 5}, {128, 6}, {2048, 5}, {8192, 6}, {1048576, 1}, {0, 2}}},
+      {16, {{8, 7}, {64, 5}, {4096, 7}, {16384, 5}, {32768, 6}, {0, 1}}},
+      {32, {{4096, 7}, {1048576, 6}, {0, 8}}},
+      {64, {{2048, 6}, {0, 7}}},
+      {128, {{0, 7}}},
+      {256, {{2, 6}, {16384, 5}, {32768, 1}, {65536, 5}, {0, 7}}},
+      {1024, {{16384, 7}, {32768, 4}, {0, 7}}},
+      {2048, {{524288, 7}, {0, 8}}},
+      {4096, {{262144, 7}, {0, 8}}},
+      {0, {{8192, 7}, {16384, 5}, {262144, 7}, {0, 8}}},
+  };
+  return r;
+}
+
+const std::vector<RankRule>& ompi_reduce_rules() {  // commutative operations; the size is count × size
+  static const std::vector<RankRule> r = {
+      {4, {{8, 7}, {16, 4}, {32, 3}, {262144, 1}, {524288, 3}, {1048576, 2}, {0, 3}}},
+      {8, {{4096, 4}, {65536, 2}, {262144, 5}, {524288, 1}, {1048576, 5}, {0, 1}}},
+      {16, {{8192, 4}, {0, 5}}},
+      {32, {{4096, 4}, {0, 5}}},
+      {256, {{0, 5}}},
+      {512, {{8192, 5}, {16384, 6}, {0, 5}}},
+      {2048, {{0, 5}}},
+      {4096, {{512, 5}, {1024, 6}, {8192, 5}, {16384, 6}, {0, 5}}},
+      {0, {{16, 5}, {32, 6}, {1024, 5}, {2048, 6}, {8192, 5}, {16384, 6}, {0, 5}}},
+  };
+  return r;
+}
+
+const std::vector<RankRule>& ompi_allgather_rules() {  // above 2 ranks; the size is one rank's block
+  static const std::vector<RankRule> r = {
+      {32, {{0, 3}}},
+      {64, {{1024, 3}, {65536, 5}, {0, 4}}},
+      {128, {{512, 3}, {65536, 5}, {0, 4}}},
+      {256, {{512, 3}, {131072, 5}, {524288, 4}, {1048576, 5}, {0, 4}}},
+      {512, {{32, 3}, {128, 2}, {1024, 3}, {131072, 5}, {524288, 4}, {1048576, 5}, {0, 4}}},
+      {1024, {{64, 3}, {256, 2}, {2048, 3}, {0, 5}}},
+      {2048, {{4, 3}, {8, 2}, {16, 3}, {32, 2}, {256, 3}, {512, 2}, {4096, 3}, {0, 5}}},
+      {4096, {{32, 2}, {128, 3}, {512, 2}, {4096, 3}, {0, 5}}},
+      {0, {{2, 3}, {8, 2}, {16, 3}, {512, 2}, {4096, 3}, {0, 5}}},
+  };
+  return r;
+}
+
+// The first rule is for exactly 2 ranks; the size is the mean of the blocks.
+const std::vector<RankRule>& ompi_allgatherv_rules() {
+  static const std::vector<RankRule> r = {
+      {3, {{2048, 3}, {4096, 5}, {8192, 3}, {0, 5}}},
+      {8, {{256, 1}, {4096, 4}, {8192, 3}, {16384, 4}, {262144, 2}, {0, 4}}},
+      {16, {{1024, 1}, {0, 2}}},
+      {32, {{128, 1}, {262144, 2}, {0, 3}}},
+      {64, {{256, 1}, {8192, 2}, {0, 3}}},
+      {128, {{256, 1}, {4096, 2}, {0, 3}}},
+      {256, {{1024, 2}, {65536, 4}, {0, 3}}},
+      {512, {{1024, 2}, {0, 3}}},
+      {1024, {{512, 2}, {1024, 1}, {4096, 2}, {1048576, 4}, {0, 3}}},
+      {0, {{4096, 2}, {0, 4}}},
+  };
+  return r;
+}
+
+const std::vector<RankRule>& ompi_gather_rules() {  // the size is one rank's block
+  static const std::vector<RankRule> r = {
+      {4, {{2, 3}, {4, 1}, {32768, 2}, {65536, 1}, {131072, 2}, {0, 3}}},
+      {8, {{1024, 2}, {8192, 1}, {32768, 2}, {262144, 1}, {0, 3}}},
+      {256, {{0, 2}}},
+      {512, {{2048, 2}, {8192, 1}, {0, 2}}},
+      {0, {{0, 2}}},
+  };
+  return r;
+}
+
+const std::vector<RankRule>& ompi_scatter_rules() {  // the size is one rank's block
+  static const std::vector<RankRule> r = {
+      {4, {{2, 3}, {131072, 1}, {262144, 3}, {0, 1}}},
+      {8, {{2048, 2}, {4096, 1}, {8192, 2}, {32768, 1}, {1048576, 3}, {0, 1}}},
+      {16, {{16384, 2}, {1048576, 3}, {0, 1}}},
+      {32, {{16384, 2}, {32768, 1}, {0, 3}}},
+      {64, {{512, 2}, {8192, 3}, {16384, 2}, {0, 3}}},
+      {0, {{512, 2}, {0, 3}}},
+  };
+  return r;
+}
+
+const std::vector<RankRule>& ompi_reduce_scatter_rules() {  // commutative; the size is the whole vector
+  static const std::vector<RankRule> r = {
+      {4, {{65536, 3}, {131072, 4}, {0, 3}}},
+      {8, {{8, 1}, {262144, 2}, {0, 3}}},
+      {32, {{262144, 2}, {0, 3}}},
+      {64, {{64, 1}, {2048, 2}, {524288, 4}, {0, 3}}},
+      {128, {{256, 1}, {512, 2}, {2048, 4}, {4096, 2}, {0, 4}}},
+      {256, {{256, 1}, {512, 2}, {0, 4}}},
+      {512, {{256, 1}, {1024, 2}, {0, 4}}},
+      {1024, {{512, 1}, {2048, 2}, {8192, 4}, {16384, 2}, {0, 4}}},
+      {2048, {{512, 1}, {4096, 2}, {16384, 4}, {32768, 2}, {0, 4}}},
+      {4096, {{512, 1}, {4096, 2}, {0, 4}}},
+      {0, {{1024, 1}, {8192, 2}, {0, 4}}},
+  };
+  return r;
+}
+
+const std::vector<RankRule>& ompi_reduce_scatter_block_rules() {  // commutative; the size is one rank's block
+  static const std::vector<RankRule> r = {
+      {4, {{4, 2}, {8, 4}, {16, 3}, {128, 4}, {256, 3}, {4096, 4}, {8192, 3}, {131072, 4}, {0, 1}}},
+      {8, {{8, 3}, {32, 2}, {256, 4}, {8192, 3}, {16384, 4}, {1048576, 3}, {0, 1}}},
+      {16, {{4, 1}, {32, 3}, {128, 4}, {524288, 3}, {4194304, 1}, {0, 4}}},
+      {32, {{32, 1}, {524288, 3}, {2097152, 1}, {4194304, 3}, {0, 4}}},
+      {0, {{4, 3}, {16, 1}, {65536, 4}, {262144, 1}, {0, 4}}},
+  };
+  return r;
+}
+
 int lookup(const std::vector<RankRule>& rules, std::uint64_t p, std::uint64_t size, std::size_t first = 0) {
   for (std::size_t i = first; i < rules.size(); ++i)
     if (const RankRule& r = rules[i]; r.below == 0 || p < r.below)
@@ -524,19 +639,62 @@ bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDef
       {C::alltoall, {"linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"}},
       {C::alltoallv, {"basic_linear", "pairwise"}},
       {C::barrier, {"linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"}},
+      {C::bcast, {"basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree", "binomial", "knomial",
+                  "scatter_allgather", "scatter_allgather_ring"}},
+      {C::reduce, {"linear", "chain", "pipeline", "binary", "binomial", "in-order_binary", "rabenseifner"}},
+      {C::allgather, {"linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"}},
+      {C::allgatherv, {"default", "bruck", "ring", "neighbor", "two_proc"}},
+      {C::gather, {"basic_linear", "binomial", "linear_sync"}},
+      {C::scatter, {"basic_linear", "binomial", "linear_nb"}},
+      {C::reduce_scatter, {"non-overlapping", "recursive_halving", "ring", "butterfly"}},
+      {C::reduce_scatter_block, {"basic_linear", "recursive_doubling", "recursive_halving", "butterfly"}},
+      {C::scan, {"linear", "recursive_doubling"}},
+      {C::exscan, {"linear", "recursive_doubling"}},
   };
+  // Reductions are of doubles: `bytes` rounded up to whole elements.
+  const std::uint64_t reduced = (bytes + 7) / 8 * 8;
+  std::uint64_t pof2 = 1;
+  while (pof2 * 2 <= p) pof2 *= 2;
   int id = 0;
+  int runs = 0;  // the algorithm the chosen one falls back to here, by number (0: itself)
+  const char* why = "";
   switch (c) {
-    case C::allreduce: id = lookup(ompi_allreduce_rules(), p, (bytes + 7) / 8 * 8); break;
+    case C::allreduce: id = lookup(ompi_allreduce_rules(), p, reduced); break;
     case C::alltoall: id = lookup(ompi_alltoall_rules(), p, bytes, p == 2 ? 0 : 1); break;
     case C::alltoallv: id = lookup(ompi_alltoallv_rules(), p, bytes); break;
     case C::barrier: id = lookup(ompi_barrier_rules(), p, 0); break;
+    case C::bcast: id = lookup(ompi_bcast_rules(), p, bytes); break;
+    case C::reduce:
+      id = lookup(ompi_reduce_rules(), p, reduced);
+      if (id == 7 && (pof2 < 2 || reduced / 8 < pof2)) runs = 1, why = "fewer elements than the power of two below p";
+      break;
+    case C::allgather:
+      id = p == 2 ? 6 : lookup(ompi_allgather_rules(), p, bytes);
+      if (id == 3 && pof2 != p) runs = 2, why = "p is not a power of two";
+      if (id == 5 && p % 2 == 1) runs = 4, why = "p is odd";
+      break;
+    case C::allgatherv:
+      id = lookup(ompi_allgatherv_rules(), p, bytes, p == 2 ? 0 : 1);
+      if (id == 4 && p % 2 == 1) runs = 3, why = "p is odd";
+      break;
+    case C::gather: id = lookup(ompi_gather_rules(), p, bytes); break;
+    case C::scatter: id = lookup(ompi_scatter_rules(), p, bytes); break;
+    case C::reduce_scatter: id = lookup(ompi_reduce_scatter_rules(), p, p * reduced); break;
+    case C::reduce_scatter_block: id = lookup(ompi_reduce_scatter_block_rules(), p, reduced); break;
+    // The tuned component has no fixed rule for these: coll/basic's linear chain runs.
+    case C::scan:
+    case C::exscan: id = 1; break;
     default: return false;
   }
-  out->name = names.at(c).at(static_cast<std::size_t>(id - 1));
+  const int number = runs ? runs : id;
+  const std::string own = names.at(c).at(static_cast<std::size_t>(number - 1));
   out->algorithm = nullptr;
+  // mpisim's equivalent: the same number, unsegmented (the fixed rules segment nothing).
   for (const auto& a : algorithms())
-    if (a.collective == c && a.library.ompi == id && !a.restrictions.intercomm) out->algorithm = &a;
+    if (a.collective == c && a.library.ompi == number && a.library.ompi_segsize == 0 && !a.restrictions.intercomm)
+      out->algorithm = &a;
+  out->name = own;
+  out->note = runs ? std::string(names.at(c).at(static_cast<std::size_t>(id - 1))) + " falls back: " + why : "";
   return true;
 }
 

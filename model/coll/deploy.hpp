@@ -45,13 +45,17 @@ struct TuningFile {
   std::vector<Choice> choices;  // one per point of the sweep
 };
 
-// What Open MPI 4.1's tuned component picks by default (its fixed decision rules)
-// for a call on p ranks of `bytes` as `mpisim cost` means them, for the
-// collectives whose rules are encoded here (MPI_Allreduce with a commutative
-// operation, MPI_Alltoall, MPI_Alltoallv, MPI_Barrier); `algorithm` is mpisim's
-// equivalent, or null when mpisim has none (the name is Open MPI's).
+// What Open MPI 4.1's tuned component picks by default (its fixed decision rules;
+// coll/basic's linear chain for MPI_Scan and MPI_Exscan, which they leave out) for
+// a call on p ranks of `bytes` as `mpisim cost` means them (reductions of doubles
+// with MPI_SUM). `algorithm` is mpisim's equivalent of what runs (the fallback,
+// where Open MPI's algorithm falls back by itself at this p), or null when mpisim
+// has none; `name` is Open MPI's name of what runs. False
+// for the collectives the tuned component does not decide (the v and w forms
+// but MPI_Allgatherv and MPI_Alltoallv, the neighbourhood collectives).
 struct LibraryDefault {
   std::string name;
+  std::string note;  // why the algorithm that runs is not the rules' choice ("recursive_doubling falls back: ...")
   const Algorithm* algorithm = nullptr;
 };
 bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out);

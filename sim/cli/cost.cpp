@@ -369,9 +369,14 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
       };
       const std::string mpich = verdict(std::string(pt.mpich->name), pt.mpich_ps);
       out << (pt.has_ompi ? pad(mpich, 36) : mpich);
-      if (pt.has_ompi)
-        out << (pt.ompi_ps >= 0 ? verdict(std::string(pt.ompi.algorithm->name), pt.ompi_ps)
-                                : pt.ompi.name + " (not modelled)");
+      if (pt.has_ompi) {
+        // mpisim's name of it where mpisim has it, Open MPI's where not.
+        std::string name = pt.ompi.algorithm ? std::string(pt.ompi.algorithm->name) : pt.ompi.name;
+        if (!pt.ompi.note.empty()) name += " (" + pt.ompi.note + ")";
+        out << (pt.ompi_ps >= 0        ? verdict(name, pt.ompi_ps)
+                : pt.ompi.algorithm ? name + " (n/a: mpisim's runs on powers of two only)"
+                                    : name + " (not modelled)");
+      }
       out << "\n";
       const bool last_of_rank = &pt == &points.back() || (&pt + 1)->ranks != pt.ranks;
       if (last_of_rank)
@@ -383,7 +388,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only);\n"
            "MPICH's default: what MPICH's default selection picks there (docs/collectives.md), its time, and how\n"
            "much slower than the fastest it is; Open MPI's default likewise, from the tuned component's fixed\n"
-           "decisions (encoded for MPI_Allreduce, MPI_Alltoall, MPI_Alltoallv, MPI_Barrier; docs/cost.md)\n";
+           "decisions (docs/cost.md)\n";
   }
   if (!f.json.empty()) {
     // JSON Lines: one object per (ranks, bytes, algorithm), so shards merge by concatenation.

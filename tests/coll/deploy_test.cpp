@@ -106,3 +106,57 @@ TEST_CASE("Open MPI's fixed decisions, where encoded, and mpisim's equivalents")
   CHECK(d.algorithm == find_algorithm(Collective::barrier, "dissemination"));
   CHECK_FALSE(ompi_default(Collective::gatherv, 4, 8, &d));
 }
+
+TEST_CASE("Open MPI's fixed decisions for the other collectives, with the algorithms' own fallbacks") {
+  LibraryDefault d;
+  // MPI_Bcast: 24 ranks, 1 MiB: scatter_allgather (1 MiB is not below 1 MiB).
+  REQUIRE(ompi_default(Collective::bcast, 24, 1048576, &d));
+  CHECK(d.name == "scatter_allgather");
+  CHECK(d.algorithm == find_algorithm(Collective::bcast, "scatter_recursive_doubling"));
+  REQUIRE(ompi_default(Collective::bcast, 100, 64, &d));
+  CHECK(d.name == "knomial");
+  CHECK(d.algorithm == nullptr);
+  REQUIRE(ompi_default(Collective::bcast, 8, 1048575, &d));
+  CHECK(d.name == "basic_linear");
+  CHECK(d.algorithm == find_algorithm(Collective::bcast, "linear"));
+  // MPI_Allgather: two ranks have their own rule; recursive doubling falls back to
+  // Bruck on 24 ranks; neighbor exchange to the ring on an odd count.
+  REQUIRE(ompi_default(Collective::allgather, 2, 1 << 20, &d));
+  CHECK(d.name == "two_proc");
+  REQUIRE(ompi_default(Collective::allgather, 16, 8, &d));
+  CHECK(d.name == "recursive_doubling");
+  CHECK(d.note.empty());
+  REQUIRE(ompi_default(Collective::allgather, 24, 8, &d));
+  CHECK(d.name == "bruck");
+  CHECK(d.note == "recursive_doubling falls back: p is not a power of two");
+  CHECK(d.algorithm == find_algorithm(Collective::allgather, "bruck"));
+  REQUIRE(ompi_default(Collective::allgather, 33, 2048, &d));
+  CHECK(d.name == "ring");
+  CHECK(d.note == "neighbor falls back: p is odd");
+  // MPI_Allgatherv: the mean block; two ranks have their own rule.
+  REQUIRE(ompi_default(Collective::allgatherv, 2, 8, &d));
+  CHECK(d.name == "ring");
+  CHECK(d.algorithm == find_algorithm(Collective::allgatherv, "ring"));
+  REQUIRE(ompi_default(Collective::allgatherv, 12, 100, &d));
+  CHECK(d.name == "default");
+  // MPI_Reduce of doubles: Rabenseifner below 8 bytes on fewer than 4 ranks, which
+  // runs linear with fewer doubles than the power of two below p.
+  REQUIRE(ompi_default(Collective::reduce, 3, 0, &d));
+  CHECK(d.name == "linear");
+  CHECK(d.note == "rabenseifner falls back: fewer elements than the power of two below p");
+  REQUIRE(ompi_default(Collective::reduce, 64, 1 << 20, &d));
+  CHECK(d.name == "binomial");
+  // MPI_Reduce_scatter compares the whole vector, MPI_Reduce_scatter_block one block.
+  REQUIRE(ompi_default(Collective::reduce_scatter, 24, 65536, &d));  // 1.5 MiB
+  CHECK(d.name == "ring");
+  REQUIRE(ompi_default(Collective::reduce_scatter_block, 24, 65536, &d));
+  CHECK(d.name == "recursive_halving");
+  REQUIRE(ompi_default(Collective::gather, 4, 8, &d));
+  CHECK(d.name == "binomial");
+  REQUIRE(ompi_default(Collective::scatter, 4, 131072, &d));
+  CHECK(d.name == "linear_nb");
+  // No fixed rule for the scans: coll/basic's linear chain.
+  REQUIRE(ompi_default(Collective::scan, 1000, 8, &d));
+  CHECK(d.name == "linear");
+  CHECK(d.algorithm == find_algorithm(Collective::scan, "linear"));
+}
