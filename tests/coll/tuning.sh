@@ -96,6 +96,22 @@ for alg in recursive_halving:3 recursive_doubling:2; do
   case " $seen " in *" $with_file "*) fail "two algorithms gave $with_file" ;; esac
   seen="$seen $with_file"
 done
+# Open MPI's fixed decisions as mpisim encodes them (no rules file): at 8 and 4096
+# bytes per block on 4 ranks the default gives what the algorithm mpisim names as
+# Open MPI's default gives when forced (recursive doubling 0, recursive halving 2).
+for bytes in 8 4096; do
+  "$mpisim" cost MPI_Reduce_scatter_block --ranks 4 --bytes "$bytes" -q --json fixed.jsonl
+  name=$(grep '"ompi_default":true' fixed.jsonl | sed 's/.*"algorithm":"\([^"]*\)".*/\1/')
+  case $name in
+    recursive_halving) id=3 ;;
+    recursive_doubling) id=2 ;;
+    *) fail "mpisim names '$name' as Open MPI's default at $bytes bytes" ;;
+  esac
+  plain=$(ompi 4 ./probe.ompi $((bytes / 8)))
+  forced=$(ompi 4 --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_reduce_scatter_block_algorithm "$id" ./probe.ompi $((bytes / 8)))
+  [ "$plain" = "$forced" ] || fail "Open MPI's default at $bytes bytes gives $plain, $name ($id) forced $forced"
+  echo "Open MPI's default at $bytes bytes: $plain, as $name (mpisim's encoding of its fixed rules) forced"
+done
 plain=$(ompi 4 ./collectives.ompi | sort)
 for c in MPI_Barrier MPI_Bcast MPI_Gather MPI_Scatter MPI_Allgather MPI_Alltoall MPI_Alltoallv MPI_Reduce \
          MPI_Allreduce MPI_Reduce_scatter MPI_Reduce_scatter_block MPI_Scan MPI_Exscan; do
