@@ -149,18 +149,21 @@ Json leaf(const std::string& name) {
 // thresholds docs/collectives.md gives, as mpisim's "auto" applies them), and on
 // intercommunicators; for the nonblocking and neighbourhood collectives, the
 // schedule each has for any size.
+// A key of MPICH's selection tree: "avg_msg_size<" and a threshold of registry.hpp.
+std::string below(const char* key, std::int64_t threshold) { return key + std::to_string(threshold); }
+
 Json mpich_default_intra(C c) {
   const std::string A = "MPIR_" + std::string(collective_name(c).substr(4));
   Json j = Json::object();
   switch (c) {
     case C::barrier: return leaf(A + "_intra_dissemination");
     case C::bcast: {
-      j["comm_size<8"] = leaf(A + "_intra_binomial");
+      j[below("comm_size<", mpich::kBcastMinProcs)] = leaf(A + "_intra_binomial");
       Json pow2 = Json::object(), other = Json::object();
-      pow2["avg_msg_size<12288"] = leaf(A + "_intra_binomial");
-      pow2["avg_msg_size<524288"] = leaf(A + "_intra_scatter_recursive_doubling_allgather");
+      pow2[below("avg_msg_size<", mpich::kBcastShort)] = leaf(A + "_intra_binomial");
+      pow2[below("avg_msg_size<", mpich::kBcastLong)] = leaf(A + "_intra_scatter_recursive_doubling_allgather");
       pow2["avg_msg_size=any"] = leaf(A + "_intra_scatter_ring_allgather");
-      other["avg_msg_size<12288"] = leaf(A + "_intra_binomial");
+      other[below("avg_msg_size<", mpich::kBcastShort)] = leaf(A + "_intra_binomial");
       other["avg_msg_size=any"] = leaf(A + "_intra_scatter_ring_allgather");
       j["comm_size=pow2"] = pow2;
       j["comm_size=any"] = other;
@@ -173,9 +176,9 @@ Json mpich_default_intra(C c) {
     case C::allgather:
     case C::allgatherv: {
       Json pow2 = Json::object(), other = Json::object();
-      pow2["total_msg_size<524288"] = leaf(A + "_intra_recursive_doubling");
+      pow2[below("total_msg_size<", mpich::kAllgatherLong)] = leaf(A + "_intra_recursive_doubling");
       pow2["total_msg_size=any"] = leaf(A + "_intra_ring");
-      other["total_msg_size<81920"] = leaf(A + "_intra_brucks");
+      other[below("total_msg_size<", mpich::kAllgatherShort)] = leaf(A + "_intra_brucks");
       other["total_msg_size=any"] = leaf(A + "_intra_ring");
       j["comm_size=pow2"] = pow2;
       j["comm_size=any"] = other;
@@ -183,12 +186,12 @@ Json mpich_default_intra(C c) {
     }
     case C::alltoall: {
       Json out = Json::object(), small = Json::object(), big = Json::object();
-      small["avg_msg_size<=32768"] = leaf(A + "_intra_scattered");
+      small[below("avg_msg_size<=", mpich::kAlltoallMedium)] = leaf(A + "_intra_scattered");
       small["avg_msg_size=any"] = leaf(A + "_intra_pairwise");
-      big["avg_msg_size<=256"] = leaf(A + "_intra_brucks");
-      big["avg_msg_size<=32768"] = leaf(A + "_intra_scattered");
+      big[below("avg_msg_size<=", mpich::kAlltoallShort)] = leaf(A + "_intra_brucks");
+      big[below("avg_msg_size<=", mpich::kAlltoallMedium)] = leaf(A + "_intra_scattered");
       big["avg_msg_size=any"] = leaf(A + "_intra_pairwise");
-      out["comm_size<8"] = small;
+      out[below("comm_size<", mpich::kAlltoallMinProcs)] = small;
       out["comm_size=any"] = big;
       j["is_sendbuf_inplace=yes"] = leaf(A + "_intra_pairwise_sendrecv_replace");
       j["is_sendbuf_inplace=no"] = out;
@@ -210,14 +213,14 @@ Json mpich_default_intra(C c) {
       builtin["is_op_built_in=no"] = leaf(tree);
       big["is_commutative=yes"] = builtin;
       big["is_commutative=no"] = leaf(tree);
-      j["avg_msg_size<=2048"] = leaf(tree);
+      j[below("avg_msg_size<=", mpich::kReduceShort)] = leaf(tree);
       j["avg_msg_size=any"] = big;
       return j;
     }
     case C::reduce_scatter:
     case C::reduce_scatter_block: {
       Json commute = Json::object(), other = Json::object(), pow2 = Json::object();
-      commute["total_msg_size<524288"] = leaf(A + "_intra_recursive_halving");
+      commute[below("total_msg_size<", mpich::kReduceScatterLong)] = leaf(A + "_intra_recursive_halving");
       commute["total_msg_size=any"] = leaf(A + "_intra_pairwise");
       pow2["comm_size=pow2"] = leaf(A + "_intra_noncommutative");
       pow2["comm_size=any"] = leaf(A + "_intra_recursive_doubling");

@@ -239,8 +239,8 @@ const Algorithm& auto_algorithm(const AutoInputs& a) {
     case C::barrier: return named(C::barrier, "dissemination");
     case C::bcast: {
       const std::int64_t n = a.recv_bytes;
-      if (n < 12288 || p < 8) return named(C::bcast, "binomial");
-      if (n < 524288 && is_pof2(p)) return named(C::bcast, "scatter_recursive_doubling");
+      if (n < mpich::kBcastShort || p < mpich::kBcastMinProcs) return named(C::bcast, "binomial");
+      if (n < mpich::kBcastLong && is_pof2(p)) return named(C::bcast, "scatter_recursive_doubling");
       return named(C::bcast, "scatter_ring");
     }
     case C::gather: return named(C::gather, "binomial");
@@ -250,34 +250,35 @@ const Algorithm& auto_algorithm(const AutoInputs& a) {
     case C::allgather:
     case C::allgatherv: {
       const std::int64_t total = a.total_recv_bytes;
-      if (total < 524288 && is_pof2(p)) return named(a.kind, "recursive_doubling");
-      if (total < 81920) return named(a.kind, "bruck");
+      if (total < mpich::kAllgatherLong && is_pof2(p)) return named(a.kind, "recursive_doubling");
+      if (total < mpich::kAllgatherShort) return named(a.kind, "bruck");
       return named(a.kind, "ring");
     }
     case C::alltoall: {
       const std::int64_t n = a.recv_bytes;
       if (a.in_place) return named(C::alltoall, "pairwise");
-      if (n <= 256 && p >= 8) return named(C::alltoall, "bruck");
-      if (n <= 32768) return named(C::alltoall, "linear");
+      if (n <= mpich::kAlltoallShort && p >= mpich::kAlltoallMinProcs) return named(C::alltoall, "bruck");
+      if (n <= mpich::kAlltoallMedium) return named(C::alltoall, "linear");
       return named(C::alltoall, "pairwise");
     }
     case C::alltoallv:
     case C::alltoallw: return named(a.kind, a.in_place ? "pairwise" : "linear");
     case C::reduce: {
       const std::int64_t n = a.send_bytes;
-      if (commute && n > 2048 && a.sendcount >= largest_pof2(p)) return named(C::reduce, "rabenseifner");
+      if (commute && n > mpich::kReduceShort && a.sendcount >= largest_pof2(p)) return named(C::reduce, "rabenseifner");
       return named(C::reduce, "binomial");
     }
     case C::allreduce: {
       const std::int64_t n = a.recv_bytes;
-      if (commute && n > 2048 && a.recvcount >= largest_pof2(p)) return named(C::allreduce, "rabenseifner");
+      if (commute && n > mpich::kReduceShort && a.recvcount >= largest_pof2(p))
+        return named(C::allreduce, "rabenseifner");
       return named(C::allreduce, "recursive_doubling");
     }
     case C::reduce_scatter_block:
     case C::reduce_scatter: {
       const std::int64_t total = a.total_recv_bytes;
       if (!commute) return named(a.kind, "recursive_doubling");
-      if (total < 524288) return named(a.kind, "recursive_halving");
+      if (total < mpich::kReduceScatterLong) return named(a.kind, "recursive_halving");
       return named(a.kind, "pairwise");
     }
     case C::scan: return named(C::scan, "recursive_doubling");

@@ -44,6 +44,22 @@ std::span<const Algorithm> algorithms();
 const Algorithm* find_algorithm(Collective c, std::string_view name);
 // Why `alg` cannot run this call (empty if it can).
 std::string ineligible(const Algorithm& alg, const CollArgs& a);
+// MPICH 4.0's default thresholds (the defaults of its MPIR_CVAR_*_MSG_SIZE and
+// *_MIN_PROCS control variables), in bytes: auto_algorithm applies them and the
+// tuning files (deploy.cpp) write them into MPICH's selection trees.
+namespace mpich {
+inline constexpr std::int64_t kBcastShort = 12288;        // binomial below (avg_msg_size)
+inline constexpr std::int64_t kBcastLong = 524288;        // scatter + recursive-doubling allgather below
+inline constexpr int kBcastMinProcs = 8;                  // binomial below this many ranks
+inline constexpr std::int64_t kAllgatherShort = 81920;    // Bruck below (total_msg_size), other p
+inline constexpr std::int64_t kAllgatherLong = 524288;    // recursive doubling below, power-of-two p
+inline constexpr std::int64_t kAlltoallShort = 256;       // Bruck up to (avg_msg_size) ...
+inline constexpr int kAlltoallMinProcs = 8;               // ... from this many ranks
+inline constexpr std::int64_t kAlltoallMedium = 32768;    // scattered (linear) up to
+inline constexpr std::int64_t kReduceShort = 2048;        // the tree up to (MPI_Reduce and MPI_Allreduce)
+inline constexpr std::int64_t kReduceScatterLong = 524288;  // recursive halving below (total_msg_size), commutative
+}  // namespace mpich
+
 // What MPICH's default selection looks at (docs/collectives.md gives the thresholds).
 struct AutoInputs {
   Collective kind{};
