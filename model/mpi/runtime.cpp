@@ -824,7 +824,7 @@ void Rank::cancel(Request* r) {
   // on its way is withdrawn as well as one waiting at its destination.
   Message* m = r->message;
   if (m == nullptr) return;  // matched, or eager and gone: the send completes normally
-  if (m->data_for != nullptr) return;  // matched, its data on the way
+  if (m->data_moving) return;  // matched, its data on the way
   if (std::find(w.matched_.begin(), w.matched_.end(), m) != w.matched_.end()) return;  // a matched probe has it
   r->message = nullptr;
   m->send_request = nullptr;
@@ -1392,10 +1392,12 @@ void World::serve_send(Message* m) {
   // in order with the pair's others) and the data follows when a receive matches
   // it (move_data).
   const bool held = !m->eager && m->bytes > model_.eager_limit() && model_.defers_arrivals() && !receive_posted_for(*m);
-  if (held) engine_.at(t, rendezvous_stage_, reinterpret_cast<std::uint64_t>(m));
+  if (held) [[unlikely]] engine_.at(t, rendezvous_stage_, reinterpret_cast<std::uint64_t>(m));
   // Started before the send completes (the model may occupy the CPU the sender
   // resumes on); its arrival is queued after (the order of same-instant events).
-  const SimTime arrival = held ? SimTime::never() : start(m, t);
+  const SimTime arrival =
+      held ? SimTime::never()
+           : model_.start_send(m->src_world, m->dst_world, m->bytes, t, reinterpret_cast<std::uint64_t>(m));
   if (m->buffered) [[unlikely]] {  // it has left: its room in the attached buffer is free again
     if (auto it = attached_.find(m->src_world); it != attached_.end())
       it->second.used -= static_cast<std::int64_t>(m->bytes) + BSEND_OVERHEAD;
@@ -1417,7 +1419,9 @@ void World::serve_send(Message* m) {
     m->send_request = nullptr;
     complete(s, t);
   }
-  if (!held) arrive_at(m, arrival);
+  if (held) [[unlikely]] return;
+  if (arrival == net::CostModel::kDeferred) arm_network();
+  else engine_.at(arrival, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
 }
 
 void World::RendezvousStage::on_event(std::uint64_t arg, std::uint64_t) {
@@ -1533,6 +1537,7 @@ bool World::receive_posted_for(const Message& m) const {
 
 void World::move_data(Message* m, Request* recv) {
   m->envelope = false;
+  m->data_moving = true;
   m->data_for = recv;
   m->sent = engine_.now();  // the trace's send time is when the data left
   arrive_at(m, start(m, m->sent));
@@ -1547,12 +1552,15 @@ void World::absorb(Message* m) {
   SimTime done = model_.start_receive(m->src_world, m->dst_world, m->envelope ? 0 : m->bytes, t);
   m->arrived = t;
   m->ready = done;
-  if (!m->envelope) {  // an envelope's message is recorded when its data arrives
+  if (!m->envelope) [[likely]] {  // an envelope's message is recorded when its data arrives
     sim::MessageRecord rec{m->id, m->src_world, m->dst_world, m->tag, m->channel, m->bytes, m->sent, t, m->collective};
     if (trace_.level() == sim::TraceLevel::full) model_.route(m->src_world, m->dst_world, rec.route);
     trace_.record_message(rec);
   }
-  if (Request* q = std::exchange(m->data_for, nullptr)) {  // the data of a matched envelope
+  if (m->data_moving) [[unlikely]] {  // the data of a matched envelope
+    m->data_moving = false;
+    Request* q = m->data_for;
+    m->next = nullptr;  // the union's link again
     deliver(m, q, done);
     return;
   }

@@ -103,9 +103,14 @@ struct Message {
           std::uint32_t ctx, std::uint64_t size, bool is_eager, TypeRef send_type, std::int64_t send_count) noexcept
       : id(message_id), src_world(from), dst_world(to), src(src_rank), tag(tag_value), context(ctx), bytes(size),
         eager(is_eager), type(std::move(send_type)), count(send_count) {}
-  // The sender's waiting sends (a ring through the last one), then the
-  // receiver's unexpected queue.
-  Message* next = nullptr;
+  union {
+    // The sender's waiting sends (a ring through the last one), then the
+    // receiver's unexpected queue ...
+    Message* next = nullptr;
+    // ... or, once a receive matched a rendezvous envelope (data_moving), that
+    // receive, while the data is on its way: the message is in no queue then.
+    Request* data_for;
+  };
   std::uint64_t id;
   std::uint32_t src_world, dst_world;
   int src;                    // comm rank of the sender
@@ -125,10 +130,9 @@ struct Message {
   bool buffered = false;      // MPI_Bsend's: holds space of its sender's attached buffer until served
   bool cancelled = false;     // MPI_Cancel'd before it arrived: dropped when it is served or arrives
   // Rendezvous on a network with links (World::serve_send): only the envelope has
-  // travelled; the data moves once a receive matches it ...
+  // travelled; the data moves once a receive matches it (data_moving, data_for).
   bool envelope = false;
-  // ... and this is that receive while the data is on its way.
-  Request* data_for = nullptr;
+  bool data_moving = false;
   TypeRef type;               // the sender's datatype and count: the send signature
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)

@@ -97,6 +97,25 @@ std::optional<CallId> blocking_form(CallId id, bool* persistent) {
   return std::nullopt;
 }
 
+namespace {
+
+// The constants an output parameter's value may stand for, by call and name.
+Naming naming_of(CallId call, std::string_view param) {
+  if (param == "errhandler") return Naming::errhandler;
+  if (param == "errorclass" || (call == CallId::error_class && param == "errorcode")) return Naming::error_class;
+  if ((call == CallId::comm_compare || call == CallId::group_compare) && param == "result") return Naming::comparison;
+  if (call == CallId::topo_test && param == "status") return Naming::topology;
+  if (param == "ranks2") return Naming::undefined_or_proc_null;
+  if (param == "rank" || param == "count" || param == "index" || param == "outcount" || param == "array_of_indices" ||
+      param == "newrank")
+    return Naming::undefined;
+  if (param == "rank_source" || param == "rank_dest" || param == "sources" || param == "destinations")
+    return Naming::proc_null;
+  return Naming::plain;
+}
+
+}  // namespace
+
 // The MPI calls a scenario can make, with the standard's parameter names.
 const std::vector<CallSpec>& call_specs() {
   static const std::vector<CallSpec> specs = [] {
@@ -104,7 +123,15 @@ const std::vector<CallSpec>& call_specs() {
     for (auto family : {rows::point_to_point_rows, rows::collective_rows, rows::group_rows, rows::topology_rows,
                         rows::datatype_rows})
       for (CallSpec& c : family()) all.push_back(std::move(c));
-    return with_nonblocking(std::move(all));
+    all = with_nonblocking(std::move(all));
+    for (CallSpec& c : all)
+      for (ParamSpec& p : c.params)
+        if (p.kind == ParamKind::out_int || p.kind == ParamKind::array_out || p.kind == ParamKind::array_inout ||
+            p.kind == ParamKind::int_inout) {
+          p.naming = naming_of(c.id, p.name);
+          c.names_outputs = c.names_outputs || p.naming != Naming::plain;
+        }
+    return all;
   }();
   return specs;
 }

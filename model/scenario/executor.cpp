@@ -314,7 +314,7 @@ void Executor::finish_blocking(RankEnv& env, const Status& st, const char* algor
 
 std::int64_t Executor::record_call(RankEnv& env, const Step& s, const char* name, SimTime start, const char* algorithm,
                          std::string args) {
-  if (s.kind == Step::call) name_results(env, s);
+  if (s.kind == Step::call && s.spec->names_outputs) name_results(env, s);
   if (cfg_.explain && s.kind == Step::call) record_explain(env, s, algorithm, start, args);
   if (result_.trace.level() == sim::TraceLevel::summary) {
     result_.trace.count_call(name, start, world_.engine().now());

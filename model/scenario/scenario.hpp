@@ -98,11 +98,17 @@ enum class P : std::uint8_t {
   count_
 };
 
+// The MPI constants an output's value may stand for, so that it prints as their
+// names (MPI_UNDEFINED for a rank, count or index; MPI_PROC_NULL for a neighbour;
+// MPI_IDENT ... MPI_UNEQUAL for a comparison; ...), not as -32766.
+enum class Naming : std::uint8_t { plain, undefined, undefined_or_proc_null, proc_null, comparison, topology, errhandler, error_class };
+
 struct ParamSpec {
   P id;
   const char* name;
   ParamKind kind;
   bool required;  // required everywhere (root-only parameters are checked at run time)
+  Naming naming = Naming::plain;  // outputs: set by call_specs() from the call and the name
 };
 
 enum class CallId {
@@ -153,6 +159,7 @@ struct CallSpec {
   // What it does, in the standard's terms, with {parameter} where `mpisim
   // explain` puts the value the run gave.
   const char* definition;
+  bool names_outputs = false;  // some output's naming is not plain
 };
 // The MPI-1 names a scenario may use for calls MPI-2 renamed (MPI_Type_hvector:
 // MPI_Type_create_hvector, ...), with the names they stand for.

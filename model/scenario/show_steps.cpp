@@ -67,25 +67,6 @@ void Executor::record_explain(RankEnv& env, const Step& s, const char* algorithm
 // The values a call's output parameters got at this rank, in words.
 namespace {
 
-// The MPI constants a call's output may stand for, by call and parameter
-// (MPI_UNDEFINED for a rank, count or index; MPI_IDENT ... MPI_UNEQUAL for a
-// comparison; ...): a student reads the name, not -32766.
-enum class Naming : std::uint8_t { plain, undefined, undefined_or_proc_null, proc_null, comparison, topology, errhandler, error_class };
-
-Naming naming_of(CallId call, std::string_view param) {
-  if (param == "errhandler") return Naming::errhandler;
-  if (param == "errorclass" || (call == CallId::error_class && param == "errorcode")) return Naming::error_class;
-  if ((call == CallId::comm_compare || call == CallId::group_compare) && param == "result") return Naming::comparison;
-  if (call == CallId::topo_test && param == "status") return Naming::topology;
-  if (param == "ranks2") return Naming::undefined_or_proc_null;
-  if (param == "rank" || param == "count" || param == "index" || param == "outcount" || param == "array_of_indices" ||
-      param == "newrank")
-    return Naming::undefined;
-  if (param == "rank_source" || param == "rank_dest" || param == "sources" || param == "destinations")
-    return Naming::proc_null;
-  return Naming::plain;
-}
-
 // The name v stands for under n, or "" when it is just a number.
 std::string named_value(Naming n, std::int64_t v) {
   switch (n) {
@@ -109,8 +90,8 @@ std::string named_value(Naming n, std::int64_t v) {
   return {};
 }
 
-std::string shown_value(CallId call, std::string_view param, std::int64_t v) {
-  std::string n = named_value(naming_of(call, param), v);
+std::string shown_value(Naming naming, std::int64_t v) {
+  std::string n = named_value(naming, v);
   return n.empty() ? std::to_string(v) : n;
 }
 
@@ -118,8 +99,8 @@ std::string shown_value(CallId call, std::string_view param, std::int64_t v) {
 
 std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankEnv& env, const Step& s) {
   std::vector<std::pair<std::string, std::string>> out;
-  std::string_view param;
-  auto one = [&](std::int64_t v) { return shown_value(s.spec->id, param, v); };
+  Naming naming = Naming::plain;
+  auto one = [&](std::int64_t v) { return shown_value(naming, v); };
   auto list = [&](const std::vector<std::int64_t>& xs) {
     std::string t = "{";
     for (std::size_t i = 0; i < xs.size() && i < 16; ++i) t += (i ? ", " : "") + one(xs[i]);
@@ -130,7 +111,7 @@ std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankE
     const ParamSpec& p = s.spec->params[i];
     if (!a.present || a.ignore) continue;
     const std::string& name = names_.str(a.name);
-    param = p.name;
+    naming = p.naming;
     std::string value;
     switch (p.kind) {
       case ParamKind::out_int:
@@ -141,7 +122,7 @@ std::vector<std::pair<std::string, std::string>> Executor::explain_results(RankE
           value = v->is_real ? v->to_string() : v->is_array ? list(v->array) : one(v->scalar);
         break;
       case ParamKind::group_out:
-        param = "members";
+        naming = Naming::plain;
         if (const mpi::GroupRef* g = find_in(env.groups(), a.name))
           value = *g ? "the group of world ranks " + list((*g)->members()) : "MPI_GROUP_NULL";
         break;
@@ -260,14 +241,10 @@ void Executor::follow_buffers(RankEnv& env, const Step& s, std::string_view what
 
 void Executor::name_results(RankEnv& env, const Step& s) {
   for (std::size_t i = 0; i < s.spec->params.size(); ++i) {
-    const ParamSpec& p = s.spec->params[i];
-    if (p.kind != ParamKind::out_int && p.kind != ParamKind::array_out && p.kind != ParamKind::array_inout &&
-        p.kind != ParamKind::int_inout)
-      continue;
+    const Naming n = s.spec->params[i].naming;
     const Arg& a = s.args[i];
-    if (!a.present || a.ignore) continue;
-    if (Naming n = naming_of(s.spec->id, p.name); n != Naming::plain)
-      if (Value* v = find_in(env.values(), a.name)) v->naming = static_cast<std::uint8_t>(n);
+    if (n == Naming::plain || !a.present || a.ignore) continue;
+    if (Value* v = find_in(env.values(), a.name)) v->naming = static_cast<std::uint8_t>(n);
   }
 }
 
