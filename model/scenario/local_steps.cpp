@@ -159,7 +159,8 @@ bool init_name(void* c, std::uint32_t id, std::int64_t* out) {
 
 // Elements 0 .. count-1 set to a*i + b (no sum overflows: the caller checked
 // both ends, and an affine function lies between them).
-void fill_affine(mpi::Allocation& al, std::int64_t count, std::int64_t a, std::int64_t b) {
+// Kept out of line: inlined into declare_buffer its loops are not vectorised as well.
+[[gnu::noinline]] void fill_affine(mpi::Allocation& al, std::int64_t count, std::int64_t a, std::int64_t b) {
   const mpi::BasicType& t = *al.type->basic();
   const bool integral = t.kind == mpi::ElementKind::signed_int || t.kind == mpi::ElementKind::unsigned_int ||
                         t.kind == mpi::ElementKind::byte || t.kind == mpi::ElementKind::boolean;
