@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "model/coll/collective.hpp"
 #include "sim/input_error.hpp"
 
 namespace mpisim::coll {
@@ -656,8 +657,7 @@ bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDef
   };
   // Reductions are of doubles: `bytes` rounded up to whole elements.
   const std::uint64_t reduced = (bytes + 7) / 8 * 8;
-  std::uint64_t pof2 = 1;
-  while (pof2 * 2 <= p) pof2 *= 2;
+  const auto pof2 = static_cast<std::uint64_t>(largest_pof2(static_cast<int>(p)));
   int id = 0;
   int runs = 0;  // the algorithm the chosen one falls back to here, by number (0: itself)
   const char* why = "";

@@ -34,8 +34,8 @@ std::size_t free_slot(std::vector<T>& v) {
 const mpi::Communicator& Handles::comm(int h, const mpi::World& world, const char* argument) const {
   if (h == handle::kCommWorld) return world.comm_world();
   if (h == handle::kCommSelf) return world.comm_self();
-  if (kind(h, handle::kComm) && slot(h) < comms_.size()) {
-    if (const mpi::Communicator* c = comms_[slot(h)]) return *c;
+  if (const mpi::Communicator* const* c = named(comms_, h, handle::kComm)) {
+    if (*c) return **c;
     throw MpiError(ErrorClass::comm, argument, "communicator " + handle::text(h) + " was freed",
                    "MPI-4.1 §7.4.3: a freed communicator handle may not be used");
   }
@@ -52,7 +52,7 @@ int Handles::add_comm(const mpi::Communicator* made) {
 }
 
 void Handles::free_comm(int h) {
-  if (kind(h, handle::kComm) && slot(h) < comms_.size()) comms_[slot(h)] = nullptr;
+  if (const mpi::Communicator** c = named(comms_, h, handle::kComm)) *c = nullptr;
 }
 
 int Handles::errhandler(int comm) const {
@@ -94,8 +94,9 @@ void Handles::forget_name(int h) {
 // ---- datatypes
 
 mpi::TypeRef Handles::type(int h, const char* argument) const {
-  if (!kind(h, handle::kType) || slot(h) >= types_.size()) return nullptr;
-  if (const mpi::TypeRef& t = types_[slot(h)]) return t;
+  const mpi::TypeRef* t = named(types_, h, handle::kType);
+  if (t == nullptr) return nullptr;
+  if (*t) return *t;
   throw MpiError(ErrorClass::type, argument, "datatype " + handle::text(h) + " was freed (MPI_Type_free)",
                  "MPI-4.1 §5.1.9: a freed datatype handle may not be used");
 }
@@ -107,7 +108,7 @@ int Handles::add_type(mpi::TypeRef t) {
 }
 
 void Handles::free_type(int h) {
-  if (kind(h, handle::kType) && slot(h) < types_.size()) types_[slot(h)] = nullptr;
+  if (mpi::TypeRef* t = named(types_, h, handle::kType)) *t = nullptr;
   forget_name(h);  // the slot's next type starts unnamed
 }
 
@@ -120,8 +121,8 @@ int Handles::handle_of(const mpi::Datatype& t) const {
 // ---- groups
 
 mpi::GroupRef Handles::group(int h, const char* argument) const {
-  if (kind(h, handle::kGroup) && slot(h) < groups_.size()) {
-    if (const mpi::GroupRef& g = groups_[slot(h)]) return g;
+  if (const mpi::GroupRef* g = named(groups_, h, handle::kGroup)) {
+    if (*g) return *g;
     throw MpiError(ErrorClass::group, argument, "group " + handle::text(h) + " was freed (MPI_Group_free)",
                    "MPI-4.1 §7.3.3: a freed group handle may not be used");
   }
@@ -137,14 +138,15 @@ int Handles::add_group(mpi::GroupRef g) {
 }
 
 void Handles::free_group(int h) {
-  if (kind(h, handle::kGroup) && slot(h) < groups_.size()) groups_[slot(h)] = nullptr;
+  if (mpi::GroupRef* g = named(groups_, h, handle::kGroup)) *g = nullptr;
 }
 
 // ---- operations
 
 mpi::OpRef Handles::op(int h) const {
-  if (!kind(h, handle::kOp) || slot(h) >= ops_.size()) return nullptr;
-  if (const mpi::OpRef& o = ops_[slot(h)]) return o;
+  const mpi::OpRef* o = named(ops_, h, handle::kOp);
+  if (o == nullptr) return nullptr;
+  if (*o) return *o;
   throw MpiError(ErrorClass::op, "op", "operation " + handle::text(h) + " was freed (MPI_Op_free)",
                  "MPI-4.1 §6.9.5: a freed operation handle may not be used");
 }
@@ -155,17 +157,16 @@ int Handles::add_op(mpi::OpRef o) {
 }
 
 void Handles::free_op(int h) {
-  if (kind(h, handle::kOp) && slot(h) < ops_.size()) ops_[slot(h)] = nullptr;
+  if (mpi::OpRef* o = named(ops_, h, handle::kOp)) *o = nullptr;
 }
 
 // ---- requests
 
 mpi::Request*& Handles::request(int h, const char* argument, int* about) {
-  if (kind(h, handle::kRequest) && slot(h) < requests_.size()) {
-    RequestSlot& s = requests_[slot(h)];
-    if (s.op || s.persistent) {
-      if (about && *about == 0) *about = s.comm;  // a completion call is about its requests' communicator
-      return s.op;
+  if (RequestSlot* s = named(requests_, h, handle::kRequest)) {
+    if (s->op || s->persistent) {
+      if (about && *about == 0) *about = s->comm;  // a completion call is about its requests' communicator
+      return s->op;
     }
   }
   throw MpiError(ErrorClass::request, argument, handle::text(h) + " is not an active request of this rank",
@@ -183,7 +184,8 @@ int Handles::add_request(mpi::Request* r, int comm) {
 }
 
 bool Handles::persistent(int h) const {
-  return kind(h, handle::kRequest) && slot(h) < requests_.size() && requests_[slot(h)].persistent;
+  const RequestSlot* s = named(requests_, h, handle::kRequest);
+  return s && s->persistent;
 }
 
 Persistent* Handles::persistent_of(int h) {
@@ -215,8 +217,7 @@ int Handles::add_message(const mpi::MatchedMessage& m) {
 }
 
 mpi::MatchedMessage& Handles::message(int h) {
-  if (kind(h, handle::kMessage) && slot(h) < messages_.size() && messages_[slot(h)].comm != nullptr)
-    return messages_[slot(h)];
+  if (mpi::MatchedMessage* m = named(messages_, h, handle::kMessage); m && m->comm != nullptr) return *m;
   throw MpiError(ErrorClass::request, "message",
                  h == handle::kMessageNull ? std::string("the message handle is MPI_MESSAGE_NULL")
                                  : handle::text(h) + " is not a message of this rank (or it was received already)",

@@ -78,6 +78,12 @@ class Handles {
   // for a handle that names no request of this rank (completed, freed, made up).
   // `about` is set to the communicator of the call that made it, the first time.
   mpi::Request*& request(int h, const char* argument, int* about);
+  // The operation slot h names, with no check that it holds a request (null when
+  // h names no slot): for releasing what the library released on an error.
+  mpi::Request** operation(int h) {
+    RequestSlot* s = named(requests_, h, handle::kRequest);
+    return s ? &s->op : nullptr;
+  }
   // r, made by a call about communicator `comm`: its handle.
   int add_request(mpi::Request* r, int comm);
   bool persistent(int h) const;
@@ -98,6 +104,15 @@ class Handles {
  private:
   static std::size_t slot(int h) { return static_cast<std::size_t>(h & handle::kIndex); }
   static bool kind(int h, int k) { return (h & ~handle::kIndex) == k; }
+  // The slot of `table` that h, a handle of kind k, names; null when it names none.
+  template <typename T>
+  static T* named(std::vector<T>& table, int h, int k) {
+    return kind(h, k) && slot(h) < table.size() ? &table[slot(h)] : nullptr;
+  }
+  template <typename T>
+  static const T* named(const std::vector<T>& table, int h, int k) {
+    return kind(h, k) && slot(h) < table.size() ? &table[slot(h)] : nullptr;
+  }
   std::vector<const mpi::Communicator*> comms_;  // null: freed
   std::vector<std::pair<int, int>> errhandlers_;  // communicator handle -> error handler, where set
   std::vector<std::pair<int, std::string>> names_;  // handle -> name, where set

@@ -1379,6 +1379,11 @@ void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
   w->resume_kept();
 }
 
+inline void World::arrive_at(Message* m, SimTime arrival) {
+  if (arrival == net::CostModel::kDeferred) arm_network();
+  else engine_.at(arrival, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
+}
+
 void World::serve_send(Message* m) {
   if (m->cancelled) [[unlikely]] {  // withdrawn before it left
     release(m);
@@ -1391,7 +1396,7 @@ void World::serve_send(Message* m) {
   // posted by the end of this instant, only the envelope leaves (an empty message,
   // in order with the pair's others) and the data follows when a receive matches
   // it (move_data).
-  const bool held = !m->eager && m->bytes > model_.eager_limit() && model_.defers_arrivals() && !receive_posted_for(*m);
+  const bool held = !m->eager && m->bytes > model_.eager_limit() && model_.defers_arrivals() && !posted_for(*m);
   if (held) [[unlikely]] engine_.at(t, rendezvous_stage_, reinterpret_cast<std::uint64_t>(m));
   // Started before the send completes (the model may occupy the CPU the sender
   // resumes on); its arrival is queued after (the order of same-instant events).
@@ -1419,9 +1424,7 @@ void World::serve_send(Message* m) {
     m->send_request = nullptr;
     complete(s, t);
   }
-  if (held) [[unlikely]] return;
-  if (arrival == net::CostModel::kDeferred) arm_network();
-  else engine_.at(arrival, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
+  if (!held) [[likely]] arrive_at(m, arrival);
 }
 
 void World::RendezvousStage::on_event(std::uint64_t arg, std::uint64_t) {
@@ -1430,7 +1433,7 @@ void World::RendezvousStage::on_event(std::uint64_t arg, std::uint64_t) {
     w->release(m);
     return;
   }
-  m->envelope = !w->receive_posted_for(*m);
+  m->envelope = w->posted_for(*m) == nullptr;
   w->arrive_at(m, w->start(m, w->engine_.now()));
 }
 
@@ -1439,10 +1442,6 @@ SimTime World::start(Message* m, SimTime t) {
                            reinterpret_cast<std::uint64_t>(m));
 }
 
-void World::arrive_at(Message* m, SimTime arrival) {
-  if (arrival == net::CostModel::kDeferred) arm_network();
-  else engine_.at(arrival, arrive_stage_, reinterpret_cast<std::uint64_t>(m));
-}
 
 void World::arm_network() {
   SimTime next = model_.next_event();
@@ -1528,11 +1527,15 @@ void World::waited_arrival_absorbed(std::uint32_t dst, std::uint64_t seq) {
   if (wa.queued.empty()) waiting_arrivals_.erase(it);
 }
 
-bool World::receive_posted_for(const Message& m) const {
+Request* World::posted_for(const Message& m, Request** prev) const {
   const Rank& r = rank(m.dst_world);
-  for (const Request* q = r.posted_.first(); q != nullptr; q = r.posted_.after(q))
-    if (matches(q->peer, q->tag, q->context, m)) return true;
-  return false;
+  Request* before = nullptr;
+  for (Request* q = r.posted_.first(); q != nullptr; before = q, q = r.posted_.after(q))
+    if (matches(q->peer, q->tag, q->context, m)) {
+      if (prev) *prev = before;
+      return q;
+    }
+  return nullptr;
 }
 
 void World::move_data(Message* m, Request* recv) {
@@ -1566,8 +1569,7 @@ void World::absorb(Message* m) {
   }
   Rank& r = rank(m->dst_world);
   Request* prev = nullptr;
-  for (Request* q = r.posted_.first(); q != nullptr; prev = q, q = r.posted_.after(q)) {
-    if (!matches(q->peer, q->tag, q->context, *m)) continue;
+  if (Request* q = posted_for(*m, &prev)) {  // the first posted receive it matches
     r.posted_.remove(prev, q);
     deliver(m, q, done);
     return;

@@ -676,8 +676,9 @@ class World {
   // After a waiting arrival (event seq `seq`) was absorbed at `dst`.
   void waited_arrival_absorbed(std::uint32_t dst, std::uint64_t seq);
   void absorb(Message* m);
-  // Whether a receive `dst` has posted would match m now.
-  bool receive_posted_for(const Message& m) const;
+  // The first receive m's destination has posted that m matches (and the one
+  // posted before it, in *prev), or null.
+  Request* posted_for(const Message& m, Request** prev = nullptr) const;
   // A rendezvous envelope m has been matched by recv: its data starts now.
   void move_data(Message* m, Request* recv);
   // Delivers m into recv (both matched): type check, data, statuses, completions.

@@ -289,9 +289,10 @@ inline void released_on_error(CRank& c, const std::vector<Request*>& scratch, MP
   for (std::size_t i = 0; i < scratch.size(); ++i) {
     MPI_Request& h = handles[i];
     if (h == MPI_REQUEST_NULL || scratch[i] != nullptr) continue;
-    Request*& slot = c.handles.request(h, "array_of_requests", nullptr);
-    if (slot == nullptr) continue;  // an inactive persistent request, untouched
-    slot = nullptr;
+    Request** slot = c.handles.operation(h);
+    // An inactive persistent request (or a handle repeated in the array): untouched.
+    if (slot == nullptr || *slot == nullptr) continue;
+    *slot = nullptr;
     completed(c, h);
   }
 }
