@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <map>
 #include <new>
 
 #if defined(__linux__)
@@ -144,7 +146,166 @@ void* map(std::size_t bytes) {
   return p;
 }
 
+// Fresh zero pages for zeroed blocks, with no huge-page advice: on a virtual
+// machine a huge page's first touch can cost the host more than the small pages it
+// replaces, and the helper touches these ahead anyway.
+char* map_plain(std::size_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return static_cast<char*>(p);
+}
+
+void unmap(char* p, std::size_t bytes) noexcept {
+  try {
+    helper().drop(p, p + bytes);
+  } catch (...) {  // a piece left queued only populates memory, never changes it
+  }
+  munmap(p, bytes);
+}
+
+void prepare_range(char* p, std::size_t bytes, bool whole) noexcept {
+  try {
+    helper().add(p, p + bytes, whole);
+  } catch (...) {  // a hint: without a thread, the first touch pays as before
+  }
+}
+
+// Blocks carved in order out of mappings that grow from 2 MiB to kMaxMapping; the
+// next mapping is mapped, and handed to the helper, as soon as the current one is
+// taken into use. A block over kMaxCarved has a mapping of its own. Used by the
+// simulation's thread only; the helper merely populates.
+class ZeroedBlocks {
+ public:
+  void* take(std::size_t bytes) {
+    const std::size_t n = (bytes + kPage - 1) / kPage * kPage;
+    if (n > kMaxCarved) {
+      char* p = map_plain(n);
+      try {
+        blocks_.emplace(p, Block{n, nullptr});
+      } catch (...) {
+        munmap(p, n);
+        throw;
+      }
+      prepare_range(p, n, true);  // from its end, while it is written from its start
+      return p;
+    }
+    if (static_cast<std::size_t>(end_ - at_) < n) next_mapping(n);
+    blocks_.emplace(at_, Block{n, current_});
+    ++mappings_.at(current_).live;
+    char* p = at_;
+    at_ += n;
+    return p;
+  }
+
+  // False when p is not one of these blocks.
+  bool give(void* raw) noexcept {
+    auto it = blocks_.find(static_cast<char*>(raw));
+    if (it == blocks_.end()) return false;
+    char* p = it->first;
+    const Block b = it->second;
+    blocks_.erase(it);
+    if (b.mapping == nullptr) {
+      unmap(p, b.bytes);
+      return true;
+    }
+    auto m = mappings_.find(b.mapping);
+    if (--m->second.live == 0 && b.mapping != current_) {
+      unmap(m->first, m->second.bytes);
+      mappings_.erase(m);
+    } else {
+      madvise(p, b.bytes, MADV_DONTNEED);  // its pages go back now; its addresses are never handed out again
+    }
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kFirstMapping = kHugeBytes, kMaxMapping = std::size_t{32} << 20,
+                               kMaxCarved = kMaxMapping / 4;
+  struct Block {
+    std::size_t bytes;
+    char* mapping;  // null: a mapping of its own
+  };
+  struct Mapping {
+    std::size_t bytes;
+    std::size_t live = 0;
+  };
+
+  void next_mapping(std::size_t n) {
+    // Mapped first, so that a failure leaves everything as it was.
+    char* fresh = nullptr;
+    std::size_t fresh_bytes = 0;
+    if (ahead_ == nullptr || ahead_bytes_ < n) {
+      fresh_bytes = std::max(grow_, 2 * n);
+      fresh = map_plain(fresh_bytes);
+    }
+    try {
+      mappings_.emplace(fresh != nullptr ? fresh : ahead_, Mapping{fresh != nullptr ? fresh_bytes : ahead_bytes_});
+    } catch (...) {
+      if (fresh != nullptr) munmap(fresh, fresh_bytes);
+      throw;
+    }
+    retire_current();
+    if (fresh != nullptr) {
+      if (ahead_ != nullptr) unmap(ahead_, ahead_bytes_);  // too small for this block
+      prepare_range(fresh, fresh_bytes, false);
+      current_ = fresh, end_ = fresh + fresh_bytes;
+    } else {
+      current_ = ahead_, end_ = ahead_ + ahead_bytes_;
+    }
+    at_ = current_;
+    ahead_ = nullptr;
+    grow_ = std::min(grow_ * 2, kMaxMapping);
+    try {
+      ahead_bytes_ = grow_;
+      ahead_ = map_plain(ahead_bytes_);
+      prepare_range(ahead_, ahead_bytes_, false);
+    } catch (...) {  // no mapping ahead: the next one is mapped when it is needed
+      ahead_ = nullptr;
+    }
+  }
+
+  // The current mapping's untouched end goes back; a mapping with no block left goes.
+  void retire_current() noexcept {
+    if (current_ == nullptr) return;
+    if (at_ < end_) madvise(at_, static_cast<std::size_t>(end_ - at_), MADV_DONTNEED);
+    auto m = mappings_.find(current_);
+    if (m->second.live == 0) {
+      unmap(m->first, m->second.bytes);
+      mappings_.erase(m);
+    }
+    current_ = at_ = end_ = nullptr;
+  }
+
+  std::map<char*, Block> blocks_;
+  std::map<char*, Mapping> mappings_;
+  char* current_ = nullptr;
+  char* at_ = nullptr;
+  char* end_ = nullptr;
+  char* ahead_ = nullptr;
+  std::size_t ahead_bytes_ = 0;
+  std::size_t grow_ = kFirstMapping;
+};
+
+// Never destroyed, as blocks come back during static destruction.
+ZeroedBlocks& zeroed_blocks() {
+  static ZeroedBlocks* z = new ZeroedBlocks;
+  return *z;
+}
+
 }  // namespace
+
+void* take_zeroed(std::size_t bytes) {
+  if (bytes < kZeroedMin) {
+    void* p = std::calloc(std::max<std::size_t>(bytes, 1), 1);
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  }
+  return zeroed_blocks().take(bytes);
+}
+
+void give_zeroed(void* p) noexcept {
+  if (p != nullptr && !zeroed_blocks().give(p)) std::free(p);
+}
 
 // Maps size + 2 MiB, trims both ends so the block starts on a 2 MiB boundary, and
 // advises huge pages.
@@ -193,6 +354,12 @@ std::uint64_t prepared_bytes() noexcept { return helper().done(); }
 
 void drain() noexcept { helper().drain(); }
 #else
+void* take_zeroed(std::size_t bytes) {
+  void* p = std::calloc(std::max<std::size_t>(bytes, 1), 1);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+void give_zeroed(void* p) noexcept { std::free(p); }
 void* allocate(std::size_t bytes) { return ::operator new(bytes); }
 void* allocate_unprepared(std::size_t bytes) { return ::operator new(bytes); }
 void deallocate(void* p, std::size_t) noexcept { ::operator delete(p); }

@@ -46,6 +46,20 @@ std::uint64_t prepared_bytes() noexcept;
 // Waits until the helper has nothing left to do (for tests).
 void drain() noexcept;
 
+// Zeroed blocks for data that is written soon after it is taken: a simulated
+// buffer's bytes. Small blocks come from calloc. Blocks of kZeroedMin bytes and
+// more are carved, in the order they are taken, out of fresh mappings that the
+// helper makes resident one mapping ahead, so a run that declares buffer after
+// buffer finds its pages already there instead of faulting them in on the
+// simulation's core. The bytes are zero either way: a mapping's pages are the
+// kernel's fresh ones, and no address is handed out twice. A block given back
+// returns its pages to the system at once.
+inline constexpr std::size_t kZeroedMin = std::size_t{64} << 10;
+// At least one byte, all zero; throws std::bad_alloc when there is no memory.
+void* take_zeroed(std::size_t bytes);
+// Gives back a block from take_zeroed (null: nothing).
+void give_zeroed(void* p) noexcept;
+
 // An allocator for std::vector of per-rank state.
 template <typename T>
 using Allocator = FunctionAllocator<T, &bulk::allocate, &bulk::deallocate>;

@@ -10,16 +10,13 @@
 
 #include "model/mpi/error.hpp"
 #include "model/mpi/overlap.hpp"
+#include "sim/bulk.hpp"
 
 namespace mpisim::mpi {
 
-void FreeBytes::operator()(std::byte* p) const noexcept { std::free(p); }
+void FreeBytes::operator()(std::byte* p) const noexcept { sim::bulk::give_zeroed(p); }
 
-ZeroedBytes zeroed_bytes(std::size_t n) {
-  void* p = std::calloc(std::max<std::size_t>(n, 1), 1);
-  if (p == nullptr) throw std::bad_alloc();
-  return ZeroedBytes(static_cast<std::byte*>(p));
-}
+ZeroedBytes zeroed_bytes(std::size_t n) { return ZeroedBytes(static_cast<std::byte*>(sim::bulk::take_zeroed(n))); }
 
 namespace {
 

@@ -27,8 +27,9 @@ using Address = std::int64_t;
 
 enum class PayloadMode { data, sizes };
 
-// Bytes from calloc: fresh pages come zeroed from the system without a pass over
-// them, so a buffer is touched once, by whoever writes it first.
+// Zeroed bytes from sim::bulk::take_zeroed: fresh pages come zeroed from the system
+// without a pass over them, so a buffer is touched once, by whoever writes it
+// first, and the pages of large ones are made resident ahead on the second core.
 struct FreeBytes {
   void operator()(std::byte* p) const noexcept;
 };

@@ -193,3 +193,60 @@ TEST_CASE("an arena's marked blocks are found again, and a retired arena set las
   CHECK(frame_pool::live_frames() == before);
   CHECK_THROWS_AS(frame_pool::ArenaSet(2, 200, 0), std::invalid_argument);
 }
+
+TEST_CASE("zeroed blocks are zero, apart, and keep what is written to them") {
+  // Sizes below, within and above what is carved out of shared mappings, enough of
+  // them to cross several mappings and the one prepared ahead.
+  const std::size_t sizes[] = {100, bulk::kZeroedMin, bulk::kZeroedMin + 1, std::size_t{1} << 20, 3 * (std::size_t{1} << 20) + 5,
+                               std::size_t{40} << 20};
+  struct Taken {
+    std::uint64_t* p;
+    std::size_t words;
+    std::size_t salt;
+  };
+  std::vector<Taken> taken;
+  std::size_t nonzero = 0;
+  for (int round = 0; round < 12; ++round)
+    for (std::size_t bytes : sizes) {
+      auto* p = static_cast<std::uint64_t*>(bulk::take_zeroed(bytes));
+      const std::size_t words = bytes / sizeof(std::uint64_t);
+      for (std::size_t i = 0; i < words; ++i) nonzero += p[i] != 0;
+      const std::size_t salt = taken.size() << 40;
+      for (std::size_t i = 0; i < words; ++i) p[i] = pattern(i + salt);
+      taken.push_back({p, words, salt});
+    }
+  CHECK(nonzero == 0);
+  // Every other block back (pages returned in the middle of a mapping), then more.
+  for (std::size_t k = 0; k < taken.size(); k += 2) bulk::give_zeroed(taken[k].p);
+  for (std::size_t k = 0; k < taken.size(); k += 2) {
+    auto* p = static_cast<std::uint64_t*>(bulk::take_zeroed(taken[k].words * sizeof(std::uint64_t) + 1));
+    for (std::size_t i = 0; i < taken[k].words; ++i) nonzero += p[i] != 0;
+    taken[k].p = p;
+    for (std::size_t i = 0; i < taken[k].words; ++i) p[i] = pattern(i + taken[k].salt);
+  }
+  CHECK(nonzero == 0);
+  bulk::drain();
+  std::size_t wrong = 0;
+  for (const Taken& t : taken)
+    for (std::size_t i = 0; i < t.words; ++i) wrong += t.p[i] != pattern(i + t.salt);
+  CHECK(wrong == 0);
+  for (const Taken& t : taken) bulk::give_zeroed(t.p);
+  bulk::give_zeroed(nullptr);
+}
+
+TEST_CASE("the blocks after a given-back mapping are fresh zeros, not its old bytes") {
+  // Whole mappings go back to the system when their last block does; new blocks
+  // may land at the same addresses and must still read as zero.
+  for (int round = 0; round < 6; ++round) {
+    std::vector<unsigned char*> blocks;
+    for (int k = 0; k < 40; ++k) {
+      auto* p = static_cast<unsigned char*>(bulk::take_zeroed(std::size_t{1} << 20));
+      std::size_t nonzero = 0;
+      for (std::size_t i = 0; i < (std::size_t{1} << 20); i += 997) nonzero += p[i] != 0;
+      REQUIRE(nonzero == 0);
+      std::memset(p, 0x5A, std::size_t{1} << 20);
+      blocks.push_back(p);
+    }
+    for (unsigned char* p : blocks) bulk::give_zeroed(p);
+  }
+}
