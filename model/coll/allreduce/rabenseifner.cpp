@@ -14,14 +14,15 @@ Task<void> rabenseifner(Rank& rank, const CollArgs& a) {
   const TypeRef& t = a.recvtype;
   const std::int64_t n = a.recvcount;
   const Address acc = a.recvbuf;
-  Scratch tmp(rank, n, t);
   const Fold f(a.p, a.me);
+  const reduction::Offsets start = reduction::even_blocks(n, f.pof2);
+  // A pair's holder receives its partner's whole vector first; the halving needs the half it keeps.
+  Scratch tmp(rank, f.holds_pair(a.me) ? n : reduction::kept_first(f, start), t);
   co_await reduction::fold_in(rank, a, f, acc, tmp.addr(), n, t);
   if (f.sits_out()) {
     co_await recv(rank, a, acc, n, t, a.me + 1);
     co_return;
   }
-  const reduction::Offsets start = reduction::even_blocks(n, f.pof2);
   co_await reduction::halving(rank, a, f, acc, tmp.addr(), start, t);
   co_await reduction::doubling(rank, a, f, acc, start, t);
   if (f.holds_pair(a.me)) co_await send(rank, a, acc, n, t, a.me - 1);

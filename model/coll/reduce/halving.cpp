@@ -24,17 +24,26 @@ Task<void> halving(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Ad
   const std::int64_t ext = type->extent();
   auto at = [&](int b) { return start[static_cast<std::size_t>(b)]; };
   int lo = 0;
+  const std::int64_t base = at((f.newrank & (f.pof2 / 2)) != 0 ? f.pof2 / 2 : 0);  // where the first kept half starts
   for (int mask = f.pof2 / 2; mask > 0; mask /= 2) {
     const int partner = f.newrank ^ mask;
     const bool upper = (f.newrank & mask) != 0;
     const int keep_lo = upper ? lo + mask : lo, give_lo = upper ? lo : lo + mask;
     const std::int64_t keep = at(keep_lo + mask) - at(keep_lo), give = at(give_lo + mask) - at(give_lo);
-    co_await sendrecv(rank, a, acc + at(give_lo) * ext, give, type, f.real(partner), tmp + at(keep_lo) * ext, keep,
-                      type, f.real(partner));
+    const Address into = tmp + (at(keep_lo) - base) * ext;
+    co_await sendrecv(rank, a, acc + at(give_lo) * ext, give, type, f.real(partner), into, keep, type,
+                      f.real(partner));
     // The lower new rank's data comes first: order kept for any operation.
-    co_await combine(rank, *a.op, tmp + at(keep_lo) * ext, acc + at(keep_lo) * ext, keep, type, /*inout_first=*/upper ? false : true);
+    co_await combine(rank, *a.op, into, acc + at(keep_lo) * ext, keep, type, /*inout_first=*/!upper);
     lo = keep_lo;
   }
+}
+
+std::int64_t kept_first(const Fold& f, const Offsets& start) {
+  if (f.pof2 < 2 || f.sits_out()) return 0;
+  const int half = f.pof2 / 2;
+  const std::size_t lo = (f.newrank & half) != 0 ? static_cast<std::size_t>(half) : 0;
+  return start[lo + static_cast<std::size_t>(half)] - start[lo];
 }
 
 Task<void> doubling(Rank& rank, const CollArgs& a, const Fold& f, Address acc, const Offsets& start,

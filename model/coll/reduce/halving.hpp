@@ -23,8 +23,12 @@ Offsets even_blocks(std::int64_t count, int n);
 
 Task<void> fold_in(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Address tmp, std::int64_t count,
                    const TypeRef& type);
+// halving receives each step's kept blocks at `tmp`, laid out from the start of
+// the half the caller keeps first (the later halves lie within it): scratch of
+// kept_first(f, start) elements.
 Task<void> halving(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Address tmp, const Offsets& start,
                    const TypeRef& type);
+std::int64_t kept_first(const Fold& f, const Offsets& start);
 Task<void> doubling(Rank& rank, const CollArgs& a, const Fold& f, Address acc, const Offsets& start,
                     const TypeRef& type);
 Task<void> gather_to(Rank& rank, const CollArgs& a, const Fold& f, int newroot, Address acc, const Offsets& start,

@@ -13,16 +13,17 @@ namespace mpisim::coll::reduce {
 Task<void> rabenseifner(Rank& rank, const CollArgs& a) {
   const TypeRef& t = a.sendtype;
   const std::int64_t n = a.sendcount;
-  Scratch acc(rank, n, t), tmp(rank, n, t);
+  const Fold f(a.p, a.me);
+  const reduction::Offsets start = reduction::even_blocks(n, f.pof2);
+  // A pair's holder receives its partner's whole vector first; the halving needs the half it keeps.
+  Scratch acc(rank, n, t), tmp(rank, f.holds_pair(a.me) ? n : reduction::kept_first(f, start), t);
   const Address mine = a.me == a.root && a.in_place() ? a.recvbuf : a.sendbuf;
   co_await local_copy(rank, mine, n, t, acc.addr(), n, t);
-  const Fold f(a.p, a.me);
   co_await reduction::fold_in(rank, a, f, acc.addr(), tmp.addr(), n, t);
   const Fold at_root(a.p, a.root);
   const bool root_sits_out = at_root.sits_out();
   const int newroot = root_sits_out ? Fold(a.p, a.root + 1).newrank : at_root.newrank;
   if (!f.sits_out()) {
-    const reduction::Offsets start = reduction::even_blocks(n, f.pof2);
     co_await reduction::halving(rank, a, f, acc.addr(), tmp.addr(), start, t);
     co_await reduction::gather_to(rank, a, f, newroot, acc.addr(), start, t);
   }

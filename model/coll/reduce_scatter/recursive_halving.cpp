@@ -16,17 +16,18 @@ Task<void> recursive_halving(Rank& rank, const CollArgs& a) {
   Work w(rank, a);
   co_await w.open();
   const TypeRef& t = a.recvtype;
-  Scratch tmp(rank, w.total(), t);
   const Fold f(a.p, a.me);
+  // New rank v's blocks start at the block of its first real rank.
+  reduction::Offsets start(static_cast<std::size_t>(f.pof2) + 1);
+  for (int v = 0; v <= f.pof2; ++v)
+    start[static_cast<std::size_t>(v)] = w.starts()[static_cast<std::size_t>(v < f.rem ? 2 * v : v + f.rem)];
+  // A pair's holder receives its partner's whole vector first; the halving needs the half it keeps.
+  Scratch tmp(rank, f.holds_pair(a.me) ? w.total() : reduction::kept_first(f, start), t);
   co_await reduction::fold_in(rank, a, f, w.all(), tmp.addr(), w.total(), t);
   if (f.sits_out()) {
     co_await recv(rank, a, a.recvbuf, a.recv_count(a.me), t, a.me + 1);
     co_return;
   }
-  // New rank v's blocks start at the block of its first real rank.
-  reduction::Offsets start(static_cast<std::size_t>(f.pof2) + 1);
-  for (int v = 0; v <= f.pof2; ++v)
-    start[static_cast<std::size_t>(v)] = w.starts()[static_cast<std::size_t>(v < f.rem ? 2 * v : v + f.rem)];
   co_await reduction::halving(rank, a, f, w.all(), tmp.addr(), start, t);
   if (f.holds_pair(a.me)) co_await send(rank, a, w.at(a.me - 1), w.count(a.me - 1), t, a.me - 1);
   co_await w.finish();
