@@ -87,14 +87,16 @@ std::int64_t CollArgs::recv_offset(int i) const {
   return i * recvcount * recvtype->extent();
 }
 
-Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
-  Request* send = r.isend_collective(typed(r, at, count, t), t, dest, tag_of(a), *a.comm, a.instance);
+Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest,
+                   bool pinned) {
+  Request* send = r.isend_collective(typed(r, at, count, t), t, dest, tag_of(a), *a.comm, a.instance, pinned);
   r.test(send, nullptr);  // frees it and clears the handle when it is complete now
   return send;
 }
 
-Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {
-  return r.irecv_collective(typed(r, at, count, t), t, source, tag_of(a), *a.comm);
+Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source,
+                   mpi::Deferred* got) {
+  return r.irecv_collective(typed(r, at, count, t), t, source, tag_of(a), *a.comm, got);
 }
 
 Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
@@ -109,6 +111,12 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
                   Address rat, std::int64_t rcount, const TypeRef& rt, int source) {
   Request* recv_req = post_recv(r, a, rat, rcount, rt, source);
   return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest));
+}
+
+Exchange exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+                  Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got) {
+  Request* recv_req = post_recv(r, a, rat, rcount, rt, source, &got);
+  return Exchange(r, recv_req, post_send(r, a, sat, scount, st, dest, /*pinned=*/true));
 }
 
 Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
@@ -144,6 +152,20 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, 
     mpi::reduce_local(op, i, io, inout_first);
     if (rank.world().tracks_origins()) mpi::combine_origins(i, io, bytes, rank.world().provenance());
   }
+  sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
+  return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
+}
+
+Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
+                      std::int64_t count, const TypeRef& type, bool inout_first) {
+  if (!got.held()) return combine(rank, op, in, inout, count, type, inout_first);
+  if (got.from().count != count || got.from().type != type.get()) {  // not what was received: from `in`
+    got.land();
+    return combine(rank, op, in, inout, count, type, inout_first);
+  }
+  const std::int64_t bytes = count * type->size();
+  mpi::reduce_local(op, got.from(), typed(rank, inout, count, type), inout_first);
+  got.release();
   sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
   return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
 }

@@ -174,8 +174,11 @@ inline mpi::TypedBuffer typed(Rank& r, Address at, std::int64_t count, const Typ
 // (MPI_REQUEST_NULL), already freed: waiting on it would return at once with
 // nothing to report, as a send's errors are found when it is posted. At a million
 // ranks this keeps half of an exchange's requests out of memory.
-Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
-Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
+// `pinned` and `got`: for exchange (below).
+Request* post_send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest,
+                   bool pinned = false);
+Request* post_recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source,
+                   mpi::Deferred* got = nullptr);
 // An algorithm's pending requests, waited for together: a table in the pool of
 // small per-rank blocks, not on the heap.
 using Requests = std::vector<Request*, sim::frame_pool::Allocator<Request*>>;
@@ -201,6 +204,32 @@ class [[nodiscard]] SendRecv {
 SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
                   Address rat, std::int64_t rcount, const TypeRef& rt, int source);
 
+// A sendrecv whose received data only the combine that follows reads:
+//   mpi::Deferred got;
+//   co_await exchange(..., rat, ..., got);
+//   co_await combine(rank, op, got, rat, inout, ...);
+// The partner's data may stay in its buffer until that combine reduces it from
+// there (mpi::Deferred): the same bytes, one copy fewer; what `rat` holds after
+// the combine is unspecified. The send's buffer is left alone until the rank
+// resumes; it then first copies out the data its partners' combines have not
+// read yet, as the buffer is the algorithm's again.
+class [[nodiscard]] Exchange {
+ public:
+  Exchange(Rank& r, Request* recv, Request* send) : rank_(&r), inner_(r, recv, send) {}
+  bool await_ready() { return inner_.await_ready(); }
+  void await_suspend(std::coroutine_handle<> h) { inner_.await_suspend(h); }
+  void await_resume() {
+    rank_->world().settle_from(rank_->id());
+    inner_.await_resume();
+  }
+
+ private:
+  Rank* rank_;
+  SendRecv inner_;
+};
+Exchange exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+                  Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got);
+
 // Copies `count` elements of `type` at `src` to `count2` of `type2` at `dst`, both in
 // the rank's own memory, as a message from the rank to itself would (the type
 // signatures must match), and charges the model's local copy time.
@@ -213,6 +242,9 @@ Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const Type
 // Reduces now; co_await the result to wait out γ (an awaiter, no frame).
 Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count,
                       const TypeRef& type, bool inout_first = false);
+// The same after an exchange into `in`: reads the data where `got` says it is.
+Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
+                      std::int64_t count, const TypeRef& type, bool inout_first = false);
 
 // Scratch space for `count` elements of `type` laid out as a user buffer would be
 // (element i at i·extent), released when the object goes. addr() is the buffer

@@ -493,7 +493,7 @@ std::pair<Address, std::int64_t> Rank::buffer_detach() {
 
 Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
                           Context ctx, std::int64_t collective, bool phantom, std::vector<std::byte>* packed,
-                          std::vector<std::int32_t>* origins, SendMode mode) {
+                          std::vector<std::int32_t>* origins, SendMode mode, bool pinned) {
   Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
   r->phantom = phantom;
   if (dest == PROC_NULL) {
@@ -504,6 +504,7 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
   Message* m = world_->new_message(*this, r, comm.peer_world(dest, id_));
   m->collective = collective;
   m->phantom = phantom;
+  m->pinned = pinned;
   m->channel = comm.channel(ctx);
   if (packed && world_->mode_ == PayloadMode::data) {
     m->payload = std::move(*packed);
@@ -536,16 +537,18 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
 }
 
 Request* Rank::isend_collective(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
-                                std::int64_t instance) {
+                                std::int64_t instance, bool pinned) {
   validate_peer(dest, comm, false, "dest");
   if (world_->mode_ == PayloadMode::data) validate_buffer(buf, "buf");
-  return start_send(buf, std::move(type), dest, tag, comm, Context::collective, instance, false, nullptr, nullptr);
+  return start_send(buf, std::move(type), dest, tag, comm, Context::collective, instance, false, nullptr, nullptr,
+                    SendMode::standard, pinned);
 }
 
-Request* Rank::irecv_collective(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm) {
+Request* Rank::irecv_collective(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
+                                Deferred* deferred) {
   validate_peer(source, comm, true, "source");
   if (world_->mode_ == PayloadMode::data) validate_buffer(buf, "buf");
-  return start_recv(buf, std::move(type), source, tag, comm, Context::collective, false);
+  return start_recv(buf, std::move(type), source, tag, comm, Context::collective, false, deferred);
 }
 
 Request* Rank::isend_unchecked(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
@@ -559,9 +562,10 @@ Request* Rank::irecv_unchecked(const TypedBuffer& buf, TypeRef type, int source,
 }
 
 Request* Rank::start_recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
-                          Context ctx, bool phantom) {
+                          Context ctx, bool phantom, Deferred* deferred) {
   Request* r = new_request(Request::Kind::recv, buf, std::move(type), source, tag, comm, ctx);
   r->phantom = phantom;
+  r->deferred = deferred;
   if (source == PROC_NULL) {
     // A receive from MPI_PROC_NULL completes at once with an empty status (MPI-4.1 §3.11).
     r->status = Status{PROC_NULL, ANY_TAG, ErrorClass::success, false, 0};
@@ -1612,6 +1616,9 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
     auto n = static_cast<std::int64_t>(m->bytes);
     if (m->has_payload)
       unpack(m->payload.data(), n, recv->buffer, m->payload_origin.empty() ? nullptr : m->payload_origin.data());
+    else if (m->pinned && recv->deferred != nullptr && !observing_ && !track_origins_ &&
+             m->send_request->buffer.type == recv->buffer.type && m->count == recv->buffer.count)
+      hold(recv->deferred, m, recv, n);  // left in the sender's buffer for the reduction that reads it
     else
       copy_typed(m->send_request->buffer, recv->buffer, n);
     if (observing_) [[unlikely]] delivered_(recv->owner, m->src_world);
@@ -1624,6 +1631,47 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
     complete(s, engine_.now());
   }
   release(m);
+}
+
+void World::hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes) {
+  d->release();  // a receive buffer holds one message's data
+  d->from_ = m->send_request->buffer;
+  d->to_ = recv->buffer;
+  d->type_ = m->send_request->type_ref;
+  d->sender_ = m->src_world;
+  d->bytes_ = bytes;
+  deferred_.emplace(m->src_world, d);
+  d->world_ = this;
+  ++deferred_count_;
+}
+
+void World::settle_held(std::uint32_t sender) {
+  auto [first, last] = deferred_.equal_range(sender);
+  for (auto it = first; it != last; ++it) {
+    Deferred* d = it->second;
+    copy_typed(d->from_, d->to_, d->bytes_);
+    d->world_ = nullptr;
+    d->type_.reset();
+  }
+  deferred_.erase(first, last);
+}
+
+void Deferred::land() {
+  if (world_ == nullptr) return;
+  copy_typed(from_, to_, bytes_);
+  release();
+}
+
+void Deferred::release() noexcept {
+  if (world_ == nullptr) return;
+  auto [first, last] = world_->deferred_.equal_range(sender_);
+  for (auto it = first; it != last; ++it)
+    if (it->second == this) {
+      world_->deferred_.erase(it);
+      break;
+    }
+  world_ = nullptr;
+  type_.reset();
 }
 
 void World::complete(Request* r, SimTime at) {

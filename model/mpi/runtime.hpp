@@ -62,6 +62,38 @@ class World;
 class Rank;
 struct Message;
 
+// The data of a receive that only a reduction reads (coll::exchange, then
+// coll::combine). When such a receive takes a rendezvous message sent from an
+// exchange too (Message::pinned), the data may stay in the sender's buffer and the
+// reduction read it there, a copy fewer. The sender leaves that buffer alone until
+// it resumes from its exchange, and then first copies the data to every receive
+// still holding it (World::settle_from); the bytes reduced are the same either
+// way. Not used when deliveries are observed or provenance is tracked, nor
+// between buffers whose datatypes differ. Lives in the receiving algorithm's
+// frame, declared after the scratch space it stands for.
+class Deferred {
+ public:
+  Deferred() = default;
+  ~Deferred() { release(); }
+  Deferred(const Deferred&) = delete;
+  Deferred& operator=(const Deferred&) = delete;
+  // Whether the data is still in the sender's buffer, at from().
+  bool held() const { return world_ != nullptr; }
+  const TypedBuffer& from() const { return from_; }
+  // The reduction has read it: the sender's buffer is its own again.
+  void release() noexcept;
+  // Copies the data to the receive buffer after all, and releases it.
+  void land();
+
+ private:
+  friend class World;
+  World* world_ = nullptr;
+  TypedBuffer from_{}, to_{};
+  TypeRef type_;  // keeps from_'s datatype alive
+  std::uint32_t sender_ = 0;
+  std::int64_t bytes_ = 0;
+};
+
 // Requests and messages are made at event rate: their constructors set each member
 // once (no zero-filling of the whole object first).
 struct Request {
@@ -88,7 +120,10 @@ struct Request {
   const Communicator* comm;
   TypedBuffer buffer;
   TypeRef type_ref;           // keeps the datatype alive while the request is pending
-  Message* message = nullptr; // send: the message in flight until it is matched
+  union {
+    Message* message = nullptr;  // send: the message in flight until it is matched
+    Deferred* deferred;          // receive: where its data may be left for a reduction (Deferred)
+  };
   SimTime done_at{};
   Status status;
   struct Failure {
@@ -133,6 +168,9 @@ struct Message {
   // travelled; the data moves once a receive matches it (data_moving, data_for).
   bool envelope = false;
   bool data_moving = false;
+  // Sent from coll::exchange: its sender leaves the buffer alone until it resumes
+  // from the exchange, so a Deferred receive may leave the data there.
+  bool pinned = false;
   TypeRef type;               // the sender's datatype and count: the send signature
   std::int64_t count;
   std::vector<std::byte> payload;  // eager data (data mode)
@@ -267,9 +305,12 @@ class Rank {
   // arithmetic must stay inside the communicator); the buffer only in data mode,
   // where it is read or written: the collective's entry checks already held the
   // caller's buffers against their type maps, and an algorithm sizes its scratch.
+  // `pinned`: sent from coll::exchange (Message::pinned); `deferred`: the data
+  // only a reduction reads may be left for it there (Deferred).
   Request* isend_collective(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
-                            std::int64_t instance);
-  Request* irecv_collective(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm);
+                            std::int64_t instance, bool pinned = false);
+  Request* irecv_collective(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
+                            Deferred* deferred = nullptr);
 
   // Sends bytes already packed (for MPI_Sendrecv_replace): a send of `packed.size()` bytes
   // whose signature is (type, count).
@@ -422,9 +463,9 @@ class Rank {
   // (with its provenance) is data already taken out of the buffer.
   Request* start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
                       std::int64_t collective, bool phantom, std::vector<std::byte>* packed,
-                      std::vector<std::int32_t>* origins, SendMode mode = SendMode::standard);
+                      std::vector<std::int32_t>* origins, SendMode mode = SendMode::standard, bool pinned = false);
   Request* start_recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm, Context ctx,
-                      bool phantom);
+                      bool phantom, Deferred* deferred = nullptr);
   Message* take_unexpected(int source, int tag, std::uint32_t context, bool remove);
   void on_complete(Request* r);
 
@@ -539,6 +580,13 @@ class World {
     observing_ = static_cast<bool>(delivered_);
   }
   bool tracks_origins() const { return track_origins_; }
+  // Copies the data that Deferred receives hold in rank `sender`'s memory to
+  // their receive buffers (coll::exchange, when `sender` resumes from one).
+  void settle_from(std::uint32_t sender) {
+    if (!deferred_.empty()) [[unlikely]] settle_held(sender);
+  }
+  // How many deliveries left their data in the sender's buffer (for tests).
+  std::uint64_t deferred_deliveries() const { return deferred_count_; }
   // The sets of ranks that combined data comes from (provenance.hpp).
   ProvenanceSets& provenance() { return provenance_; }
   const ProvenanceSets& provenance() const { return provenance_; }
@@ -764,6 +812,14 @@ class World {
     std::vector<std::uint32_t> ranks;  // world ranks, in the order they freed it
   };
   std::map<std::uint32_t, Freed> freed_;  // by base context
+  // The Deferred receives whose data is still in their sender's memory, by sender
+  // (world rank); each sender has one or a few (one per exchange in flight).
+  friend class Deferred;
+  std::multimap<std::uint32_t, Deferred*> deferred_;
+  std::uint64_t deferred_count_ = 0;
+  void settle_held(std::uint32_t sender);
+  // Leaves message m's data (`bytes`) in its sender's buffer for d, recv's Deferred.
+  void hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes);
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
   bool observing_ = false;  // delivered_ is set

@@ -25,8 +25,9 @@ Task<void> recursive_doubling(Rank& rank, const CollArgs& a) {
   }
   for (int mask = 1; mask < f.pof2; mask <<= 1) {
     const int partner = f.newrank ^ mask;
-    co_await sendrecv(rank, a, acc, n, t, f.real(partner), tmp.addr(), n, t, f.real(partner));
-    co_await combine(rank, *a.op, tmp.addr(), acc, n, t, /*inout_first=*/partner > f.newrank);
+    mpi::Deferred got;
+    co_await exchange(rank, a, acc, n, t, f.real(partner), tmp.addr(), n, t, f.real(partner), got);
+    co_await combine(rank, *a.op, got, tmp.addr(), acc, n, t, /*inout_first=*/partner > f.newrank);
   }
   if (f.holds_pair(a.me)) co_await send(rank, a, acc, n, t, a.me - 1);
 }
