@@ -179,6 +179,26 @@ bool init_name(void* c, std::uint32_t id, std::int64_t* out) {
   if (integral && t.size == 2) return fill(reinterpret_cast<std::uint16_t*>(al.data.get()));
   if (integral && t.size == 4) return fill(reinterpret_cast<std::uint32_t*>(al.data.get()));
   if (integral && t.size == 8) return fill(reinterpret_cast<std::uint64_t*>(al.data.get()));
+  if (t.kind == mpi::ElementKind::floating && (t.size == 4 || t.size == 8)) {
+    // When |a|·(count-1) + |b| < 2^53 every product and sum is an integer that a
+    // double holds exactly, so b + a·i computed in doubles is the exact value, and
+    // its one conversion rounds it as store_element's does. An int index converts
+    // to double in vector lanes.
+    constexpr std::uint64_t kExact = std::uint64_t{1} << 53;
+    const std::uint64_t ua = a < 0 ? 0 - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
+    const std::uint64_t ub = b < 0 ? 0 - static_cast<std::uint64_t>(b) : static_cast<std::uint64_t>(b);
+    const auto span = static_cast<std::uint64_t>(count > 1 ? count - 1 : 0);
+    if (count <= INT32_MAX && ub < kExact && (span == 0 || ua <= (kExact - 1 - ub) / span)) {
+      const double da = static_cast<double>(a), db = static_cast<double>(b);
+      const auto n = static_cast<std::int32_t>(count);
+      auto fill_real = [&](auto* p) {
+        using T = std::remove_pointer_t<decltype(p)>;
+        for (std::int32_t i = 0; i < n; ++i) p[i] = static_cast<T>(db + da * static_cast<double>(i));
+      };
+      if (t.size == 8) return fill_real(reinterpret_cast<double*>(al.data.get()));
+      return fill_real(reinterpret_cast<float*>(al.data.get()));
+    }
+  }
   for (std::int64_t i = 0; i < count; ++i) store_element(al, i, a * i + b);
 }
 

@@ -75,6 +75,17 @@ TEST_CASE("buffer init: the fills give what element-by-element evaluation gives,
                 "e": "[(rank + 5) % 3 for j in 0..4]"}}]})";
   auto r = test::run_text(sc, 3);
   CHECK(r.outcome == scenario::Outcome::clean);
+  // Affine fills of real types: in doubles while every value is exact there, one
+  // rounding into MPI_FLOAT (2^24 + 1 rounds to even), and element by element
+  // from 2^53 on, where the same rounding applies.
+  auto reals = test::run_text(R"({"mpisim": 1, "program": [
+    {"buffer": "d", "type": "MPI_DOUBLE", "count": 6, "init": "rank * 3 - 7 + i * 2"},
+    {"buffer": "f", "type": "MPI_FLOAT", "count": 4, "init": "16777217 + i"},
+    {"buffer": "g", "type": "MPI_DOUBLE", "count": 3, "init": "9007199254740993 + i"},
+    {"buffer": "h", "type": "MPI_FLOAT", "count": 3, "init": "-5 * i"},
+    {"expect": {"d": "[rank * 3 - 7 + 2 * j for j in 0..6]", "f": "[16777216, 16777218, 16777220, 16777220]",
+                "g": "[9007199254740992, 9007199254740994, 9007199254740996]", "h": "[0, -5, -10]"}}]})", 2);
+  CHECK(reals.outcome == scenario::Outcome::clean);
   // An overflow past the first element is reported for that element's init, as before.
   auto bad = test::run_text(R"({"mpisim": 1, "program": [
     {"buffer": "a", "type": "MPI_LONG", "count": 4, "init": "4611686018427387904 * i"}]})", 1);
