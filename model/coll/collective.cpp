@@ -113,10 +113,10 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
   return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest));
 }
 
-Exchange exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
                   Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got) {
   Request* recv_req = post_recv(r, a, rat, rcount, rt, source, &got);
-  return Exchange(r, recv_req, post_send(r, a, sat, scount, st, dest, /*pinned=*/true));
+  return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest, /*pinned=*/true));
 }
 
 Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,

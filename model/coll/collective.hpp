@@ -195,7 +195,10 @@ class [[nodiscard]] SendRecv {
   SendRecv& operator=(const SendRecv&) = delete;
   bool await_ready() { return wait_.await_ready(); }
   void await_suspend(std::coroutine_handle<> h) { wait_.await_suspend(h); }
-  void await_resume() { wait_.await_resume(); }
+  void await_resume() {
+    wait_.rank.world().settle_from(wait_.rank.id());  // before the rank touches its buffers (exchange)
+    wait_.await_resume();
+  }
 
  private:
   Request* reqs_[2];
@@ -212,22 +215,9 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
 // there (mpi::Deferred): the same bytes, one copy fewer; what `rat` holds after
 // the combine is unspecified. The send's buffer is left alone until the rank
 // resumes; it then first copies out the data its partners' combines have not
-// read yet, as the buffer is the algorithm's again.
-class [[nodiscard]] Exchange {
- public:
-  Exchange(Rank& r, Request* recv, Request* send) : rank_(&r), inner_(r, recv, send) {}
-  bool await_ready() { return inner_.await_ready(); }
-  void await_suspend(std::coroutine_handle<> h) { inner_.await_suspend(h); }
-  void await_resume() {
-    rank_->world().settle_from(rank_->id());
-    inner_.await_resume();
-  }
-
- private:
-  Rank* rank_;
-  SendRecv inner_;
-};
-Exchange exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+// read yet, as the buffer is the algorithm's again (every SendRecv does, on
+// resuming).
+SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
                   Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got);
 
 // Copies `count` elements of `type` at `src` to `count2` of `type2` at `dst`, both in

@@ -1633,45 +1633,52 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
   release(m);
 }
 
+// What a Deferred receive holds while its data is in the sender's buffer.
+struct DeferredHold {
+  World* world;
+  Deferred* owner;
+  TypedBuffer from, to;
+  TypeRef type;  // keeps from's datatype alive
+  std::uint32_t sender;
+  std::int64_t bytes;
+};
+
+const TypedBuffer& Deferred::from() const { return hold_->from; }
+
 void World::hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes) {
   d->release();  // a receive buffer holds one message's data
-  d->from_ = m->send_request->buffer;
-  d->to_ = recv->buffer;
-  d->type_ = m->send_request->type_ref;
-  d->sender_ = m->src_world;
-  d->bytes_ = bytes;
-  deferred_.emplace(m->src_world, d);
-  d->world_ = this;
+  auto h = std::make_unique<DeferredHold>(
+      DeferredHold{this, d, m->send_request->buffer, recv->buffer, m->send_request->type_ref, m->src_world, bytes});
+  deferred_.emplace(m->src_world, h.get());
+  d->hold_ = h.release();
   ++deferred_count_;
 }
 
 void World::settle_held(std::uint32_t sender) {
   auto [first, last] = deferred_.equal_range(sender);
   for (auto it = first; it != last; ++it) {
-    Deferred* d = it->second;
-    copy_typed(d->from_, d->to_, d->bytes_);
-    d->world_ = nullptr;
-    d->type_.reset();
+    std::unique_ptr<DeferredHold> h(it->second);
+    h->owner->hold_ = nullptr;
+    copy_typed(h->from, h->to, h->bytes);
   }
   deferred_.erase(first, last);
 }
 
 void Deferred::land() {
-  if (world_ == nullptr) return;
-  copy_typed(from_, to_, bytes_);
+  if (hold_ == nullptr) return;
+  copy_typed(hold_->from, hold_->to, hold_->bytes);
   release();
 }
 
 void Deferred::release() noexcept {
-  if (world_ == nullptr) return;
-  auto [first, last] = world_->deferred_.equal_range(sender_);
+  if (hold_ == nullptr) return;
+  std::unique_ptr<DeferredHold> h(std::exchange(hold_, nullptr));
+  auto [first, last] = h->world->deferred_.equal_range(h->sender);
   for (auto it = first; it != last; ++it)
-    if (it->second == this) {
-      world_->deferred_.erase(it);
+    if (it->second == h.get()) {
+      h->world->deferred_.erase(it);
       break;
     }
-  world_ = nullptr;
-  type_.reset();
 }
 
 void World::complete(Request* r, SimTime at) {

@@ -71,6 +71,7 @@ struct Message;
 // way. Not used when deliveries are observed or provenance is tracked, nor
 // between buffers whose datatypes differ. Lives in the receiving algorithm's
 // frame, declared after the scratch space it stands for.
+struct DeferredHold;
 class Deferred {
  public:
   Deferred() = default;
@@ -78,8 +79,8 @@ class Deferred {
   Deferred(const Deferred&) = delete;
   Deferred& operator=(const Deferred&) = delete;
   // Whether the data is still in the sender's buffer, at from().
-  bool held() const { return world_ != nullptr; }
-  const TypedBuffer& from() const { return from_; }
+  bool held() const { return hold_ != nullptr; }
+  const TypedBuffer& from() const;
   // The reduction has read it: the sender's buffer is its own again.
   void release() noexcept;
   // Copies the data to the receive buffer after all, and releases it.
@@ -87,11 +88,7 @@ class Deferred {
 
  private:
   friend class World;
-  World* world_ = nullptr;
-  TypedBuffer from_{}, to_{};
-  TypeRef type_;  // keeps from_'s datatype alive
-  std::uint32_t sender_ = 0;
-  std::int64_t bytes_ = 0;
+  DeferredHold* hold_ = nullptr;  // out of line: an algorithm's frame grows by a pointer only
 };
 
 // Requests and messages are made at event rate: their constructors set each member
@@ -815,7 +812,7 @@ class World {
   // The Deferred receives whose data is still in their sender's memory, by sender
   // (world rank); each sender has one or a few (one per exchange in flight).
   friend class Deferred;
-  std::multimap<std::uint32_t, Deferred*> deferred_;
+  std::multimap<std::uint32_t, DeferredHold*> deferred_;
   std::uint64_t deferred_count_ = 0;
   void settle_held(std::uint32_t sender);
   // Leaves message m's data (`bytes`) in its sender's buffer for d, recv's Deferred.
