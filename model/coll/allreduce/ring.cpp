@@ -22,8 +22,9 @@ Task<void> ring(Rank& rank, const CollArgs& a) {
   Scratch tmp(rank, len(0), t);
   for (int s = 0; s < p - 1; ++s) {
     const int out = block(me - s - 1), in = block(me - s - 2);
-    co_await sendrecv(rank, a, at(out), len(out), t, right, tmp.addr(), len(in), t, left);
-    co_await combine(rank, *a.op, tmp.addr(), at(in), len(in), t);
+    mpi::Deferred got;
+    co_await exchange(rank, a, at(out), len(out), t, right, tmp.addr(), len(in), t, left, got);
+    co_await combine(rank, *a.op, got, tmp.addr(), at(in), len(in), t);
   }
   for (int s = 0; s < p - 1; ++s) {
     const int out = block(me - s), in = block(me - s - 1);

@@ -16,8 +16,9 @@ Task<void> pairwise(Rank& rank, const CollArgs& a) {
   Scratch tmp(rank, w.count(me), t);
   for (int i = 1; i < p; ++i) {
     const int to = (me + i) % p, from = (me - i + p) % p;
-    co_await sendrecv(rank, a, w.at(to), w.count(to), t, to, tmp.addr(), w.count(me), t, from);
-    co_await combine(rank, *a.op, tmp.addr(), w.at(me), w.count(me), t);
+    mpi::Deferred got;
+    co_await exchange(rank, a, w.at(to), w.count(to), t, to, tmp.addr(), w.count(me), t, from, got);
+    co_await combine(rank, *a.op, got, tmp.addr(), w.at(me), w.count(me), t);
   }
   co_await w.finish();
 }

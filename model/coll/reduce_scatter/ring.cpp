@@ -18,8 +18,9 @@ Task<void> ring(Rank& rank, const CollArgs& a) {
   Scratch tmp(rank, largest, t);
   for (int s = 0; s < p - 1; ++s) {
     const int out = block(me - s - 1), in = block(me - s - 2);
-    co_await sendrecv(rank, a, w.at(out), w.count(out), t, right, tmp.addr(), w.count(in), t, left);
-    co_await combine(rank, *a.op, tmp.addr(), w.at(in), w.count(in), t);
+    mpi::Deferred got;
+    co_await exchange(rank, a, w.at(out), w.count(out), t, right, tmp.addr(), w.count(in), t, left, got);
+    co_await combine(rank, *a.op, got, tmp.addr(), w.at(in), w.count(in), t);
   }
   co_await w.finish();
 }
