@@ -1,5 +1,7 @@
 #include "model/coll/collective.hpp"
 
+#include <stdexcept>
+
 #include <algorithm>
 #include <array>
 
@@ -114,7 +116,10 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
 }
 
 SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
-                  Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got) {
+                  Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got,
+                  const mpi::Op& op, Address inout, bool inout_first) {
+  if (r.world().payload() == mpi::PayloadMode::data)
+    got.expect(r.world(), r.id(), op, typed(r, inout, rcount, rt), inout_first, typed(r, sat, scount, st));
   Request* recv_req = post_recv(r, a, rat, rcount, rt, source, &got);
   return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest, /*pinned=*/true));
 }
@@ -158,13 +163,19 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, 
 
 Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
                       std::int64_t count, const TypeRef& type, bool inout_first) {
-  if (!got.held()) return combine(rank, op, in, inout, count, type, inout_first);
-  if (got.from().count != count || got.from().type != type.get()) {  // not what was received: from `in`
+  const std::int64_t bytes = count * type->size();
+  if (got.combined()) {
+    if (!got.expected(op, typed(rank, inout, count, type), inout_first))
+      throw std::logic_error("a combine after an exchange differs from the one the exchange announced");
+  } else if (!got.held()) {
+    got.release();
+    return combine(rank, op, in, inout, count, type, inout_first);
+  } else if (got.from().count != count || got.from().type != type.get()) {  // not what was received: from `in`
     got.land();
     return combine(rank, op, in, inout, count, type, inout_first);
+  } else {
+    mpi::reduce_local(op, got.from(), typed(rank, inout, count, type), inout_first);
   }
-  const std::int64_t bytes = count * type->size();
-  mpi::reduce_local(op, got.from(), typed(rank, inout, count, type), inout_first);
   got.release();
   sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
   return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};

@@ -207,18 +207,19 @@ class [[nodiscard]] SendRecv {
 SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
                   Address rat, std::int64_t rcount, const TypeRef& rt, int source);
 
-// A sendrecv whose received data only the combine that follows reads:
+// A sendrecv whose received data only the combine that follows reads, given here:
 //   mpi::Deferred got;
-//   co_await exchange(..., rat, ..., got);
-//   co_await combine(rank, op, got, rat, inout, ...);
+//   co_await exchange(..., rat, rcount, rt, source, got, op, inout, inout_first);
+//   co_await combine(rank, op, got, rat, inout, rcount, rt, inout_first);
 // The partner's data may stay in its buffer until that combine reduces it from
-// there (mpi::Deferred): the same bytes, one copy fewer; what `rat` holds after
-// the combine is unspecified. The send's buffer is left alone until the rank
-// resumes; it then first copies out the data its partners' combines have not
-// read yet, as the buffer is the algorithm's again (every SendRecv does, on
-// resuming).
+// there, or the partner, resuming first, may do this rank's combine itself
+// (mpi::Deferred): the same bytes, fewer copies; what `rat` holds after the
+// combine is unspecified. The send's buffer is left alone until the rank resumes;
+// it then first settles what its partners have not combined yet, as the buffer is
+// the algorithm's again (every SendRecv does, on resuming).
 SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
-                  Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got);
+                  Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got,
+                  const mpi::Op& op, Address inout, bool inout_first);
 
 // Copies `count` elements of `type` at `src` to `count2` of `type2` at `dst`, both in
 // the rank's own memory, as a message from the rank to itself would (the type
@@ -232,7 +233,8 @@ Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const Type
 // Reduces now; co_await the result to wait out γ (an awaiter, no frame).
 Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count,
                       const TypeRef& type, bool inout_first = false);
-// The same after an exchange into `in`: reads the data where `got` says it is.
+// The same after an exchange into `in`, with the arguments given to it: reads
+// the data where `got` says it is, or only waits out the time if the partner did it.
 Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
                       std::int64_t count, const TypeRef& type, bool inout_first = false);
 

@@ -326,6 +326,30 @@ void reduce_packed(const Op& op, const Datatype& t, std::int64_t count, const st
   reduce_predefined<false>(op, t, count, in, inout);
 }
 
+bool reduce_pair(const Op& op, const TypedBuffer& x, bool x_first, const TypedBuffer& y, bool y_first) {
+  const Datatype& t = *x.type;
+  const std::int64_t size = t.size();
+  const std::int64_t bytes = x.count * size;
+  constexpr std::int64_t kChunk = 16 << 10;  // the saved part of x stays in the first-level cache
+  if (op.kind == OpKind::user || y.type != x.type || y.count != x.count || size == 0 || size > kChunk) return false;
+  std::byte* a = contiguous(x, bytes);
+  std::byte* b = a ? contiguous(y, bytes) : nullptr;
+  if (b == nullptr || !(a + bytes <= b || b + bytes <= a)) return false;
+  alignas(64) std::byte saved[kChunk];
+  const std::int64_t per = kChunk / size;
+  for (std::int64_t done = 0; done < x.count; done += per) {
+    const std::int64_t n = std::min(per, x.count - done);
+    std::byte* xa = a + done * size;
+    std::byte* yb = b + done * size;
+    std::memcpy(saved, xa, static_cast<std::size_t>(n * size));
+    if (x_first) reduce_predefined<true>(op, t, n, yb, xa);
+    else reduce_predefined<false>(op, t, n, yb, xa);
+    if (y_first) reduce_predefined<true>(op, t, n, saved, yb);
+    else reduce_predefined<false>(op, t, n, saved, yb);
+  }
+  return true;
+}
+
 void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout, bool inout_first) {
   const Datatype& t = *in.type;
   const std::int64_t bytes = in.count * t.size();

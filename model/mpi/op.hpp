@@ -58,6 +58,12 @@ void check_op_type(const Op& op, const Datatype& type, std::int64_t count, const
 // have it); with `inout_first`, inout = inout op in (the order matters for
 // operations that do not commute).
 void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout, bool inout_first = false);
+// Two combines at once, each reading what the other writes (the two partners of a
+// recursive-doubling round): with x0 and y0 the buffers' contents before,
+// x = x0 op y0 (x_first) or y0 op x0, and y = y0 op x0 (y_first) or x0 op y0.
+// For predefined operations on dense, disjoint buffers of one datatype, in one
+// pass; false (nothing done) otherwise.
+bool reduce_pair(const Op& op, const TypedBuffer& x, bool x_first, const TypedBuffer& y, bool y_first);
 // inout = in op inout on packed data: `count` elements of `type`, contiguous.
 void reduce_packed(const Op& op, const Datatype& type, std::int64_t count, const std::byte* in, std::byte* inout);
 

@@ -6,6 +6,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "model/mpi/op.hpp"
 #include "model/mpi/overlap.hpp"
 
 namespace mpisim::mpi {
@@ -1616,10 +1617,9 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
     auto n = static_cast<std::int64_t>(m->bytes);
     if (m->has_payload)
       unpack(m->payload.data(), n, recv->buffer, m->payload_origin.empty() ? nullptr : m->payload_origin.data());
-    else if (m->pinned && recv->deferred != nullptr && !observing_ && !track_origins_ &&
-             m->send_request->buffer.type == recv->buffer.type && m->count == recv->buffer.count)
-      hold(recv->deferred, m, recv, n);  // left in the sender's buffer for the reduction that reads it
-    else
+    else if (!(m->pinned && recv->deferred != nullptr && !observing_ && !track_origins_ &&
+               m->send_request->buffer.type == recv->buffer.type && m->count == recv->buffer.count &&
+               hold(recv->deferred, m, recv, n)))  // else left in the sender's buffer for the combine that reads it
       copy_typed(m->send_request->buffer, recv->buffer, n);
     if (observing_) [[unlikely]] delivered_(recv->owner, m->src_world);
   }
@@ -1633,39 +1633,141 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
   release(m);
 }
 
-// What a Deferred receive holds while its data is in the sender's buffer.
+// A Deferred's combine, and its data while that is in the sender's buffer.
 struct DeferredHold {
   World* world;
   Deferred* owner;
-  TypedBuffer from, to;
+  std::uint32_t receiver;
+  const Op* op;
+  TypedBuffer inout;
+  bool inout_first;
+  TypedBuffer sends;      // what the receiver's own exchange sends
+  bool held = false;      // in deferred_, keyed by sender
+  bool combined = false;  // the sender did the combine
+  TypedBuffer from{}, to{};
   TypeRef type;  // keeps from's datatype alive
-  std::uint32_t sender;
-  std::int64_t bytes;
+  std::uint32_t sender = 0;
+  std::int64_t bytes = 0;
 };
 
-const TypedBuffer& Deferred::from() const { return hold_->from; }
+namespace {
 
-void World::hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes) {
-  d->release();  // a receive buffer holds one message's data
-  auto h = std::make_unique<DeferredHold>(
-      DeferredHold{this, d, m->send_request->buffer, recv->buffer, m->send_request->type_ref, m->src_world, bytes});
-  deferred_.emplace(m->src_world, h.get());
-  d->hold_ = h.release();
-  ++deferred_count_;
+// The bytes a buffer's elements span, in its memory.
+std::pair<Address, Address> span_of(const TypedBuffer& b) {
+  if (b.count <= 0) return {b.addr, b.addr};
+  const Address lo = b.addr + b.type->true_lb();
+  return {lo, lo + (b.count - 1) * b.type->extent() + b.type->true_extent()};
+}
+
+bool overlap(const TypedBuffer& x, const TypedBuffer& y) {
+  if (x.memory != y.memory) return false;
+  const auto [a, b] = span_of(x);
+  const auto [c, d] = span_of(y);
+  return a < d && c < b;
+}
+
+bool same_buffer(const TypedBuffer& x, const TypedBuffer& y) {
+  return x.memory == y.memory && x.addr == y.addr && x.count == y.count && x.type == y.type;
+}
+
+}  // namespace
+
+void Deferred::expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout, bool inout_first,
+                      const TypedBuffer& sends) {
+  release();
+  hold_ = new DeferredHold{&world, this, receiver, &op, inout, inout_first, sends, false, false, {}, {}, nullptr, 0, 0};
+}
+
+bool Deferred::held() const { return hold_ != nullptr && hold_->held; }
+const TypedBuffer& Deferred::from() const { return hold_->from; }
+bool Deferred::combined() const { return hold_ != nullptr && hold_->combined; }
+bool Deferred::expected(const Op& op, const TypedBuffer& inout, bool inout_first) const {
+  return hold_ != nullptr && hold_->op == &op && same_buffer(hold_->inout, inout) && hold_->inout_first == inout_first;
+}
+
+bool World::hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes) {
+  DeferredHold* h = d->hold_;
+  if (h == nullptr || h->held || h->combined) return false;
+  h->from = m->send_request->buffer;
+  h->to = recv->buffer;
+  h->type = m->send_request->type_ref;
+  h->sender = m->src_world;
+  h->bytes = bytes;
+  deferred_.emplace(m->src_world, h);
+  h->held = true;
+  ++deferral_counts_.held;
+  return true;
+}
+
+DeferredHold* World::combine_early(DeferredHold* h) {
+  if (h->op->kind == OpKind::user || h->receiver == h->sender) return nullptr;
+  // Data held in the receiver's memory that its combine would overwrite: at most
+  // one such, its partner's, for the pass that does both.
+  DeferredHold* partner = nullptr;
+  auto [first, last] = deferred_.equal_range(h->receiver);
+  for (auto it = first; it != last; ++it)
+    if (overlap(it->second->from, h->inout)) {
+      if (partner != nullptr) return nullptr;
+      partner = it->second;
+    }
+  if (partner == nullptr) {
+    // The receiver's own send may not have left yet: what it sends must stay as it is.
+    if (overlap(h->inout, h->sends)) return nullptr;
+    reduce_local(*h->op, h->from, h->inout, h->inout_first);
+    h->combined = true;
+    ++deferral_counts_.combined;
+    return h;
+  }
+  // A round where each partner's combine writes what the other's reads: the
+  // partner's combine (on the sender's side) writes what h reads, and reads what
+  // h's writes, which is what the receiver's exchange sent.
+  if (partner->receiver != h->sender || partner->op != h->op || !same_buffer(partner->from, h->inout) ||
+      !same_buffer(h->sends, h->inout) || !same_buffer(h->from, partner->inout))
+    return nullptr;
+  return partner;
+}
+
+bool World::combine_pair(DeferredHold* h, DeferredHold* partner) {
+  if (!reduce_pair(*h->op, partner->inout, partner->inout_first, h->inout, h->inout_first)) return false;
+  auto [first, last] = deferred_.equal_range(partner->sender);
+  for (auto it = first; it != last; ++it)
+    if (it->second == partner) {
+      deferred_.erase(it);
+      break;
+    }
+  partner->held = false;
+  partner->combined = true;
+  partner->type.reset();
+  h->combined = true;
+  ++deferral_counts_.paired;
+  return true;
 }
 
 void World::settle_held(std::uint32_t sender) {
   auto [first, last] = deferred_.equal_range(sender);
-  for (auto it = first; it != last; ++it) {
-    std::unique_ptr<DeferredHold> h(it->second);
-    h->owner->hold_ = nullptr;
-    copy_typed(h->from, h->to, h->bytes);
-  }
+  std::vector<DeferredHold*> holds;
+  for (auto it = first; it != last; ++it) holds.push_back(it->second);
   deferred_.erase(first, last);
+  // First what only reads the sender's memory (copies, the receivers' own
+  // combines), then the passes that also write it, each where no other data held
+  // there shares its region.
+  std::vector<std::pair<DeferredHold*, DeferredHold*>> pairs;
+  for (DeferredHold* h : holds) {
+    h->held = false;
+    DeferredHold* done = combine_early(h);
+    if (done == h) continue;
+    const bool alone = std::none_of(holds.begin(), holds.end(),
+                                    [&](const DeferredHold* o) { return o != h && overlap(o->from, h->from); });
+    if (done != nullptr && alone) pairs.emplace_back(h, done);
+    else copy_typed(h->from, h->to, h->bytes);
+  }
+  for (auto [h, partner] : pairs)
+    if (!combine_pair(h, partner)) copy_typed(h->from, h->to, h->bytes);
+  for (DeferredHold* h : holds) h->type.reset();
 }
 
 void Deferred::land() {
-  if (hold_ == nullptr) return;
+  if (!held()) return;
   copy_typed(hold_->from, hold_->to, hold_->bytes);
   release();
 }
@@ -1673,6 +1775,7 @@ void Deferred::land() {
 void Deferred::release() noexcept {
   if (hold_ == nullptr) return;
   std::unique_ptr<DeferredHold> h(std::exchange(hold_, nullptr));
+  if (!h->held) return;
   auto [first, last] = h->world->deferred_.equal_range(h->sender);
   for (auto it = first; it != last; ++it)
     if (it->second == h.get()) {

@@ -63,25 +63,40 @@ class Rank;
 struct Message;
 
 // The data of a receive that only a reduction reads (coll::exchange, then
-// coll::combine). When such a receive takes a rendezvous message sent from an
-// exchange too (Message::pinned), the data may stay in the sender's buffer and the
-// reduction read it there, a copy fewer. The sender leaves that buffer alone until
-// it resumes from its exchange, and then first copies the data to every receive
-// still holding it (World::settle_from); the bytes reduced are the same either
-// way. Not used when deliveries are observed or provenance is tracked, nor
-// between buffers whose datatypes differ. Lives in the receiving algorithm's
-// frame, declared after the scratch space it stands for.
+// coll::combine). The exchange tells its Deferred which combine will read the data
+// (expect). When the receive takes a rendezvous message sent from an exchange too
+// (Message::pinned), the data stays in the sender's buffer: the sender leaves that
+// buffer alone until it resumes from its exchange, and the combine reads the data
+// there, a copy fewer. If the sender resumes first, it settles the data before it
+// touches its buffers (World::settle_from): for a predefined operation it performs
+// the receiver's combine itself (the receiver then only waits out the time), both
+// partners' at once in one pass where each reads the region the other writes (a
+// recursive-doubling round); otherwise it copies the data to the receive buffer.
+// The bytes combined are the same in every case, and so are times and traces. Not
+// used when deliveries are observed or provenance is tracked, nor between buffers
+// whose datatypes differ. Lives in the receiving algorithm's frame, declared after
+// the scratch space it stands for.
 struct DeferredHold;
+struct Op;
 class Deferred {
  public:
   Deferred() = default;
   ~Deferred() { release(); }
   Deferred(const Deferred&) = delete;
   Deferred& operator=(const Deferred&) = delete;
+  // The combine that will read the received data: inout = data op inout, or
+  // inout op data with inout_first; `sends`: what the same exchange sends. Data
+  // mode only (sizes mode keeps no state).
+  void expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout, bool inout_first,
+              const TypedBuffer& sends);
   // Whether the data is still in the sender's buffer, at from().
-  bool held() const { return hold_ != nullptr; }
+  bool held() const;
   const TypedBuffer& from() const;
-  // The reduction has read it: the sender's buffer is its own again.
+  // Whether the expected combine was done already, by the sender.
+  bool combined() const;
+  // Whether op, inout and the order are the ones expected.
+  bool expected(const Op& op, const TypedBuffer& inout, bool inout_first) const;
+  // The reduction has read it (or no longer will): the sender's buffer is its own again.
   void release() noexcept;
   // Copies the data to the receive buffer after all, and releases it.
   void land();
@@ -582,8 +597,12 @@ class World {
   void settle_from(std::uint32_t sender) {
     if (!deferred_.empty()) [[unlikely]] settle_held(sender);
   }
-  // How many deliveries left their data in the sender's buffer (for tests).
-  std::uint64_t deferred_deliveries() const { return deferred_count_; }
+  // For tests: deliveries that left their data in the sender's buffer, combines
+  // the sender did for its receiver, and passes that did both partners' at once.
+  struct DeferralCounts {
+    std::uint64_t held = 0, combined = 0, paired = 0;
+  };
+  const DeferralCounts& deferral_counts() const { return deferral_counts_; }
   // The sets of ranks that combined data comes from (provenance.hpp).
   ProvenanceSets& provenance() { return provenance_; }
   const ProvenanceSets& provenance() const { return provenance_; }
@@ -813,10 +832,17 @@ class World {
   // (world rank); each sender has one or a few (one per exchange in flight).
   friend class Deferred;
   std::multimap<std::uint32_t, DeferredHold*> deferred_;
-  std::uint64_t deferred_count_ = 0;
+  DeferralCounts deferral_counts_;
   void settle_held(std::uint32_t sender);
-  // Leaves message m's data (`bytes`) in its sender's buffer for d, recv's Deferred.
-  void hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes);
+  // Leaves message m's data (`bytes`) in its sender's buffer for d, recv's
+  // Deferred, when d expects a combine; false: it does not.
+  bool hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes);
+  // At h's sender's resumption: performs h's combine now when nothing held or
+  // still to be sent needs what it overwrites (gives h); gives the partner's hold
+  // when the two combines read what each other writes (a pass over both,
+  // combine_pair, can do them); else null.
+  DeferredHold* combine_early(DeferredHold* h);
+  bool combine_pair(DeferredHold* h, DeferredHold* partner);
   std::uint32_t next_context_ = 4;  // world: 0/1, self: 2/3
   bool track_origins_ = false;
   bool observing_ = false;  // delivered_ is set

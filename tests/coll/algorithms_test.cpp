@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <map>
 #include <exception>
 #include <string>
 
@@ -213,8 +214,8 @@ sim::Task<void> after(coll::Coordinator& coord, mpi::Rank& rank, coll::CollArgs 
 }
 
 // Runs one case; returns the failure's text, or "" when every rank verified.
-// `deferred`: set to the deliveries left in the sender's buffer (mpi::Deferred).
-std::string run_case(const Case& k, std::uint64_t* deferred = nullptr) {
+// `deferred`: set to what the exchanges' data took (mpi::Deferred).
+std::string run_case(const Case& k, mpi::World::DeferralCounts* deferred = nullptr) {
   sim::Engine engine;
   net::HockneyParams hp;
   hp.alpha_ps = 1e6;
@@ -246,7 +247,7 @@ std::string run_case(const Case& k, std::uint64_t* deferred = nullptr) {
     engine.spawn(two_in_flight(coord, rank, std::move(first), std::move(second), *k.alg));
   }
   engine.run();
-  if (deferred) *deferred = world.deferred_deliveries();
+  if (deferred) *deferred = world.deferral_counts();
   std::string out;
   if (const auto& f = engine.failure()) {
     try {
@@ -324,14 +325,17 @@ TEST_CASE("every registered algorithm runs as a nonblocking collective, two call
 
 TEST_CASE("reductions whose received data waits in the partner's buffer give the standard's result") {
   // Every message rendezvous, so the exchanges' data may stay in the sender's
-  // buffer until the combine reads it there (mpi::Deferred). Ranks start at once,
-  // or staggered either way, so that either partner of a pair resumes first.
+  // buffer until the combine reads it there, or the sender, resuming first, does
+  // the receiver's combine, or both partners' in one pass (mpi::Deferred). Ranks
+  // start at once, or staggered either way, so that either partner of a pair
+  // resumes first; two calls in flight make a rank resume from one call's
+  // exchange while the other's data is held.
   const int sizes[] = {2, 3, 4, 5, 7, 8, 12, 16};
   mpi::TypeRef dense = mpi::type_contiguous(4, mpi::predefined_type("MPI_INT"), "four_ints");
   dense->commit();
   const mpi::OpRef noncommutative = mpi::make_user_op("matrix", "matrix_product_2x2", false);
   const mpi::OpRef sum = mpi::predefined_op("MPI_SUM");
-  std::uint64_t deferred_in_all = 0;
+  std::map<std::string, mpi::World::DeferralCounts> by_algorithm;
   for (const auto& alg : coll::algorithms()) {
     if (!coll::reduces(alg.collective) || alg.restrictions.intercomm || alg.restrictions.topology) continue;
     for (int p : sizes) {
@@ -343,18 +347,24 @@ TEST_CASE("reductions whose received data waits in the partner's buffer give the
             for (bool nonblocking : {false, true}) {
               if (nonblocking && (stagger != 0 || in_place)) continue;
               Case k{&alg, p, in_place, op, dense, nonblocking, /*eager_limit=*/0, stagger};
-              std::uint64_t deferred = 0;
+              mpi::World::DeferralCounts counts;
               INFO(coll::collective_name(alg.collective), " ", alg.name, " p=", p, " op=", op->name,
                    " in_place=", in_place, " stagger=", stagger, " nonblocking=", nonblocking);
-              CHECK(run_case(k, &deferred) == "");
-              deferred_in_all += deferred;
-              if (alg.name == "recursive_doubling" && alg.collective == Collective::allreduce)
-                CHECK(deferred > 0);
+              CHECK(run_case(k, &counts) == "");
+              auto& total = by_algorithm[std::string(coll::collective_name(alg.collective)) + " " + std::string(alg.name)];
+              total.held += counts.held, total.combined += counts.combined, total.paired += counts.paired;
             }
       }
     }
   }
-  CHECK(deferred_in_all > 0);
+  // Each way is taken: data reduced where it lies, the receiver's combine done by
+  // the sender, both partners' in one pass.
+  CHECK(by_algorithm["MPI_Allreduce recursive_doubling"].paired > 0);
+  CHECK(by_algorithm["MPI_Allreduce recursive_doubling"].held > by_algorithm["MPI_Allreduce recursive_doubling"].paired);
+  CHECK(by_algorithm["MPI_Allreduce rabenseifner"].combined > 0);
+  CHECK(by_algorithm["MPI_Allreduce ring"].combined > 0);
+  CHECK(by_algorithm["MPI_Reduce_scatter pairwise"].combined > 0);
+  for (const auto& [name, counts] : by_algorithm) MESSAGE(name, ": ", counts.held, " held, ", counts.combined, " combined early, ", counts.paired, " paired");
 }
 
 namespace {

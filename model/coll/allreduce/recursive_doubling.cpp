@@ -26,8 +26,10 @@ Task<void> recursive_doubling(Rank& rank, const CollArgs& a) {
   for (int mask = 1; mask < f.pof2; mask <<= 1) {
     const int partner = f.newrank ^ mask;
     mpi::Deferred got;
-    co_await exchange(rank, a, acc, n, t, f.real(partner), tmp.addr(), n, t, f.real(partner), got);
-    co_await combine(rank, *a.op, got, tmp.addr(), acc, n, t, /*inout_first=*/partner > f.newrank);
+    const bool inout_first = partner > f.newrank;  // the lower rank's operand first
+    co_await exchange(rank, a, acc, n, t, f.real(partner), tmp.addr(), n, t, f.real(partner), got, *a.op, acc,
+                      inout_first);
+    co_await combine(rank, *a.op, got, tmp.addr(), acc, n, t, inout_first);
   }
   if (f.holds_pair(a.me)) co_await send(rank, a, acc, n, t, a.me - 1);
 }

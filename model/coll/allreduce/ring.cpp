@@ -23,7 +23,7 @@ Task<void> ring(Rank& rank, const CollArgs& a) {
   for (int s = 0; s < p - 1; ++s) {
     const int out = block(me - s - 1), in = block(me - s - 2);
     mpi::Deferred got;
-    co_await exchange(rank, a, at(out), len(out), t, right, tmp.addr(), len(in), t, left, got);
+    co_await exchange(rank, a, at(out), len(out), t, right, tmp.addr(), len(in), t, left, got, *a.op, at(in), false);
     co_await combine(rank, *a.op, got, tmp.addr(), at(in), len(in), t);
   }
   for (int s = 0; s < p - 1; ++s) {

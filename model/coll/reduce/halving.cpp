@@ -32,10 +32,11 @@ Task<void> halving(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Ad
     const std::int64_t keep = at(keep_lo + mask) - at(keep_lo), give = at(give_lo + mask) - at(give_lo);
     const Address into = tmp + (at(keep_lo) - base) * ext;
     mpi::Deferred got;
-    co_await exchange(rank, a, acc + at(give_lo) * ext, give, type, f.real(partner), into, keep, type,
-                      f.real(partner), got);
     // The lower new rank's data comes first: order kept for any operation.
-    co_await combine(rank, *a.op, got, into, acc + at(keep_lo) * ext, keep, type, /*inout_first=*/!upper);
+    const Address kept = acc + at(keep_lo) * ext;
+    co_await exchange(rank, a, acc + at(give_lo) * ext, give, type, f.real(partner), into, keep, type,
+                      f.real(partner), got, *a.op, kept, /*inout_first=*/!upper);
+    co_await combine(rank, *a.op, got, into, kept, keep, type, /*inout_first=*/!upper);
     lo = keep_lo;
   }
 }

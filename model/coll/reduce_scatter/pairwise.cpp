@@ -17,7 +17,8 @@ Task<void> pairwise(Rank& rank, const CollArgs& a) {
   for (int i = 1; i < p; ++i) {
     const int to = (me + i) % p, from = (me - i + p) % p;
     mpi::Deferred got;
-    co_await exchange(rank, a, w.at(to), w.count(to), t, to, tmp.addr(), w.count(me), t, from, got);
+    co_await exchange(rank, a, w.at(to), w.count(to), t, to, tmp.addr(), w.count(me), t, from, got, *a.op,
+                      w.at(me), false);
     co_await combine(rank, *a.op, got, tmp.addr(), w.at(me), w.count(me), t);
   }
   co_await w.finish();

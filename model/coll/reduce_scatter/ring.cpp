@@ -19,7 +19,8 @@ Task<void> ring(Rank& rank, const CollArgs& a) {
   for (int s = 0; s < p - 1; ++s) {
     const int out = block(me - s - 1), in = block(me - s - 2);
     mpi::Deferred got;
-    co_await exchange(rank, a, w.at(out), w.count(out), t, right, tmp.addr(), w.count(in), t, left, got);
+    co_await exchange(rank, a, w.at(out), w.count(out), t, right, tmp.addr(), w.count(in), t, left, got, *a.op,
+                      w.at(in), false);
     co_await combine(rank, *a.op, got, tmp.addr(), w.at(in), w.count(in), t);
   }
   co_await w.finish();
