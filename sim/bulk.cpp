@@ -294,8 +294,8 @@ ZeroedBlocks& zeroed_blocks() {
 
 }  // namespace
 
-void* take_zeroed(std::size_t bytes) {
-  if (bytes < kZeroedMin) {
+void* take_zeroed(std::size_t bytes, bool prepared) {
+  if (bytes < kZeroedMin || !prepared) {
     void* p = std::calloc(std::max<std::size_t>(bytes, 1), 1);
     if (p == nullptr) throw std::bad_alloc();
     return p;
@@ -354,7 +354,7 @@ std::uint64_t prepared_bytes() noexcept { return helper().done(); }
 
 void drain() noexcept { helper().drain(); }
 #else
-void* take_zeroed(std::size_t bytes) {
+void* take_zeroed(std::size_t bytes, bool) {
   void* p = std::calloc(std::max<std::size_t>(bytes, 1), 1);
   if (p == nullptr) throw std::bad_alloc();
   return p;

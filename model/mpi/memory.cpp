@@ -16,7 +16,9 @@ namespace mpisim::mpi {
 
 void FreeBytes::operator()(std::byte* p) const noexcept { sim::bulk::give_zeroed(p); }
 
-ZeroedBytes zeroed_bytes(std::size_t n) { return ZeroedBytes(static_cast<std::byte*>(sim::bulk::take_zeroed(n))); }
+ZeroedBytes zeroed_bytes(std::size_t n, bool prepared) {
+  return ZeroedBytes(static_cast<std::byte*>(sim::bulk::take_zeroed(n, prepared)));
+}
 
 namespace {
 
@@ -29,7 +31,9 @@ class ScratchPool {
  public:
   ZeroedBytes take(std::size_t n) {
     auto it = free_.find(n);
-    if (it == free_.end()) return zeroed_bytes(n);
+    // Not prepared ahead: an algorithm may touch its scratch in part (recursive
+    // halving keeps a shrinking part) or, when its partners combine in place, not at all.
+    if (it == free_.end()) return zeroed_bytes(n, /*prepared=*/false);
     ZeroedBytes p = std::move(it->second);
     free_.erase(it);
     held_ -= n;

@@ -35,7 +35,8 @@ struct FreeBytes {
 };
 using ZeroedBytes = std::unique_ptr<std::byte[], FreeBytes>;
 // `n` zero bytes (at least one); throws std::bad_alloc when there is no memory.
-ZeroedBytes zeroed_bytes(std::size_t n);
+// `prepared`: see sim::bulk::take_zeroed.
+ZeroedBytes zeroed_bytes(std::size_t n, bool prepared = true);
 
 struct Allocation {
   const std::string* name;        // interned, outlives the memory
