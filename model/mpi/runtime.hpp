@@ -15,7 +15,8 @@
 //     source rank. Messages from one sender are absorbed in the order sent, so
 //     matching is non-overtaking per (source, communicator).
 //  5. Eager sends complete when served; rendezvous sends (bytes > the model's eager
-//     limit) when matched, and their data moves then, straight between the buffers.
+//     limit) when matched, and their data moves then, straight between the buffers
+//     (or stays for the reduction that reads it: Deferred).
 //     On models with links (defers_arrivals) a rendezvous message whose receive is
 //     not posted by the end of its instant sends only its envelope; a match starts
 //     its data (move_data), and both requests complete when that arrives.
