@@ -1636,7 +1636,6 @@ void World::deliver(Message* m, Request* recv, SimTime done) {
 // A Deferred's combine, and its data while that is in the sender's buffer.
 struct DeferredHold {
   World* world;
-  Deferred* owner;
   std::uint32_t receiver;
   const Op* op;
   TypedBuffer inout;
@@ -1675,7 +1674,7 @@ bool same_buffer(const TypedBuffer& x, const TypedBuffer& y) {
 void Deferred::expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout, bool inout_first,
                       const TypedBuffer& sends) {
   release();
-  hold_ = new DeferredHold{&world, this, receiver, &op, inout, inout_first, sends, false, false, {}, {}, nullptr, 0, 0};
+  hold_ = new DeferredHold{&world, receiver, &op, inout, inout_first, sends, false, false, {}, {}, nullptr, 0, 0};
 }
 
 bool Deferred::held() const { return hold_ != nullptr && hold_->held; }
