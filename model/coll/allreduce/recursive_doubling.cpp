@@ -26,10 +26,11 @@ Task<void> recursive_doubling(Rank& rank, const CollArgs& a) {
   for (int mask = 1; mask < f.pof2; mask <<= 1) {
     const int partner = f.newrank ^ mask;
     mpi::Deferred got;
-    const bool inout_first = partner > f.newrank;  // the lower rank's operand first
+    // The lower rank's operand first (computed at each use: a frame byte more costs
+    // a million ranks a pool block each).
     co_await exchange(rank, a, acc, n, t, f.real(partner), tmp.addr(), n, t, f.real(partner), got, *a.op, acc,
-                      inout_first);
-    co_await combine(rank, *a.op, got, tmp.addr(), acc, n, t, inout_first);
+                      partner > f.newrank);
+    co_await combine(rank, *a.op, got, tmp.addr(), acc, n, t, partner > f.newrank);
   }
   if (f.holds_pair(a.me)) co_await send(rank, a, acc, n, t, a.me - 1);
 }
