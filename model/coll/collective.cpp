@@ -1,9 +1,8 @@
 #include "model/coll/collective.hpp"
 
-#include <stdexcept>
-
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 namespace mpisim::coll {
 
@@ -119,7 +118,8 @@ SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
                   Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got,
                   const mpi::Op& op, Address inout, bool inout_first) {
   if (r.world().payload() == mpi::PayloadMode::data)
-    got.expect(r.world(), r.id(), op, typed(r, inout, rcount, rt), inout_first, typed(r, sat, scount, st));
+    got.expect(r.world(), r.id(), op, typed(r, inout, rcount, rt), inout_first, typed(r, sat, scount, st),
+               /*early=*/!a.nonblocking());
   Request* recv_req = post_recv(r, a, rat, rcount, rt, source, &got);
   return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest, /*pinned=*/true));
 }

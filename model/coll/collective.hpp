@@ -212,8 +212,8 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
 //   co_await exchange(..., rat, rcount, rt, source, got, op, inout, inout_first);
 //   co_await combine(rank, op, got, rat, inout, rcount, rt, inout_first);
 // The partner's data may stay in its buffer until that combine reduces it from
-// there, or the partner, resuming first, may do this rank's combine itself
-// (mpi::Deferred): the same bytes, fewer copies; what `rat` holds after the
+// there, or the partner, resuming first, may do this rank's combine itself (in a
+// blocking call; mpi::Deferred): the same bytes, fewer copies; what `rat` holds after the
 // combine is unspecified. The send's buffer is left alone until the rank resumes;
 // it then first settles what its partners have not combined yet, as the buffer is
 // the algorithm's again (every SendRecv does, on resuming).

@@ -1641,6 +1641,7 @@ struct DeferredHold {
   TypedBuffer inout;
   bool inout_first;
   TypedBuffer sends;      // what the receiver's own exchange sends
+  bool early;             // the sender may do the combine
   bool held = false;      // in deferred_, keyed by sender
   bool combined = false;  // the sender did the combine
   TypedBuffer from{}, to{};
@@ -1672,9 +1673,9 @@ bool same_buffer(const TypedBuffer& x, const TypedBuffer& y) {
 }  // namespace
 
 void Deferred::expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout, bool inout_first,
-                      const TypedBuffer& sends) {
+                      const TypedBuffer& sends, bool early) {
   release();
-  hold_ = new DeferredHold{&world, receiver, &op, inout, inout_first, sends, false, false, {}, {}, nullptr, 0, 0};
+  hold_ = new DeferredHold{&world, receiver, &op, inout, inout_first, sends, early, false, false, {}, {}, nullptr, 0, 0};
 }
 
 bool Deferred::held() const { return hold_ != nullptr && hold_->held; }
@@ -1699,7 +1700,7 @@ bool World::hold(Deferred* d, const Message* m, const Request* recv, std::int64_
 }
 
 DeferredHold* World::combine_early(DeferredHold* h) {
-  if (h->op->kind == OpKind::user || h->receiver == h->sender) return nullptr;
+  if (!h->early || h->op->kind == OpKind::user || h->receiver == h->sender) return nullptr;
   // Data held in the receiver's memory that its combine would overwrite: at most
   // one such, its partner's, for the pass that does both.
   DeferredHold* partner = nullptr;
@@ -1720,7 +1721,7 @@ DeferredHold* World::combine_early(DeferredHold* h) {
   // A round where each partner's combine writes what the other's reads: the
   // partner's combine (on the sender's side) writes what h reads, and reads what
   // h's writes, which is what the receiver's exchange sent.
-  if (partner->receiver != h->sender || partner->op != h->op || !same_buffer(partner->from, h->inout) ||
+  if (!partner->early || partner->receiver != h->sender || partner->op != h->op || !same_buffer(partner->from, h->inout) ||
       !same_buffer(h->sends, h->inout) || !same_buffer(h->from, partner->inout))
     return nullptr;
   return partner;

@@ -69,8 +69,9 @@ struct Message;
 // (Message::pinned), the data stays in the sender's buffer: the sender leaves that
 // buffer alone until it resumes from its exchange, and the combine reads the data
 // there, a copy fewer. If the sender resumes first, it settles the data before it
-// touches its buffers (World::settle_from): for a predefined operation it performs
-// the receiver's combine itself (the receiver then only waits out the time), both
+// touches its buffers (World::settle_from): for a predefined operation in a
+// blocking call it performs the receiver's combine itself (the receiver, blocked
+// in the call, then only waits out the time), both
 // partners' at once in one pass where each reads the region the other writes (a
 // recursive-doubling round); otherwise it copies the data to the receive buffer.
 // The bytes combined are the same in every case, and so are times and traces. Not
@@ -86,10 +87,12 @@ class Deferred {
   Deferred(const Deferred&) = delete;
   Deferred& operator=(const Deferred&) = delete;
   // The combine that will read the received data: inout = data op inout, or
-  // inout op data with inout_first; `sends`: what the same exchange sends. Data
-  // mode only (sizes mode keeps no state).
+  // inout op data with inout_first; `sends`: what the same exchange sends;
+  // `early`: the sender may do the combine (not in a nonblocking call, whose
+  // program runs meanwhile and may show its buffers). Data mode only (sizes mode
+  // keeps no state).
   void expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout, bool inout_first,
-              const TypedBuffer& sends);
+              const TypedBuffer& sends, bool early);
   // Whether the data is still in the sender's buffer, at from().
   bool held() const;
   const TypedBuffer& from() const;
