@@ -54,12 +54,22 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart errors; do build $p; done
+for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
 compare globals 4
 compare globals 5
+compare reduce_globals 4
+compare reduce_globals 5
+# The same under each algorithm that reduces through exchanges (mpi::Deferred).
+for alg in recursive_doubling rabenseifner ring; do
+  "$mpisim" run ./reduce_globals --ranks 6 -q --algorithm MPI_Allreduce=$alg \
+    --algorithm MPI_Reduce_scatter_block=pairwise > "reduce_globals.$alg.out" 2>&1 ||
+    fail "reduce_globals with $alg: exit $?"
+  sort "reduce_globals.$alg.out" | cmp -s - "$src/expected/reduce_globals.6.txt" ||
+    { fail "reduce_globals with $alg: output differs"; cat "reduce_globals.$alg.out" | head -8; }
+done
 for n in 1 2 3 4 5; do compare derived $n; compare completion $n; done
 for n in 1 2 4; do compare seeds $n; done
 for n in 2 3 4 5; do compare intercomm $n; done
