@@ -28,6 +28,14 @@
 
 namespace mpisim::sim::bulk {
 
+namespace {
+void* calloc_bytes(std::size_t bytes) {
+  void* p = std::calloc(std::max<std::size_t>(bytes, 1), 1);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+}  // namespace
+
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MADV_POPULATE_WRITE) && !defined(MPISIM_BULK_PLAIN)
 namespace {
 
@@ -295,11 +303,7 @@ ZeroedBlocks& zeroed_blocks() {
 }  // namespace
 
 void* take_zeroed(std::size_t bytes, bool prepared) {
-  if (bytes < kZeroedMin || !prepared) {
-    void* p = std::calloc(std::max<std::size_t>(bytes, 1), 1);
-    if (p == nullptr) throw std::bad_alloc();
-    return p;
-  }
+  if (bytes < kZeroedMin || !prepared) return calloc_bytes(bytes);
   return zeroed_blocks().take(bytes);
 }
 
@@ -354,11 +358,7 @@ std::uint64_t prepared_bytes() noexcept { return helper().done(); }
 
 void drain() noexcept { helper().drain(); }
 #else
-void* take_zeroed(std::size_t bytes, bool) {
-  void* p = std::calloc(std::max<std::size_t>(bytes, 1), 1);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
+void* take_zeroed(std::size_t bytes, bool) { return calloc_bytes(bytes); }
 void give_zeroed(void* p) noexcept { std::free(p); }
 void* allocate(std::size_t bytes) { return ::operator new(bytes); }
 void* allocate_unprepared(std::size_t bytes) { return ::operator new(bytes); }

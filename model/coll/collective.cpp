@@ -124,6 +124,14 @@ SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
   return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest, /*pinned=*/true));
 }
 
+namespace {
+// The model's reduction time for `bytes`, as an awaiter (none when it is zero).
+Rank::Compute reduce_wait(Rank& rank, std::int64_t bytes) {
+  sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
+  return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
+}
+}  // namespace
+
 Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
                          std::int64_t count2, const TypeRef& type2) {
   mpi::MatchResult mr = mpi::match_signatures(*type, count, *type2, count2);
@@ -157,8 +165,7 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, 
     mpi::reduce_local(op, i, io, inout_first);
     if (rank.world().tracks_origins()) mpi::combine_origins(i, io, bytes, rank.world().provenance());
   }
-  sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
-  return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
+  return reduce_wait(rank, bytes);
 }
 
 Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
@@ -177,8 +184,7 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address
     mpi::reduce_local(op, got.from(), typed(rank, inout, count, type), inout_first);
   }
   got.release();
-  sim::SimTime cost = rank.world().model().reduce_time(static_cast<std::uint64_t>(bytes));
-  return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
+  return reduce_wait(rank, bytes);
 }
 
 Scratch::Scratch(Rank& rank, std::int64_t count, const TypeRef& type) : rank_(&rank) {

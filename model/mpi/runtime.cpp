@@ -1699,6 +1699,15 @@ bool World::hold(Deferred* d, const Message* m, const Request* recv, std::int64_
   return true;
 }
 
+void World::forget(const DeferredHold* h) {
+  auto [first, last] = deferred_.equal_range(h->sender);
+  for (auto it = first; it != last; ++it)
+    if (it->second == h) {
+      deferred_.erase(it);
+      return;
+    }
+}
+
 DeferredHold* World::combine_early(DeferredHold* h) {
   if (!h->early || h->op->kind == OpKind::user || h->receiver == h->sender) return nullptr;
   // Data held in the receiver's memory that its combine would overwrite: at most
@@ -1729,12 +1738,7 @@ DeferredHold* World::combine_early(DeferredHold* h) {
 
 bool World::combine_pair(DeferredHold* h, DeferredHold* partner) {
   if (!reduce_pair(*h->op, partner->inout, partner->inout_first, h->inout, h->inout_first)) return false;
-  auto [first, last] = deferred_.equal_range(partner->sender);
-  for (auto it = first; it != last; ++it)
-    if (it->second == partner) {
-      deferred_.erase(it);
-      break;
-    }
+  forget(partner);
   partner->held = false;
   partner->combined = true;
   partner->type.reset();
@@ -1775,13 +1779,7 @@ void Deferred::land() {
 void Deferred::release() noexcept {
   if (hold_ == nullptr) return;
   std::unique_ptr<DeferredHold> h(std::exchange(hold_, nullptr));
-  if (!h->held) return;
-  auto [first, last] = h->world->deferred_.equal_range(h->sender);
-  for (auto it = first; it != last; ++it)
-    if (it->second == h.get()) {
-      h->world->deferred_.erase(it);
-      break;
-    }
+  if (h->held) h->world->forget(h.get());
 }
 
 void World::complete(Request* r, SimTime at) {

@@ -838,6 +838,7 @@ class World {
   std::multimap<std::uint32_t, DeferredHold*> deferred_;
   DeferralCounts deferral_counts_;
   void settle_held(std::uint32_t sender);
+  void forget(const DeferredHold* h);  // takes h out of deferred_
   // Leaves message m's data (`bytes`) in its sender's buffer for d, recv's
   // Deferred, when d expects a combine; false: it does not.
   bool hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes);
