@@ -117,9 +117,15 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
 SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
                   Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got,
                   const mpi::Op& op, Address inout, bool inout_first) {
+  return exchange(r, a, sat, scount, st, dest, rat, rcount, rt, source, got, op, inout, inout, inout_first);
+}
+
+SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+                  Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got,
+                  const mpi::Op& op, Address inout, Address base, bool inout_first) {
   if (r.world().payload() == mpi::PayloadMode::data)
-    got.expect(r.world(), r.id(), op, typed(r, inout, rcount, rt), inout_first, typed(r, sat, scount, st),
-               /*early=*/!a.nonblocking());
+    got.expect(r.world(), r.id(), op, typed(r, inout, rcount, rt), typed(r, base, rcount, rt), inout_first,
+               typed(r, sat, scount, st), /*early=*/!a.nonblocking());
   Request* recv_req = post_recv(r, a, rat, rcount, rt, source, &got);
   return SendRecv(r, recv_req, post_send(r, a, sat, scount, st, dest, /*pinned=*/true));
 }
@@ -156,6 +162,19 @@ Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const Type
   return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
 }
 
+Rank::Compute local_copy_unmoved(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst) {
+  const std::int64_t bytes = count * type->size();
+  mpi::check_access(typed(rank, src, count, type), bytes, "sendbuf");
+  mpi::check_access(typed(rank, dst, count, type), bytes, "recvbuf");
+  sim::SimTime cost = rank.world().model().copy_time(static_cast<std::uint64_t>(bytes));
+  return cost > sim::SimTime{} ? rank.compute(cost) : Rank::Compute{};
+}
+
+bool unseen_until_return(Rank& rank, const CollArgs& a) {
+  const mpi::World& w = rank.world();
+  return !a.nonblocking() && w.payload() == mpi::PayloadMode::data && !w.observes_deliveries() && !w.tracks_origins();
+}
+
 Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, std::int64_t count,
                       const TypeRef& type, bool inout_first) {
   const std::int64_t bytes = count * type->size();
@@ -170,18 +189,25 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, 
 
 Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
                       std::int64_t count, const TypeRef& type, bool inout_first) {
+  return combine(rank, op, got, in, inout, inout, count, type, inout_first);
+}
+
+Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout, Address base,
+                      std::int64_t count, const TypeRef& type, bool inout_first) {
   const std::int64_t bytes = count * type->size();
+  const mpi::TypedBuffer out = typed(rank, inout, count, type), from = typed(rank, base, count, type);
   if (got.combined()) {
-    if (!got.expected(op, typed(rank, inout, count, type), inout_first))
+    if (!got.expected(op, out, from, inout_first))
       throw std::logic_error("a combine after an exchange differs from the one the exchange announced");
-  } else if (!got.held()) {
-    got.release();
-    return combine(rank, op, in, inout, count, type, inout_first);
-  } else if (got.from().count != count || got.from().type != type.get()) {  // not what was received: from `in`
+  } else if (!got.held() || got.from().count != count || got.from().type != type.get()) {
+    // The data is at `in`: received there, or copied there now (not what was held).
     got.land();
+    if (base != inout && rank.world().payload() == mpi::PayloadMode::data) mpi::copy_typed(from, out, bytes);
     return combine(rank, op, in, inout, count, type, inout_first);
+  } else if (base == inout) {
+    mpi::reduce_local(op, got.from(), out, inout_first);
   } else {
-    mpi::reduce_local(op, got.from(), typed(rank, inout, count, type), inout_first);
+    mpi::reduce_into(op, got.from(), from, out, inout_first);
   }
   got.release();
   return reduce_wait(rank, bytes);

@@ -220,6 +220,12 @@ SendRecv sendrecv(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
 SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
                   Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got,
                   const mpi::Op& op, Address inout, bool inout_first);
+// The same for a combine that writes inout from `base` (inout = data op base, or
+// base op data), a buffer of the same layout that nothing writes until the
+// combine is done.
+SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, const TypeRef& st, int dest,
+                  Address rat, std::int64_t rcount, const TypeRef& rt, int source, mpi::Deferred& got,
+                  const mpi::Op& op, Address inout, Address base, bool inout_first);
 
 // Copies `count` elements of `type` at `src` to `count2` of `type2` at `dst`, both in
 // the rank's own memory, as a message from the rank to itself would (the type
@@ -227,6 +233,16 @@ SendRecv exchange(Rank& r, const CollArgs& a, Address sat, std::int64_t scount, 
 // Copies now; co_await the result to wait out the copy time (an awaiter, no frame).
 Rank::Compute local_copy(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst,
                          std::int64_t count2, const TypeRef& type2);
+// The same checks and time for `count` elements of `type` from `src` to `dst`,
+// moving nothing: for an algorithm that then reads src where it would read dst,
+// until it has overwritten dst (unseen_until_return).
+Rank::Compute local_copy_unmoved(Rank& rank, Address src, std::int64_t count, const TypeRef& type, Address dst);
+// Whether nothing sees the call's buffers before it returns: a blocking call in
+// data mode, with no deliveries followed (a scenario's followed buffers) and no
+// provenance kept. Its algorithm may then leave out moves of data whose target
+// it overwrites before reading it; the times stay those of the algorithm as
+// written.
+bool unseen_until_return(Rank& rank, const CollArgs& a);
 
 // inout = in op inout (or inout op in, with inout_first) over `count` elements of
 // `type`, charging the model's reduction time γ per byte.
@@ -237,6 +253,9 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, 
 // the data where `got` says it is, or only waits out the time if the partner did it.
 Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
                       std::int64_t count, const TypeRef& type, bool inout_first = false);
+// The same for an exchange given a base: inout = in op base (or base op in).
+Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout, Address base,
+                      std::int64_t count, const TypeRef& type, bool inout_first);
 
 // Scratch space for `count` elements of `type` laid out as a user buffer would be
 // (element i at i·extent), released when the object goes. addr() is the buffer

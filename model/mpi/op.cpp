@@ -350,6 +350,33 @@ bool reduce_pair(const Op& op, const TypedBuffer& x, bool x_first, const TypedBu
   return true;
 }
 
+void reduce_into(const Op& op, const TypedBuffer& in, const TypedBuffer& base, const TypedBuffer& out,
+                 bool base_first) {
+  const Datatype& t = *in.type;
+  const std::int64_t size = t.size();
+  const std::int64_t bytes = in.count * size;
+  if (bytes == 0) return;
+  constexpr std::int64_t kChunk = 16 << 10;  // each chunk of base copied to out is reduced while in the first-level cache
+  if (op.kind != OpKind::user && base.type == &t && out.type == &t && size <= kChunk) {
+    const std::byte* a = contiguous(in, bytes);
+    const std::byte* b = a ? contiguous(base, bytes) : nullptr;
+    std::byte* o = b ? contiguous(out, bytes) : nullptr;
+    auto apart = [bytes](const std::byte* x, const std::byte* y) { return x + bytes <= y || y + bytes <= x; };
+    if (o && apart(a, o) && apart(b, o)) {
+      const std::int64_t per = kChunk / size;
+      for (std::int64_t done = 0; done < in.count; done += per) {
+        const std::int64_t n = std::min(per, in.count - done);
+        std::memcpy(o + done * size, b + done * size, static_cast<std::size_t>(n * size));
+        if (base_first) reduce_predefined<true>(op, t, n, a + done * size, o + done * size);
+        else reduce_predefined<false>(op, t, n, a + done * size, o + done * size);
+      }
+      return;
+    }
+  }
+  copy_typed(base, out, bytes);
+  reduce_local(op, in, out, base_first);
+}
+
 void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout, bool inout_first) {
   const Datatype& t = *in.type;
   const std::int64_t bytes = in.count * t.size();

@@ -64,6 +64,11 @@ void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout,
 // For predefined operations on dense, disjoint buffers of one datatype, in one
 // pass; false (nothing done) otherwise.
 bool reduce_pair(const Op& op, const TypedBuffer& x, bool x_first, const TypedBuffer& y, bool y_first);
+// out = in op base (or base op in, with base_first) over `count` elements of the
+// buffers' type, base left as it is: a copy of base to out and a reduce_local,
+// in one pass through the cache for predefined operations on dense buffers.
+void reduce_into(const Op& op, const TypedBuffer& in, const TypedBuffer& base, const TypedBuffer& out,
+                 bool base_first = false);
 // inout = in op inout on packed data: `count` elements of `type`, contiguous.
 void reduce_packed(const Op& op, const Datatype& type, std::int64_t count, const std::byte* in, std::byte* inout);
 

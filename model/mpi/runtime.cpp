@@ -1639,6 +1639,7 @@ struct DeferredHold {
   std::uint32_t receiver;
   const Op* op;
   TypedBuffer inout;
+  TypedBuffer base;  // inout itself, or what the combine reads in its place
   bool inout_first;
   TypedBuffer sends;      // what the receiver's own exchange sends
   bool early;             // the sender may do the combine
@@ -1672,17 +1673,19 @@ bool same_buffer(const TypedBuffer& x, const TypedBuffer& y) {
 
 }  // namespace
 
-void Deferred::expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout, bool inout_first,
-                      const TypedBuffer& sends, bool early) {
+void Deferred::expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout,
+                      const TypedBuffer& base, bool inout_first, const TypedBuffer& sends, bool early) {
   release();
-  hold_ = new DeferredHold{&world, receiver, &op, inout, inout_first, sends, early, false, false, {}, {}, nullptr, 0, 0};
+  hold_ = new DeferredHold{&world, receiver, &op, inout, base, inout_first, sends, early, false, false,
+                           {},     {},       nullptr, 0,  0};
 }
 
 bool Deferred::held() const { return hold_ != nullptr && hold_->held; }
 const TypedBuffer& Deferred::from() const { return hold_->from; }
 bool Deferred::combined() const { return hold_ != nullptr && hold_->combined; }
-bool Deferred::expected(const Op& op, const TypedBuffer& inout, bool inout_first) const {
-  return hold_ != nullptr && hold_->op == &op && same_buffer(hold_->inout, inout) && hold_->inout_first == inout_first;
+bool Deferred::expected(const Op& op, const TypedBuffer& inout, const TypedBuffer& base, bool inout_first) const {
+  return hold_ != nullptr && hold_->op == &op && same_buffer(hold_->inout, inout) && same_buffer(hold_->base, base) &&
+         hold_->inout_first == inout_first;
 }
 
 bool World::hold(Deferred* d, const Message* m, const Request* recv, std::int64_t bytes) {
@@ -1719,14 +1722,17 @@ DeferredHold* World::combine_early(DeferredHold* h) {
       if (partner != nullptr) return nullptr;
       partner = it->second;
     }
+  const bool in_place = same_buffer(h->base, h->inout);
   if (partner == nullptr) {
     // The receiver's own send may not have left yet: what it sends must stay as it is.
     if (overlap(h->inout, h->sends)) return nullptr;
-    reduce_local(*h->op, h->from, h->inout, h->inout_first);
+    if (in_place) reduce_local(*h->op, h->from, h->inout, h->inout_first);
+    else reduce_into(*h->op, h->from, h->base, h->inout, h->inout_first);
     h->combined = true;
     ++deferral_counts_.combined;
     return h;
   }
+  if (!in_place) return nullptr;
   // A round where each partner's combine writes what the other's reads: the
   // partner's combine (on the sender's side) writes what h reads, and reads what
   // h's writes, which is what the receiver's exchange sent.
@@ -1771,8 +1777,7 @@ void World::settle_held(std::uint32_t sender) {
 }
 
 void Deferred::land() {
-  if (!held()) return;
-  copy_typed(hold_->from, hold_->to, hold_->bytes);
+  if (held()) copy_typed(hold_->from, hold_->to, hold_->bytes);
   release();
 }
 

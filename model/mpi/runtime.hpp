@@ -86,23 +86,24 @@ class Deferred {
   ~Deferred() { release(); }
   Deferred(const Deferred&) = delete;
   Deferred& operator=(const Deferred&) = delete;
-  // The combine that will read the received data: inout = data op inout, or
-  // inout op data with inout_first; `sends`: what the same exchange sends;
+  // The combine that will read the received data: inout = data op base, or
+  // base op data with inout_first, where base is inout itself or a buffer of its
+  // layout that nothing writes meanwhile; `sends`: what the same exchange sends;
   // `early`: the sender may do the combine (not in a nonblocking call, whose
   // program runs meanwhile and may show its buffers). Data mode only (sizes mode
   // keeps no state).
-  void expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout, bool inout_first,
-              const TypedBuffer& sends, bool early);
+  void expect(World& world, std::uint32_t receiver, const Op& op, const TypedBuffer& inout, const TypedBuffer& base,
+              bool inout_first, const TypedBuffer& sends, bool early);
   // Whether the data is still in the sender's buffer, at from().
   bool held() const;
   const TypedBuffer& from() const;
   // Whether the expected combine was done already, by the sender.
   bool combined() const;
-  // Whether op, inout and the order are the ones expected.
-  bool expected(const Op& op, const TypedBuffer& inout, bool inout_first) const;
+  // Whether op, inout, base and the order are the ones expected.
+  bool expected(const Op& op, const TypedBuffer& inout, const TypedBuffer& base, bool inout_first) const;
   // The reduction has read it (or no longer will): the sender's buffer is its own again.
   void release() noexcept;
-  // Copies the data to the receive buffer after all, and releases it.
+  // Copies the data to the receive buffer after all, if it is held, and releases it.
   void land();
 
  private:
@@ -596,6 +597,7 @@ class World {
     observing_ = static_cast<bool>(delivered_);
   }
   bool tracks_origins() const { return track_origins_; }
+  bool observes_deliveries() const { return observing_; }
   // Copies the data that Deferred receives hold in rank `sender`'s memory to
   // their receive buffers (coll::exchange, when `sender` resumes from one).
   void settle_from(std::uint32_t sender) {

@@ -246,3 +246,50 @@ TEST_CASE("reduce_pair does both partners' combines in one pass, each in its own
   CHECK_FALSE(reduce_pair(*predefined_op("MPI_SUM"), {&b.mem, b.a, 1, strided.get()}, false,
                           {&b.mem, b.b, 1, strided.get()}, false));
 }
+
+TEST_CASE("reduce_into writes in op base to a third buffer, as a copy and a reduce_local would") {
+  // Bit for bit, in both orders, over more than one chunk, with signed zeros and
+  // NaNs; the base stays as it was. Then the general path: a user operation and a
+  // strided type.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> seed_in = {1.5, -0.0, 0.0, nan, 2.0, -3.0, 1e300, 7.0};
+  const std::vector<double> seed_base = {2.5, 0.0, -0.0, 1.0, nan, -3.0, 1e300, -7.0};
+  const std::int64_t n = 5000;
+  std::vector<double> in0(n), base0(n);
+  for (std::int64_t k = 0; k < n; ++k) {
+    in0[static_cast<std::size_t>(k)] = seed_in[static_cast<std::size_t>(k % 8)];
+    base0[static_cast<std::size_t>(k)] = seed_base[static_cast<std::size_t>((k * 3) % 8)];
+  }
+  auto d = predefined_type("MPI_DOUBLE");
+  auto strided = type_vector(n / 2, 1, 2, d);
+  strided->commit();
+  const OpRef user = make_user_op("m", "absolute_max", true);
+  struct Way {
+    const Op* op;
+    const Datatype* type;
+    std::int64_t count;
+  };
+  const Way ways[] = {{predefined_op("MPI_MAX").get(), d.get(), n},  {predefined_op("MPI_MIN").get(), d.get(), n},
+                      {predefined_op("MPI_SUM").get(), d.get(), n},  {predefined_op("MPI_PROD").get(), d.get(), n},
+                      {user.get(), d.get(), n},                      {predefined_op("MPI_SUM").get(), strided.get(), 1}};
+  for (const Way& w : ways)
+    for (bool base_first : {false, true}) {
+      CAPTURE(w.op->name);
+      CAPTURE(w.type->name());
+      CAPTURE(base_first);
+      Buffers got(d, n), out(d, n);
+      got.set<double>(got.a, in0);
+      got.set<double>(got.b, base0);
+      out.set<double>(out.a, std::vector<double>(n, 42.0));  // written by the call, where the type reaches
+      reduce_into(*w.op, {&got.mem, got.a, w.count, w.type}, {&got.mem, got.b, w.count, w.type},
+                  {&out.mem, out.a, w.count, w.type}, base_first);
+      Buffers want(d, n);
+      want.set<double>(want.a, in0);
+      want.set<double>(want.b, std::vector<double>(n, 42.0));
+      copy_typed({&got.mem, got.b, w.count, w.type}, {&want.mem, want.b, w.count, w.type}, w.count * w.type->size());
+      reduce_local(*w.op, {&want.mem, want.a, w.count, w.type}, {&want.mem, want.b, w.count, w.type}, base_first);
+      const auto g = out.get<double>(out.a, n), wv = want.get<double>(want.b, n), b = got.get<double>(got.b, n);
+      CHECK(std::memcmp(g.data(), wv.data(), g.size() * sizeof(double)) == 0);
+      CHECK(std::memcmp(b.data(), base0.data(), b.size() * sizeof(double)) == 0);
+    }
+}

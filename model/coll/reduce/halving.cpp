@@ -20,7 +20,7 @@ Task<void> fold_in(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Ad
 }
 
 Task<void> halving(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Address tmp, const Offsets& start,
-                   const TypeRef& type) {
+                   const TypeRef& type, Address first_from) {
   const std::int64_t ext = type->extent();
   auto at = [&](int b) { return start[static_cast<std::size_t>(b)]; };
   int lo = 0;
@@ -34,9 +34,10 @@ Task<void> halving(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Ad
     mpi::Deferred got;
     // The lower new rank's data comes first: order kept for any operation.
     const Address kept = acc + at(keep_lo) * ext;
-    co_await exchange(rank, a, acc + at(give_lo) * ext, give, type, f.real(partner), into, keep, type,
-                      f.real(partner), got, *a.op, kept, /*inout_first=*/!upper);
-    co_await combine(rank, *a.op, got, into, kept, keep, type, /*inout_first=*/!upper);
+    const Address from = mask == f.pof2 / 2 ? first_from : acc;
+    co_await exchange(rank, a, from + at(give_lo) * ext, give, type, f.real(partner), into, keep, type,
+                      f.real(partner), got, *a.op, kept, from + at(keep_lo) * ext, /*inout_first=*/!upper);
+    co_await combine(rank, *a.op, got, into, kept, from + at(keep_lo) * ext, keep, type, /*inout_first=*/!upper);
     lo = keep_lo;
   }
 }

@@ -25,9 +25,11 @@ Task<void> fold_in(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Ad
                    const TypeRef& type);
 // halving receives each step's kept blocks at `tmp`, laid out from the start of
 // the half the caller keeps first (the later halves lie within it): scratch of
-// kept_first(f, start) elements.
+// kept_first(f, start) elements. The first step reads `first_from`: acc, or a
+// buffer of acc's layout holding the vector that acc does not hold yet (the
+// first step then combines into acc from it).
 Task<void> halving(Rank& rank, const CollArgs& a, const Fold& f, Address acc, Address tmp, const Offsets& start,
-                   const TypeRef& type);
+                   const TypeRef& type, Address first_from);
 std::int64_t kept_first(const Fold& f, const Offsets& start);
 Task<void> doubling(Rank& rank, const CollArgs& a, const Fold& f, Address acc, const Offsets& start,
                     const TypeRef& type);

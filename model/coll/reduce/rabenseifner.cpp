@@ -18,13 +18,22 @@ Task<void> rabenseifner(Rank& rank, const CollArgs& a) {
   // A pair's holder receives its partner's whole vector first; the halving needs the half it keeps.
   Scratch acc(rank, n, t), tmp(rank, f.holds_pair(a.me) ? n : reduction::kept_first(f, start), t);
   const Address mine = a.me == a.root && a.in_place() ? a.recvbuf : a.sendbuf;
-  co_await local_copy(rank, mine, n, t, acc.addr(), n, t);
+  // The halving's first step reads the vector, sends half and writes the other
+  // half combined: when nothing else can see the buffers, it reads the caller's,
+  // and the copy to acc only takes its time.
+  Address first_from = acc.addr();
+  if (f.pof2 > 1 && !f.sits_out() && !f.holds_pair(a.me) && unseen_until_return(rank, a)) {
+    co_await local_copy_unmoved(rank, mine, n, t, acc.addr());
+    first_from = mine;
+  } else {
+    co_await local_copy(rank, mine, n, t, acc.addr(), n, t);
+  }
   co_await reduction::fold_in(rank, a, f, acc.addr(), tmp.addr(), n, t);
   const Fold at_root(a.p, a.root);
   const bool root_sits_out = at_root.sits_out();
   const int newroot = root_sits_out ? Fold(a.p, a.root + 1).newrank : at_root.newrank;
   if (!f.sits_out()) {
-    co_await reduction::halving(rank, a, f, acc.addr(), tmp.addr(), start, t);
+    co_await reduction::halving(rank, a, f, acc.addr(), tmp.addr(), start, t, first_from);
     co_await reduction::gather_to(rank, a, f, newroot, acc.addr(), start, t);
   }
   if (root_sits_out) {

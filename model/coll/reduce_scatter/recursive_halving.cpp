@@ -28,7 +28,7 @@ Task<void> recursive_halving(Rank& rank, const CollArgs& a) {
     co_await recv(rank, a, a.recvbuf, a.recv_count(a.me), t, a.me + 1);
     co_return;
   }
-  co_await reduction::halving(rank, a, f, w.all(), tmp.addr(), start, t);
+  co_await reduction::halving(rank, a, f, w.all(), tmp.addr(), start, t, w.all());
   if (f.holds_pair(a.me)) co_await send(rank, a, w.at(a.me - 1), w.count(a.me - 1), t, a.me - 1);
   co_await w.finish();
 }
