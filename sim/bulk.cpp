@@ -163,6 +163,13 @@ char* map_plain(std::size_t bytes) {
   return static_cast<char*>(p);
 }
 
+// Address space for blocks to be carved from, or null where the system refuses
+// it: pages are neither reserved nor touched until written (MAP_NORESERVE).
+char* map_reserve(std::size_t bytes) noexcept {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+}
+
 void unmap(char* p, std::size_t bytes) noexcept {
   try {
     helper().drop(p, p + bytes);
@@ -178,12 +185,21 @@ void prepare_range(char* p, std::size_t bytes, bool whole) noexcept {
   }
 }
 
-// Blocks carved in order out of mappings that grow from 2 MiB to kMaxMapping; the
-// next mapping is mapped, and handed to the helper, as soon as the current one is
-// taken into use. A block over kMaxCarved has a mapping of its own. Used by the
-// simulation's thread only; the helper merely populates.
+// Blocks carved in order out of large mappings (kReserve of address space each,
+// whose pages cost nothing until touched). With `prepare`, the helper makes the
+// next stretch resident ahead of the blocks handed out: as far ahead as has been
+// handed out of the mapping so far, from 2 MiB up to kMaxAhead. A block over
+// kMaxCarved has a mapping of its own. Used by the simulation's thread only; the
+// helper merely populates.
+//
+// Carving keeps the simulation's thread out of mmap and munmap, which wait for
+// the helper's populating (they take the address space's lock for writing, its
+// populating holds it for reading): one call per kReserve of blocks rather than
+// one per block. Giving pages back (MADV_DONTNEED) does not wait for it.
 class ZeroedBlocks {
  public:
+  explicit ZeroedBlocks(bool prepare) : prepare_(prepare) {}
+
   void* take(std::size_t bytes) {
     const std::size_t n = (bytes + kPage - 1) / kPage * kPage;
     if (n > kMaxCarved) {
@@ -194,7 +210,7 @@ class ZeroedBlocks {
         munmap(p, n);
         throw;
       }
-      prepare_range(p, n, true);  // from its end, while it is written from its start
+      if (prepare_) prepare_range(p, n, true);  // from its end, while it is written from its start
       return p;
     }
     if (static_cast<std::size_t>(end_ - at_) < n) next_mapping(n);
@@ -202,6 +218,7 @@ class ZeroedBlocks {
     ++mappings_.at(current_).live;
     char* p = at_;
     at_ += n;
+    if (prepare_) prepare_ahead();
     return p;
   }
 
@@ -227,8 +244,9 @@ class ZeroedBlocks {
   }
 
  private:
-  static constexpr std::size_t kFirstMapping = kHugeBytes, kMaxMapping = std::size_t{32} << 20,
-                               kMaxCarved = kMaxMapping / 4;
+  static constexpr std::size_t kReserve = std::size_t{256} << 20, kMaxCarved = std::size_t{8} << 20,
+                               kMaxAhead = std::size_t{32} << 20;
+
   struct Block {
     std::size_t bytes;
     char* mapping;  // null: a mapping of its own
@@ -239,76 +257,78 @@ class ZeroedBlocks {
   };
 
   void next_mapping(std::size_t n) {
-    // Mapped first, so that a failure leaves everything as it was.
-    char* fresh = nullptr;
-    std::size_t fresh_bytes = 0;
-    if (ahead_ == nullptr || ahead_bytes_ < n) {
-      fresh_bytes = std::max(grow_, 2 * n);
-      fresh = map_plain(fresh_bytes);
+    // Mapped first, so that a failure leaves everything as it was. Where the
+    // system refuses that much address space, a mapping just large enough.
+    std::size_t bytes = kReserve;
+    char* fresh = map_reserve(bytes);
+    if (fresh == nullptr) {
+      bytes = n;
+      fresh = map_plain(bytes);
     }
     try {
-      mappings_.emplace(fresh != nullptr ? fresh : ahead_, Mapping{fresh != nullptr ? fresh_bytes : ahead_bytes_});
+      mappings_.emplace(fresh, Mapping{bytes});
     } catch (...) {
-      if (fresh != nullptr) munmap(fresh, fresh_bytes);
+      munmap(fresh, bytes);
       throw;
     }
     retire_current();
-    if (fresh != nullptr) {
-      if (ahead_ != nullptr) unmap(ahead_, ahead_bytes_);  // too small for this block
-      prepare_range(fresh, fresh_bytes, false);
-      current_ = fresh, end_ = fresh + fresh_bytes;
-    } else {
-      current_ = ahead_, end_ = ahead_ + ahead_bytes_;
-    }
-    at_ = current_;
-    ahead_ = nullptr;
-    grow_ = std::min(grow_ * 2, kMaxMapping);
-    try {
-      ahead_bytes_ = grow_;
-      ahead_ = map_plain(ahead_bytes_);
-      prepare_range(ahead_, ahead_bytes_, false);
-    } catch (...) {  // no mapping ahead: the next one is mapped when it is needed
-      ahead_ = nullptr;
-    }
+    current_ = at_ = prepared_ = fresh;
+    end_ = fresh + bytes;
+  }
+
+  // Asks the helper for the stretch past what it has been asked for, once less
+  // than half the distance ahead is left.
+  void prepare_ahead() noexcept {
+    const std::size_t ahead = std::clamp(static_cast<std::size_t>(at_ - current_), kHugeBytes, kMaxAhead);
+    if (prepared_ < at_) prepared_ = at_;
+    if (static_cast<std::size_t>(prepared_ - at_) >= ahead / 2) return;
+    char* to = std::min(end_, at_ + ahead);
+    if (to > prepared_) prepare_range(prepared_, static_cast<std::size_t>(to - prepared_), false);
+    prepared_ = to;
   }
 
   // The current mapping's untouched end goes back; a mapping with no block left goes.
   void retire_current() noexcept {
     if (current_ == nullptr) return;
-    if (at_ < end_) madvise(at_, static_cast<std::size_t>(end_ - at_), MADV_DONTNEED);
     auto m = mappings_.find(current_);
     if (m->second.live == 0) {
       unmap(m->first, m->second.bytes);
       mappings_.erase(m);
+    } else if (prepared_ > at_) {
+      try {
+        helper().drop(at_, end_);
+      } catch (...) {  // a piece left queued only populates memory, never changes it
+      }
+      madvise(at_, static_cast<std::size_t>(prepared_ - at_), MADV_DONTNEED);
     }
-    current_ = at_ = end_ = nullptr;
+    current_ = at_ = end_ = prepared_ = nullptr;
   }
 
+  const bool prepare_;
   std::map<char*, Block> blocks_;
   std::map<char*, Mapping> mappings_;
   char* current_ = nullptr;
   char* at_ = nullptr;
   char* end_ = nullptr;
-  char* ahead_ = nullptr;
-  std::size_t ahead_bytes_ = 0;
-  std::size_t grow_ = kFirstMapping;
+  char* prepared_ = nullptr;  // the helper has been asked for the current mapping up to here
 };
 
 // Never destroyed, as blocks come back during static destruction.
-ZeroedBlocks& zeroed_blocks() {
-  static ZeroedBlocks* z = new ZeroedBlocks;
-  return *z;
+ZeroedBlocks& zeroed_blocks(bool prepared) {
+  static ZeroedBlocks* ready = new ZeroedBlocks(true);
+  static ZeroedBlocks* lazy = new ZeroedBlocks(false);
+  return prepared ? *ready : *lazy;
 }
 
 }  // namespace
 
 void* take_zeroed(std::size_t bytes, bool prepared) {
-  if (bytes < kZeroedMin || !prepared) return calloc_bytes(bytes);
-  return zeroed_blocks().take(bytes);
+  if (bytes < kZeroedMin) return calloc_bytes(bytes);
+  return zeroed_blocks(prepared).take(bytes);
 }
 
 void give_zeroed(void* p) noexcept {
-  if (p != nullptr && !zeroed_blocks().give(p)) std::free(p);
+  if (p != nullptr && !zeroed_blocks(true).give(p) && !zeroed_blocks(false).give(p)) std::free(p);
 }
 
 // Maps size + 2 MiB, trims both ends so the block starts on a 2 MiB boundary, and

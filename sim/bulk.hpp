@@ -56,9 +56,9 @@ void drain() noexcept;
 // returns its pages to the system at once.
 inline constexpr std::size_t kZeroedMin = std::size_t{64} << 10;
 // At least one byte, all zero; throws std::bad_alloc when there is no memory.
-// `prepared` false: from calloc whatever the size, for blocks that may be touched
-// only in part or not at all (an algorithm's scratch): their pages cost nothing
-// until they are touched.
+// `prepared` false: for blocks that may be touched only in part or not at all (an
+// algorithm's scratch): carved the same way from mappings that the helper leaves
+// alone, so their pages cost nothing until they are touched.
 void* take_zeroed(std::size_t bytes, bool prepared = true);
 // Gives back a block from take_zeroed (null: nothing).
 void give_zeroed(void* p) noexcept;
