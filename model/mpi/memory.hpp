@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,30 @@ struct FreeBytes {
   void operator()(std::byte* p) const noexcept;
 };
 using ZeroedBytes = std::unique_ptr<std::byte[], FreeBytes>;
+
+// std::allocator, except that elements made without a value are left as they
+// are (default-initialised): resizing a vector of bytes then costs no zero-fill.
+template <typename T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <typename U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}  // NOLINT: rebinding, as std::allocator
+  template <typename U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+// Bytes that a resize leaves unwritten, for data written whole right after: a
+// packed message.
+using PackedBytes = std::vector<std::byte, DefaultInitAllocator<std::byte>>;
 // `n` zero bytes (at least one); throws std::bad_alloc when there is no memory.
 // `prepared`: see sim::bulk::take_zeroed.
 ZeroedBytes zeroed_bytes(std::size_t n, bool prepared = true);

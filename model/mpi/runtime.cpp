@@ -493,7 +493,7 @@ std::pair<Address, std::int64_t> Rank::buffer_detach() {
 }
 
 Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
-                          Context ctx, std::int64_t collective, bool phantom, std::vector<std::byte>* packed,
+                          Context ctx, std::int64_t collective, bool phantom, PackedBytes* packed,
                           std::vector<std::int32_t>* origins, SendMode mode, bool pinned) {
   Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
   r->phantom = phantom;
@@ -581,7 +581,7 @@ Request* Rank::start_recv(const TypedBuffer& buf, TypeRef type, int source, int 
   return r;
 }
 
-Request* Rank::isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
+Request* Rank::isend_packed(PackedBytes packed, TypeRef type, std::int64_t count, int dest, int tag,
                             const Communicator& comm, std::vector<std::int32_t> origins) {
   validate_peer(dest, comm, false, "dest");
   validate_tag(tag, false);
@@ -656,7 +656,7 @@ Task<Status> Rank::sendrecv_replace(TypedBuffer buf, TypeRef type, int dest, int
   check_access(buf, data_bytes(n, *type, "count"), "buf");
   // MPI-4.1 §3.2.7: the data sent is the buffer's content before the receive
   // replaces it, so it is packed first.
-  std::vector<std::byte> packed;
+  PackedBytes packed;
   std::vector<std::int32_t> origins;
   if (world_->mode_ == PayloadMode::data) {
     packed.resize(static_cast<std::size_t>(n * type->size()));

@@ -190,7 +190,7 @@ struct Message {
   bool pinned = false;
   TypeRef type;               // the sender's datatype and count: the send signature
   std::int64_t count;
-  std::vector<std::byte> payload;  // eager data (data mode)
+  PackedBytes payload;  // eager data (data mode)
   std::vector<std::int32_t> payload_origin;  // the provenance of the payload's bytes, when tracked
   Request* send_request = nullptr;  // rendezvous: completed on match (null once detached)
   SimTime sent{}, arrived{}, ready{};  // served at the sender; absorbed; absorption done
@@ -331,7 +331,7 @@ class Rank {
 
   // Sends bytes already packed (for MPI_Sendrecv_replace): a send of `packed.size()` bytes
   // whose signature is (type, count).
-  Request* isend_packed(std::vector<std::byte> packed, TypeRef type, std::int64_t count, int dest, int tag,
+  Request* isend_packed(PackedBytes packed, TypeRef type, std::int64_t count, int dest, int tag,
                         const Communicator& comm, std::vector<std::int32_t> origins = {});
 
   // co_await rank.wait(req): waits for `req` (null: MPI_REQUEST_NULL), frees it
@@ -479,7 +479,7 @@ class Rank {
   // Posts a send whose arguments were checked: a phantom carries no data; `packed`
   // (with its provenance) is data already taken out of the buffer.
   Request* start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
-                      std::int64_t collective, bool phantom, std::vector<std::byte>* packed,
+                      std::int64_t collective, bool phantom, PackedBytes* packed,
                       std::vector<std::int32_t>* origins, SendMode mode = SendMode::standard, bool pinned = false);
   Request* start_recv(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm, Context ctx,
                       bool phantom, Deferred* deferred = nullptr);
