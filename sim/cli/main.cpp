@@ -60,11 +60,14 @@ void install_crash_handlers() {
 // those calls (brk) waits while the helper thread populates buffer memory (it
 // holds the address space's lock: sim/bulk.hpp). The heap grows in larger steps
 // instead and keeps up to 64 MiB free at its top; pages are still touched only
-// when used.
+// when used. Setting these turns off glibc's own raising of the size from which
+// a block gets a mapping of its own (mmap and munmap wait the same way), so that
+// size is set where glibc would raise it to: 32 MiB.
 void tune_heap() {
 #if defined(__GLIBC__)
   mallopt(M_TOP_PAD, 16 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
 #endif
 }
 
