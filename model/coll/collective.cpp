@@ -189,6 +189,8 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, 
 
 Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
                       std::int64_t count, const TypeRef& type, bool inout_first) {
+  // Without an announced combine (sizes mode) the data was received at `in`.
+  if (!got.announced()) return combine(rank, op, in, inout, count, type, inout_first);
   return combine(rank, op, got, in, inout, inout, count, type, inout_first);
 }
 
@@ -196,12 +198,13 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address
                       std::int64_t count, const TypeRef& type, bool inout_first) {
   const std::int64_t bytes = count * type->size();
   const mpi::TypedBuffer out = typed(rank, inout, count, type), from = typed(rank, base, count, type);
-  if (got.combined()) {
+  if (got.announced() && got.combined()) {
     if (!got.expected(op, out, from, inout_first))
       throw std::logic_error("a combine after an exchange differs from the one the exchange announced");
-  } else if (!got.held() || got.from().count != count || got.from().type != type.get()) {
-    // The data is at `in`: received there, or copied there now (not what was held).
-    got.land();
+  } else if (!got.announced() || !got.held() || got.from().count != count || got.from().type != type.get()) {
+    // The data is at `in`: received there (with no combine announced: sizes mode),
+    // or copied there now (not what was held).
+    if (got.announced()) got.land();
     if (base != inout && rank.world().payload() == mpi::PayloadMode::data) mpi::copy_typed(from, out, bytes);
     return combine(rank, op, in, inout, count, type, inout_first);
   } else if (base == inout) {

@@ -1781,8 +1781,7 @@ void Deferred::land() {
   release();
 }
 
-void Deferred::release() noexcept {
-  if (hold_ == nullptr) return;
+void Deferred::drop() noexcept {
   std::unique_ptr<DeferredHold> h(std::exchange(hold_, nullptr));
   if (h->held) h->world->forget(h.get());
 }

@@ -101,13 +101,19 @@ class Deferred {
   bool combined() const;
   // Whether op, inout, base and the order are the ones expected.
   bool expected(const Op& op, const TypedBuffer& inout, const TypedBuffer& base, bool inout_first) const;
+  // Whether a combine was announced and not yet released: without one (sizes
+  // mode), the data is simply where it was received.
+  bool announced() const noexcept { return hold_ != nullptr; }
   // The reduction has read it (or no longer will): the sender's buffer is its own again.
-  void release() noexcept;
+  void release() noexcept {
+    if (hold_ != nullptr) drop();
+  }
   // Copies the data to the receive buffer after all, if it is held, and releases it.
   void land();
 
  private:
   friend class World;
+  void drop() noexcept;
   DeferredHold* hold_ = nullptr;  // out of line: an algorithm's frame grows by a pointer only
 };
 

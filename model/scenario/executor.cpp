@@ -408,8 +408,7 @@ const mpi::Communicator* Executor::comm_or_null(RankEnv& env, const Step& s, std
   return c ? *c : nullptr;
 }
 
-bool Executor::returns_errors(RankEnv& env, const Step& s) {
-  if (!errhandlers_set_) return false;
+bool Executor::handler_returns(RankEnv& env, const Step& s) {
   const mpi::Communicator* about = nullptr;
   for (std::size_t i = 0; i < s.spec->params.size() && !about; ++i) {
     const ParamSpec& p = s.spec->params[i];

@@ -134,7 +134,7 @@ class Executor {
         }
       }
     }
-    void await_resume() {
+    [[gnu::always_inline]] void await_resume() {
       Status st;
       try {
         switch (env.blocked.kind) {
@@ -261,7 +261,7 @@ class Executor {
   }
 
   // The address a buffer argument denotes on this rank.
-  Address address(RankEnv& env, const Arg& a, P p) {
+  [[gnu::always_inline]] Address address(RankEnv& env, const Arg& a, P p) {
     const BufferRef& b = a.buffer;
     if (b.kind == BufferRef::in_place) return coll::kInPlace;
     Address base = 0;
@@ -276,7 +276,8 @@ class Executor {
     return base;
   }
   [[noreturn, gnu::cold]] void undeclared_buffer(const RankEnv& env, NameId name, P p) const;
-  mpi::TypedBuffer typed(RankEnv& env, const Step& s, P p, std::int64_t count, const mpi::TypeRef& t) {
+  [[gnu::always_inline]] mpi::TypedBuffer typed(RankEnv& env, const Step& s, P p, std::int64_t count,
+                                                const mpi::TypeRef& t) {
     Address at = address(env, arg(s, p), p);
     if (at == coll::kInPlace)
       throw MpiError(mpi::ErrorClass::buffer, param_name(p), "MPI_IN_PLACE is not allowed here",
@@ -508,7 +509,8 @@ class Executor {
   // Whether an error of step `s` now goes back to the program: the handler of the
   // communicator it is about (its requests' for a completion), MPI_COMM_SELF's for
   // a call about none, is MPI_ERRORS_RETURN.
-  bool returns_errors(RankEnv& env, const Step& s);
+  bool returns_errors(RankEnv& env, const Step& s) { return errhandlers_set_ && handler_returns(env, s); }
+  bool handler_returns(RankEnv& env, const Step& s);
   const mpi::Communicator* comm_or_null(RankEnv& env, const Step& s, std::size_t i);
   bool errhandlers_set_ = false;  // whether any call set a handler (else nothing is looked up)
   // Whether the running call is bound to the other members' calls (it entered a
