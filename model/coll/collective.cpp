@@ -189,8 +189,6 @@ Rank::Compute combine(Rank& rank, const mpi::Op& op, Address in, Address inout, 
 
 Rank::Compute combine(Rank& rank, const mpi::Op& op, mpi::Deferred& got, Address in, Address inout,
                       std::int64_t count, const TypeRef& type, bool inout_first) {
-  // Without an announced combine (sizes mode) the data was received at `in`.
-  if (!got.announced()) return combine(rank, op, in, inout, count, type, inout_first);
   return combine(rank, op, got, in, inout, inout, count, type, inout_first);
 }
 
