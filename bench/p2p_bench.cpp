@@ -45,10 +45,10 @@ long rss_kib() {
   return 0;
 }
 
-scenario::RunResult run(const std::string& text, std::int64_t ranks, mpi::PayloadMode mode) {
+runner::Result run(const std::string& text, std::int64_t ranks, mpi::PayloadMode mode) {
   scenario::Scenario sc = scenario::parse_scenario(text, "bench");
   net::Network n = net::default_network();
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = ranks;
   cfg.payload = mode;
   cfg.trace_level = sim::TraceLevel::summary;
@@ -71,7 +71,7 @@ int ring(std::int64_t ranks, std::int64_t iters) {
               static_cast<long long>(ranks), static_cast<long long>(iters),
               static_cast<unsigned long long>(r.trace.message_count()), static_cast<unsigned long long>(r.events), s,
               r.trace.message_count() / s / 1e6, r.events / s / 1e6, static_cast<long long>(r.makespan_ps));
-  return r.outcome == scenario::Outcome::clean ? 0 : 1;
+  return r.outcome == runner::Outcome::clean ? 0 : 1;
 }
 
 sim::Task<void> ring_rank(mpi::Rank& rank, std::int64_t iters, const mpi::TypeRef& type, mpi::Address a,
@@ -126,7 +126,7 @@ int blocked(std::int64_t ranks) {
   auto t0 = std::chrono::steady_clock::now();
   scenario::Scenario sc = scenario::parse_scenario(text, "bench");
   net::Network n = net::default_network();
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = ranks;
   cfg.payload = mpi::PayloadMode::sizes;
   cfg.trace_level = sim::TraceLevel::summary;
@@ -142,7 +142,7 @@ int blocked(std::int64_t ranks) {
   std::printf("blocked: %lld ranks blocked in MPI_Recv: peak RSS %.1f MiB above the baseline = %.0f bytes per rank "
               "(%.2f s, outcome %s)\n",
               static_cast<long long>(ranks), (peak - before) / 1024.0, (peak - before) * 1024.0 / ranks, s,
-              r.outcome == scenario::Outcome::erroneous ? "deadlock reported" : "unexpected");
+              r.outcome == runner::Outcome::erroneous ? "deadlock reported" : "unexpected");
   return 0;
 }
 

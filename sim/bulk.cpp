@@ -84,8 +84,6 @@ class Helper {
     idle_.wait(lock, [&] { return soon_.empty() && blocks_.empty() && current_.begin == nullptr; });
   }
 
-  std::uint64_t done() const { return done_.load(std::memory_order_relaxed); }
-
  private:
   struct Piece {
     char* begin = nullptr;
@@ -110,7 +108,6 @@ class Helper {
       const bool ok = madvise(current_.begin, static_cast<std::size_t>(current_.end - current_.begin),
                               MADV_POPULATE_WRITE) == 0;
       const int error = ok ? 0 : errno;
-      if (ok) done_.fetch_add(static_cast<std::uint64_t>(current_.end - current_.begin), std::memory_order_relaxed);
       lock.lock();
       if (error == EINVAL) {  // a kernel without it: stop asking
         unsupported_ = true;
@@ -130,7 +127,6 @@ class Helper {
   Piece current_;
   bool started_ = false;
   bool unsupported_ = false;
-  std::atomic<std::uint64_t> done_{0};
 };
 
 // Never destroyed: pools give back their blocks during static destruction, and
@@ -374,8 +370,6 @@ void prepare(void* p, std::size_t bytes) noexcept {
   }
 }
 
-std::uint64_t prepared_bytes() noexcept { return helper().done(); }
-
 void drain() noexcept { helper().drain(); }
 #else
 void* take_zeroed(std::size_t bytes, bool) { return calloc_bytes(bytes); }
@@ -384,7 +378,6 @@ void* allocate(std::size_t bytes) { return ::operator new(bytes); }
 void* allocate_unprepared(std::size_t bytes) { return ::operator new(bytes); }
 void deallocate(void* p, std::size_t) noexcept { ::operator delete(p); }
 void prepare(void*, std::size_t) noexcept {}
-std::uint64_t prepared_bytes() noexcept { return 0; }
 void drain() noexcept {}
 #endif
 

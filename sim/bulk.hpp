@@ -40,9 +40,6 @@ void deallocate(void* p, std::size_t bytes) noexcept;
 // unmapped before the helper reaches it is dropped.
 void prepare(void* p, std::size_t bytes) noexcept;
 
-// Bytes the helper has made resident so far (for tests and measurements).
-std::uint64_t prepared_bytes() noexcept;
-
 // Waits until the helper has nothing left to do (for tests).
 void drain() noexcept;
 

@@ -166,6 +166,7 @@ class Engine {
     std::coroutine_handle<> root;  // the root coroutine (a ProcessTask)
     std::int64_t end_ps = -1;      // when it ended; -1 while it runs
   };
+  static_assert(sizeof(Process) <= 16, "the engine's process entry is 16 bytes (docs/architecture.md)");
 
   friend struct ProcessTask::promise_type::Final;
   static ProcessTask drive(Task<void> root);

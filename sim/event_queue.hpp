@@ -49,6 +49,7 @@ struct QueuedEvent {
   EventHandler* handler;  // null: `arg` is a coroutine address to resume
   std::uint64_t arg;
 };
+static_assert(sizeof(QueuedEvent) == 32, "queue entries are 32-byte values (docs/architecture.md)");
 
 class EventQueue {
  public:

@@ -17,7 +17,6 @@ struct SimTime {
   static constexpr SimTime zero() { return {0}; }
   static constexpr SimTime never() { return {std::numeric_limits<std::int64_t>::max()}; }
   static constexpr SimTime from_ps(std::int64_t v) { return {v}; }
-  static constexpr SimTime from_ns(std::int64_t v) { return {v * 1000}; }
   // Rounds to the nearest picosecond, half away from zero: the one place a double
   // becomes a time.
   static SimTime from_seconds(double s) { return {static_cast<std::int64_t>(std::llround(s * 1e12))}; }

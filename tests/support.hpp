@@ -9,12 +9,12 @@
 
 namespace mpisim::test {
 
-inline scenario::RunResult run_text(const std::string& scenario_json, std::int64_t ranks,
+inline runner::Result run_text(const std::string& scenario_json, std::int64_t ranks,
                                     const std::string& network_json = "",
                                     mpi::PayloadMode mode = mpi::PayloadMode::data) {
   scenario::Scenario sc = scenario::parse_scenario(scenario_json, "test.json");
   net::Network n = network_json.empty() ? net::default_network() : net::parse_network(network_json, "net.json");
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = ranks;
   cfg.payload = mode;
   return scenario::run_scenario(sc, n, cfg);
@@ -32,7 +32,7 @@ inline std::string parse_error(const std::string& text) {
 inline bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // The first diagnostic's code, or "" when the run was clean.
-inline std::string first_code(const scenario::RunResult& r) {
+inline std::string first_code(const runner::Result& r) {
   return r.trace.diagnostics().empty() ? "" : r.trace.diagnostics().front().code;
 }
 

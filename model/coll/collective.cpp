@@ -6,6 +6,9 @@
 
 namespace mpisim::coll {
 
+static_assert(sizeof(CollArgs) <= 136, "a CollArgs is 136 bytes: what only some calls need lives out of line "
+                                       "(docs/architecture.md)");
+
 namespace {
 constexpr std::array<std::string_view, kCollectives> kNames = {
     "MPI_Barrier",   "MPI_Bcast",     "MPI_Gather",    "MPI_Gatherv",   "MPI_Scatter",

@@ -4,11 +4,6 @@
 
 namespace mpisim::coll {
 
-std::string Persistent::init_call() const {
-  if (!collective()) return mpi::init_call_name(p2p);
-  return std::string(collective_name(args.kind)) + "_init";
-}
-
 void check_start(bool active, const std::string& name, const char* argument) {
   if (active)
     throw mpi::MpiError(mpi::ErrorClass::request, argument,

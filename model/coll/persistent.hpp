@@ -18,8 +18,6 @@ struct Persistent {
   const Algorithm* algorithm = nullptr;
   mpi::PersistentP2P p2p;
   bool collective() const { return algorithm != nullptr; }
-  // The call that made it, for diagnostics ("MPI_Send_init", "MPI_Bcast_init").
-  std::string init_call() const;
 };
 
 // MPI_Start on a persistent request: the request named `name` (in the words of

@@ -197,6 +197,28 @@ std::string ineligible(const Algorithm& alg, const CollArgs& a) {
   return {};
 }
 
+std::string_view named_algorithm(const std::map<std::string, std::string>& table, std::string_view call, Collective c) {
+  if (table.empty()) return {};
+  auto it = table.find(std::string(call));
+  if (it == table.end()) it = table.find(std::string(collective_name(c)));
+  return it == table.end() ? std::string_view{} : std::string_view(it->second);
+}
+
+const Algorithm* find_named_algorithm(Collective c, std::string_view name, std::string_view call) {
+  if (name.empty() || name == "auto") return nullptr;
+  if (const Algorithm* found = find_algorithm(c, name)) return found;
+  throw AlgorithmError("no algorithm \"" + std::string(name) + "\" for " + std::string(call) +
+                       " (mpisim --list-algorithms lists them)");
+}
+
+const Algorithm& choose_algorithm(const Algorithm* named, const CollArgs& a, std::string_view call) {
+  if (!named) return auto_algorithm(a);
+  if (std::string no = ineligible(*named, a); !no.empty())
+    throw AlgorithmError("the algorithm \"" + std::string(named->name) + "\" of " + std::string(call) +
+                         " cannot run this call: " + no);
+  return *named;
+}
+
 // MPICH's default (legacy "auto") selection, with its default thresholds
 // (the MPIR_CVAR_*_MSG_SIZE and *_MIN_PROCS control variables); docs/collectives.md.
 AutoInputs auto_inputs(const CollArgs& a) {

@@ -2,7 +2,9 @@
 // The registry of collective algorithms: one row per (collective, algorithm),
 // restrictions as data. `mpisim --list-algorithms` prints it; selection reads it;
 // the tests loop over it, so an algorithm is tested the moment it is registered.
+#include <map>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -44,6 +46,25 @@ std::span<const Algorithm> algorithms();
 const Algorithm* find_algorithm(Collective c, std::string_view name);
 // Why `alg` cannot run this call (empty if it can).
 std::string ineligible(const Algorithm& alg, const CollArgs& a);
+// An algorithm a run was told to use (--algorithm, a scenario step's "algorithm")
+// that does not exist for the call or cannot run it: an error in how mpisim was
+// asked to run, not in the MPI program, so no error handler returns it; the run
+// stops with ALGORITHM_ERROR (docs/diagnostics.md).
+class AlgorithmError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// The algorithm a run's table names for `call` (its own entry, else its
+// collective's, so a nonblocking call falls back to its blocking form's): "" when
+// none is named.
+std::string_view named_algorithm(const std::map<std::string, std::string>& table, std::string_view call, Collective c);
+// The algorithm `name` for `call` (a collective `c`); null for "" or "auto" (the
+// default selection). AlgorithmError if there is none of that name.
+const Algorithm* find_named_algorithm(Collective c, std::string_view name, std::string_view call);
+// The algorithm that runs a call: `named` if not null (AlgorithmError if it
+// cannot run this call), else the library's default (auto_algorithm).
+const Algorithm& choose_algorithm(const Algorithm* named, const CollArgs& a, std::string_view call);
+
 // MPICH 4.0's default thresholds (the defaults of its MPIR_CVAR_*_MSG_SIZE and
 // *_MIN_PROCS control variables), in bytes: auto_algorithm applies them and the
 // tuning files (deploy.cpp) write them into MPICH's selection trees.

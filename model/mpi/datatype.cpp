@@ -151,26 +151,6 @@ class SignatureWalk {
 
 }  // namespace
 
-const char* combiner_name(Combiner c) {
-  switch (c) {
-    case Combiner::named: return "MPI_COMBINER_NAMED";
-    case Combiner::contiguous: return "MPI_COMBINER_CONTIGUOUS";
-    case Combiner::vector: return "MPI_COMBINER_VECTOR";
-    case Combiner::hvector: return "MPI_COMBINER_HVECTOR";
-    case Combiner::indexed: return "MPI_COMBINER_INDEXED";
-    case Combiner::hindexed: return "MPI_COMBINER_HINDEXED";
-    case Combiner::indexed_block: return "MPI_COMBINER_INDEXED_BLOCK";
-    case Combiner::hindexed_block: return "MPI_COMBINER_HINDEXED_BLOCK";
-    case Combiner::struct_: return "MPI_COMBINER_STRUCT";
-    case Combiner::subarray: return "MPI_COMBINER_SUBARRAY";
-    case Combiner::darray: return "MPI_COMBINER_DARRAY";
-    case Combiner::resized: return "MPI_COMBINER_RESIZED";
-    case Combiner::dup: return "MPI_COMBINER_DUP";
-    case Combiner::marker: return "MPI_COMBINER_NAMED";
-  }
-  return "?";
-}
-
 int combiner_value(Combiner c) {
   switch (c) {
     case Combiner::named:

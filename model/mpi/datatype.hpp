@@ -52,7 +52,6 @@ enum class Combiner : std::uint8_t {
   named, contiguous, vector, hvector, indexed, hindexed, indexed_block, hindexed_block, struct_, subarray,
   darray, resized, dup, marker
 };
-const char* combiner_name(Combiner c);  // "MPI_COMBINER_VECTOR", ...
 int combiner_value(Combiner c);         // its value in MPICH's mpi.h
 
 class Datatype {

@@ -39,14 +39,6 @@ std::string tag_text(int t) { return t == ANY_TAG ? "MPI_ANY_TAG" : std::to_stri
 // ---------------------------------------------------------------------------
 // Waiting
 
-void Rank::resume_thread_at(SimTime t, std::coroutine_handle<> h) {
-  if (Activity* a = world_->running_) [[unlikely]] {
-    world_->resume_activity_at(*a, t, h);
-    return;
-  }
-  resume_at(t, h);
-}
-
 bool Rank::wait_ready(std::span<Request*> reqs, bool any) {
   SimTime t = now();
   SimTime latest{};
@@ -768,17 +760,6 @@ Request* Rank::imrecv(const TypedBuffer& buf, TypeRef type, MatchedMessage& msg,
   return r;
 }
 
-const char* init_call_name(const PersistentP2P& p) {
-  if (!p.send) return "MPI_Recv_init";
-  switch (p.mode) {
-    case SendMode::synchronous: return "MPI_Ssend_init";
-    case SendMode::buffered: return "MPI_Bsend_init";
-    case SendMode::ready: return "MPI_Rsend_init";
-    case SendMode::standard: break;
-  }
-  return "MPI_Send_init";
-}
-
 PersistentP2P Rank::p2p_init(bool send, SendMode mode, const TypedBuffer& buf, TypeRef type, int peer, int tag,
                              const Communicator& comm) const {
   validate_peer(peer, comm, !send, send ? "dest" : "source");
@@ -1070,6 +1051,10 @@ std::vector<World::PendingActivity> World::pending_activities() const {
 }
 
 void World::record_free(const Communicator& comm, std::uint32_t world_rank) {
+  if (&comm == &world_ || &comm == &self_)
+    throw MpiError(ErrorClass::comm, "comm", comm.name() + " is predefined and cannot be freed",
+                   "MPI-4.1 §7.4.3: MPI_Comm_free takes a communicator the program made; MPI_COMM_WORLD and "
+                   "MPI_COMM_SELF are freed by MPI_Finalize");
   Freed& f = freed_[comm.base_context()];
   f.comm = &comm;
   f.ranks.push_back(world_rank);
@@ -1170,6 +1155,11 @@ World::World(sim::Engine& engine, net::CostModel& model, sim::Trace& trace, std:
       self_(Communicator::self(2)),
       slots_(ranks, kSlotBytes, sizeof(Rank)) {
   static_assert(sizeof(Rank) + 256 <= kSlotBytes, "a rank's slot leaves room for its arena");
+  // The budgets docs/architecture.md states (a blocked rank costs about 1 KiB).
+  static_assert(sizeof(Rank) <= 176, "the Rank object is 176 bytes (docs/architecture.md, Rank slots)");
+  static_assert(sizeof(Request) <= 144, "a request is 144 bytes (docs/architecture.md)");
+  static_assert(sizeof(Rank::WaitOne) <= 16 && sizeof(Rank::WaitAll) <= 40,
+                "the wait awaiters keep nothing but their requests (docs/architecture.md)");
   // One statement per channel: argument evaluation order must not decide the numbering.
   std::uint32_t world_p2p = trace_.channel("MPI_COMM_WORLD");
   std::uint32_t world_coll = trace_.channel("MPI_COMM_WORLD/collective");

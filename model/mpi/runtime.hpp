@@ -251,8 +251,6 @@ struct PersistentP2P {
   int peer = PROC_NULL, tag = 0;
   const Communicator* comm = nullptr;
 };
-// The _init call that makes a persistent request of this kind ("MPI_Send_init", ...).
-const char* init_call_name(const PersistentP2P& p);
 
 // A message matched by MPI_Mprobe or MPI_Improbe (MPI-4.1 §3.8.2): out of the
 // matching queues, for an MPI_Mrecv or MPI_Imrecv of the same rank to receive.
@@ -455,8 +453,6 @@ class Rank {
  private:
   friend class World;
   void activity_wait_suspend(Activity& a, std::span<Request*> reqs, bool any, std::coroutine_handle<> h);
-  // Resumes h at t on the thread that runs now.
-  void resume_thread_at(SimTime t, std::coroutine_handle<> h);
   // What the requests in `reqs` wait for, and the ranks they wait for.
   std::string describe_waits(std::span<Request*> reqs, std::vector<std::uint32_t>* waits_for) const;
   struct WaitAnyAwaiter;

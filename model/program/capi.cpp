@@ -222,9 +222,6 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 int MPI_Comm_free(MPI_Comm* comm) {
   return call(__builtin_return_address(0), "MPI_Comm_free", [&](Ctx& x) {
     capi::need(comm, "comm");
-    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
-      throw mpi::MpiError(mpi::ErrorClass::comm, "comm", "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
-                          "MPI-4.1 §7.4.3: MPI_Comm_free takes a communicator the program made");
     x.run.world().record_free(x.run.comm(*comm, "comm"), x.r);  // collective: every process must free it
     x.c.handles.free_comm(*comm);  // pending operations still complete
     *comm = MPI_COMM_NULL;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "model/net/network_file.hpp"
-#include "model/scenario/run.hpp"
+#include "model/runner/run.hpp"
 
 namespace mpisim::program {
 
@@ -52,12 +52,12 @@ struct Options {
 // diagnostics (exit_status tells the status mpiexec would give). Throws
 // std::runtime_error for mpisim's own failures (no address space for stacks).
 struct ProgramResult {
-  scenario::RunResult run;
+  runner::Result run;
   int exit_status = 0;  // MPI_Abort's errorcode, or the first nonzero status a rank exited with; else 0
   bool stacks_guarded = true;
   std::string unguarded_reason;
 };
-ProgramResult run_program(const Loaded& program, net::Network& net, const scenario::RunConfig& cfg,
+ProgramResult run_program(const Loaded& program, net::Network& net, const runner::Config& cfg,
                           const Options& opt);
 
 }  // namespace mpisim::program

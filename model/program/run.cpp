@@ -89,8 +89,8 @@ std::string source_line(const void* site) {
   return known[site] = out;
 }
 
-ProgramRun::ProgramRun(const Loaded& prog, mpi::World& world, const scenario::RunConfig& cfg,
-                       scenario::RunResult& result, const Options& opt)
+ProgramRun::ProgramRun(const Loaded& prog, mpi::World& world, const runner::Config& cfg,
+                       runner::Result& result, const Options& opt)
     : prog_(prog), world_(world), cfg_(cfg), result_(result), coordinator_(world, cfg.verify),
       stacks_(world.size(), opt.stack_bytes), globals_(prog.handle(), world.size()), ranks_(world.size()), opt_(opt) {
   g_run = this;
@@ -327,125 +327,76 @@ std::int64_t ProgramRun::next_instance(CRank& c, const mpi::Communicator& comm) 
 }
 
 const coll::Algorithm& ProgramRun::algorithm_for(const char* call, const coll::CollArgs& a) {
-  const std::string_view cname = coll::collective_name(a.kind);
-  auto it = cfg_.algorithms.find(call);
-  if (it == cfg_.algorithms.end()) it = cfg_.algorithms.find(std::string(cname));
-  const coll::Algorithm* alg = nullptr;
-  if (it != cfg_.algorithms.end() && it->second != "auto") {
-    alg = coll::find_algorithm(a.kind, it->second);
-    if (!alg) throw std::logic_error("an algorithm the command line checked is unknown");
-    if (std::string no = coll::ineligible(*alg, a); !no.empty())
-      throw mpi::MpiError(mpi::ErrorClass::other, "", "the algorithm \"" + std::string(alg->name) + "\" of " + call +
-                                                          " (--algorithm) cannot run this call: " + no,
-                          "mpisim: an algorithm named on the command line must be able to run the call");
-  } else {
-    alg = &coll::auto_algorithm(a);
-  }
+  const coll::Algorithm* named =
+      coll::find_named_algorithm(a.kind, coll::named_algorithm(cfg_.algorithms, call, a.kind), call);
+  const coll::Algorithm* alg = &coll::choose_algorithm(named, a, call);
   auto& used = result_.algorithms_used[call];
   if (used != alg->name) used = alg->name;
   return *alg;
 }
 
-ProgramResult run_program(const Loaded& program, net::Network& net, const scenario::RunConfig& given,
-                          const Options& opt) {
-  scenario::RunConfig cfg = given;
-  if (cfg.max_events == 0) cfg.max_events = scenario::default_max_events(cfg.ranks);
-  ProgramResult out;
-  scenario::RunResult& res = out.run;
-  res.trace = sim::Trace(cfg.trace_level);
-  res.ranks = cfg.ranks;
-  res.payload = mpi::PayloadMode::data;
-  res.network_kind = std::string(net.model->kind());
-  const auto n = static_cast<std::uint32_t>(cfg.ranks);
+namespace {
 
+// The program's ranks as the runner's front-end.
+class ProgramRanks final : public runner::FrontEnd {
+ public:
+  ProgramRanks(ProgramRun& run, ProgramResult& out) : run_(run), out_(out) {}
+
+  sim::ProcessTask rank_program(std::uint32_t r) override { return run_.run_rank(r); }
+  runner::RankPlace place(std::uint32_t r) const override {
+    runner::RankPlace p;
+    const CRank& c = run_.ranks()[r];
+    p.call = c.call ? c.call : "";
+    if (c.call) p.where = source_line(c.site);
+    return p;
+  }
+  bool classify(const std::exception_ptr& e, const runner::RankPlace&, sim::Diagnostic& d) const override {
+    try {
+      std::rethrow_exception(e);
+    } catch (const ProgramFault& f) {
+      d.code = "STACK_OVERFLOW";
+      d.process = f.rank;
+      d.message = "rank " + std::to_string(f.rank) + " " + f.what;
+      return true;
+    } catch (const ProgramStop& s) {
+      d.code = s.abort ? "MPI_ABORT" : "EXIT_STATUS";
+      d.call = s.abort ? "MPI_Abort" : "";
+      d.message = s.how + "; the run stopped there, as mpiexec stops every process of the job";
+      out_.exit_status = s.status;
+      return true;
+    } catch (...) {
+      return false;
+    }
+  }
+  const coll::Coordinator& coordinator() const override { return run_.coordinator(); }
+  void abandon() override { run_.world().abandon_activities(); }
+
+ private:
+  ProgramRun& run_;
+  ProgramResult& out_;
+};
+
+}  // namespace
+
+ProgramResult run_program(const Loaded& program, net::Network& net, const runner::Config& given,
+                          const Options& opt) {
+  runner::Config cfg = given;
+  cfg.payload = mpi::PayloadMode::data;
+  ProgramResult out;
   // A rank of a program costs its state in the library and, measured, about 10.7
   // KB of stack, fiber and tables (705 MB for a 65,536-rank allreduce), charged as
-  // 12 KiB:
-  // before the run starts, so that a run too large for --max-memory is refused
-  // at once rather than killed by the system.
+  // 12 KiB.
   constexpr std::int64_t kProgramRankBytes = 12 * 1024;
-  const std::int64_t state = cfg.ranks * (mpi::World::kRankStateBytes + kProgramRankBytes);
-  if (cfg.max_memory && state > cfg.max_memory) {
-    sim::Diagnostic d;
-    d.severity = "error";
-    d.code = "LIMIT_MEMORY";
-    d.message = std::to_string(cfg.ranks) + " ranks of a C program need about " +
-                net::format_bytes(static_cast<std::uint64_t>(state)) + " (" +
-                std::to_string(mpi::World::kRankStateBytes + kProgramRankBytes) +
-                " bytes per rank: mpisim's state, the rank's stack and fiber) before any buffer, over --max-memory " +
-                net::format_bytes(static_cast<std::uint64_t>(cfg.max_memory)) +
-                "; the run was not started (a larger --max-memory lets it run, if the machine has the memory)";
-    res.trace.record_diagnostic(std::move(d));
-    res.outcome = scenario::Outcome::erroneous;
-    return out;
-  }
-
-  sim::Engine engine;
-  engine.set_limits(cfg.max_events,
-                    SimTime::from_ps(cfg.max_sim_time_ps ? std::min(cfg.max_sim_time_ps, net::kLongestTime)
-                                                         : net::kLongestTime));
-  mpi::World world(engine, *net.model, res.trace, n, mpi::PayloadMode::data);
-  res.network_parameters = net.model->parameters();
-  for (std::uint32_t r = 0; r < n; ++r) world.rank(r).memory().use_host_memory(r);
-  // The budget: each rank's state, and the algorithms' scratch space (the
-  // program's own buffers are its memory, not mpisim's).
-  if (cfg.max_memory) world.set_memory_limit(cfg.max_memory, state);
-  if (cfg.progress) {
-    constexpr std::uint64_t kEvery = std::uint64_t{1} << 21;
-    engine.set_progress(kEvery, [&cfg, n, first = std::uint64_t{2} * kEvery](const sim::Engine& e) {
-      if (e.events_processed() < first) return;
-      cfg.progress(scenario::RunConfig::Progress{e.events_processed(), e.now().ps, n - e.unfinished_count(), n});
-    });
-  }
-  if (cfg.progress_in_mpi.value_or(false)) world.set_progress(mpi::World::Progress::in_mpi);
-  world.set_standard_sends_synchronous(cfg.synchronous_sends);
+  runner::WorldRun wr(net, cfg, out.run, kProgramRankBytes, "the rank's stack and fiber of a C program");
+  if (wr.refused()) return out;
+  mpi::World& world = wr.world();
+  for (std::uint32_t r = 0; r < world.size(); ++r) world.rank(r).memory().use_host_memory(r);
   {
-    ProgramRun run(program, world, cfg, res, opt);
+    ProgramRun run(program, world, wr.config(), out.run, opt);
+    ProgramRanks ranks(run, out);
+    wr.run(ranks);
     out.stacks_guarded = run.stacks().guarded();
     out.unguarded_reason = run.stacks().unguarded_reason();
-    engine.reserve_processes(n);
-    for (std::uint32_t r = 0; r < n; ++r) engine.spawn(run.run_rank(r));
-    engine.run();
-    out.stacks_guarded = run.stacks().guarded();
-    out.unguarded_reason = run.stacks().unguarded_reason();
-
-    scenario::conclude_run(
-        world, engine, cfg, res,
-        [&run](std::uint32_t r) {
-          scenario::RankPlace p;
-          const CRank& c = run.ranks()[r];
-          p.call = c.call ? c.call : "";
-          if (c.call) p.where = source_line(c.site);
-          return p;
-        },
-        [&out](const std::exception_ptr& e, sim::Diagnostic& d) {
-          try {
-            std::rethrow_exception(e);
-          } catch (const ProgramFault& f) {
-            d.code = "STACK_OVERFLOW";
-            d.process = f.rank;
-            d.message = "rank " + std::to_string(f.rank) + " " + f.what;
-            return true;
-          } catch (const ProgramStop& s) {
-            d.code = s.abort ? "MPI_ABORT" : "EXIT_STATUS";
-            d.call = s.abort ? "MPI_Abort" : "";
-            d.message = s.how + "; the run stopped there, as mpiexec stops every process of the job";
-            out.exit_status = s.status;
-            return true;
-          } catch (...) {
-            return false;
-          }
-        });
-    res.links = net.model->link_usage();
-    res.finish_ps.resize(n);
-    for (std::uint32_t r = 0; r < n; ++r) {
-      res.finish_ps[r] = world.finish_time(r).ps;
-      res.makespan_ps = std::max(res.makespan_ps, res.finish_ps[r]);
-    }
-    res.events = engine.events_processed();
-    for (const auto& [name, t] : run.coordinator().totals()) res.collectives[name] = {t.calls, t.time.ps};
-    world.abandon_activities();
-    engine.destroy_processes();
   }
   return out;
 }

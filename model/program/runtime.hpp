@@ -82,7 +82,7 @@ struct CRank {
 
 class ProgramRun {
  public:
-  ProgramRun(const Loaded& prog, mpi::World& world, const scenario::RunConfig& cfg, scenario::RunResult& result,
+  ProgramRun(const Loaded& prog, mpi::World& world, const runner::Config& cfg, runner::Result& result,
              const Options& opt);
   ~ProgramRun();
 
@@ -124,8 +124,8 @@ class ProgramRun {
   std::int64_t next_instance(CRank& c, const mpi::Communicator& comm);
   const coll::Algorithm& algorithm_for(const char* call, const coll::CollArgs& a);
 
-  const scenario::RunConfig& config() const { return cfg_; }
-  scenario::RunResult& result() { return result_; }
+  const runner::Config& config() const { return cfg_; }
+  runner::Result& result() { return result_; }
   const std::vector<CRank>& ranks() const { return ranks_; }
   const Stacks& stacks() const { return stacks_; }
   bool host_compute() const { return opt_.host_compute; }
@@ -139,8 +139,8 @@ class ProgramRun {
 
   const Loaded& prog_;
   mpi::World& world_;
-  const scenario::RunConfig& cfg_;
-  scenario::RunResult& result_;
+  const runner::Config& cfg_;
+  runner::Result& result_;
   coll::Coordinator coordinator_;
   Stacks stacks_;
   PrivateGlobals globals_;

@@ -143,36 +143,15 @@ coll::CollArgs Executor::collective_args(RankEnv& env, const Step& s, mpi::Rank&
 }
 
 // The algorithm that runs the call: the one the step names, else the one the run
-// names for the call (a nonblocking call falls back to its blocking form's),
-// else auto.
+// names for the call, else auto (the library's rules: coll::choose_algorithm).
 const coll::Algorithm& Executor::algorithm_for(const Step& s, const coll::CollArgs& a) {
-  const std::string_view cname = coll::collective_name(a.kind);
   // Looked up once per step while the ranks run it one after another.
   if (named_.step != &s) {
     std::string_view want = s.algorithm;
-    if (want.empty()) {
-      auto it = cfg_.algorithms.find(s.spec->name);
-      if (it == cfg_.algorithms.end()) it = cfg_.algorithms.find(std::string(cname));
-      if (it != cfg_.algorithms.end()) want = it->second;
-    }
-    const coll::Algorithm* found = nullptr;
-    if (!want.empty() && want != "auto") {
-      found = coll::find_algorithm(a.kind, want);
-      if (!found)
-        throw StepError("no algorithm \"" + std::string(want) + "\" for " + s.spec->name +
-                        " (mpisim --list-algorithms lists them)");
-    }
-    named_ = {&s, found};
+    if (want.empty()) want = coll::named_algorithm(cfg_.algorithms, s.spec->name, a.kind);
+    named_ = {&s, coll::find_named_algorithm(a.kind, want, s.spec->name)};
   }
-  const coll::Algorithm* alg = named_.algorithm;
-  if (alg) {
-    std::string no = coll::ineligible(*alg, a);
-    if (!no.empty())
-      throw StepError("the algorithm \"" + std::string(alg->name) + "\" of " + s.spec->name +
-                      " cannot run this call: " + no);
-  } else {
-    alg = &coll::auto_algorithm(a);
-  }
+  const coll::Algorithm* alg = &coll::choose_algorithm(named_.algorithm, a, s.spec->name);
   if (alg != last_used_ || s.spec != last_used_call_) {  // recorded when it changes, not for every rank
     result_.algorithms_used[s.spec->name] = alg->name;
     last_used_ = alg;

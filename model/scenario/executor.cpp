@@ -237,7 +237,7 @@ Blocking Executor::run_step(RankEnv& env, const Step& s) {
   // Interpreted steps count against --max-events too: a loop of local steps
   // schedules no event but must end.
   if (++steps_ + world_.engine().events_processed() > cfg_.max_events) [[unlikely]]
-    throw mpi::LimitError("events", events_limit_text(cfg_.max_events));
+    throw mpi::LimitError("events", runner::events_limit_text(cfg_.max_events));
   if (s.ranks && eval_int(env, *s.ranks) == 0) return {};
   {
     switch (s.kind) {

@@ -59,7 +59,7 @@ bool collective_of(CallId id, coll::Collective* kind, coll::Form* form);
 
 class Executor {
  public:
-  Executor(const Scenario& sc, mpi::World& world, const RunConfig& cfg, RunResult& result)
+  Executor(const Scenario& sc, mpi::World& world, const runner::Config& cfg, runner::Result& result)
       : sc_(sc), names_(*sc.names), world_(world), cfg_(cfg), result_(result), envs_(world.size(), nullptr),
         coordinator_(world, cfg.verify) {
     memo_width_ = std::min(sc.memo_slots, kMemoSlots);
@@ -522,8 +522,8 @@ class Executor {
   const Scenario& sc_;
   Names& names_;
   mpi::World& world_;
-  const RunConfig& cfg_;
-  RunResult& result_;
+  const runner::Config& cfg_;
+  runner::Result& result_;
   sim::bulk::Vector<RankEnv*> envs_;  // null until the rank starts
   std::vector<std::int64_t> memo_;  // eval_int's memo: memo_width_ slots per rank, allocated on first use
   std::int32_t memo_width_ = 0;

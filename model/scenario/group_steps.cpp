@@ -78,9 +78,15 @@ bool Executor::group_call(RankEnv& env, const Step& s) {
     case CallId::comm_free: {
       NameId id = arg(s, P::comm).name;
       const mpi::Communicator** c = find_in(env.comms(), id);
-      if (!c || !*c)
-        throw MpiError(mpi::ErrorClass::comm, "comm",
-                       "communicator '" + names_.str(id) + (c ? "' is already MPI_COMM_NULL" : "' was never created on this rank"),
+      if (!c) {  // a predefined communicator (the library's rule refuses it), or a name never bound
+        const std::string& name = names_.str(id);
+        if (name == "MPI_COMM_WORLD" || name == "MPI_COMM_SELF")
+          world_.record_free(name == "MPI_COMM_WORLD" ? world_.comm_world() : world_.comm_self(), env.rank);
+        throw MpiError(mpi::ErrorClass::comm, "comm", "communicator '" + name + "' was never created on this rank",
+                       "MPI-4.1 §7.4: a communicator argument must be a valid communicator handle");
+      }
+      if (!*c)
+        throw MpiError(mpi::ErrorClass::comm, "comm", "communicator '" + names_.str(id) + "' is already MPI_COMM_NULL",
                        "MPI-4.1 §7.4.3: MPI_Comm_free takes a valid communicator handle");
       world_.record_free(**c, env.rank);
       *c = nullptr;  // MPI_COMM_NULL; pending operations on it still complete

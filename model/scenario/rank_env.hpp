@@ -162,5 +162,6 @@ struct RankEnv {
   Table<NameId, std::unique_ptr<Persistent>>& persistent() { return b().persistent.get(); }
   Table<NameId, mpi::MatchedMessage>& messages() { return b().messages.get(); }
 };
+static_assert(sizeof(RankEnv) <= 128, "a rank's interpreter state is 128 bytes (docs/architecture.md)");
 
 }  // namespace mpisim::scenario::exec

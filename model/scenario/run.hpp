@@ -1,129 +1,15 @@
 #pragma once
-// Running a parsed scenario: one coroutine per rank over the MPI runtime.
-#include <cstdint>
-#include <exception>
-#include <functional>
-#include <map>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "model/mpi/memory.hpp"
-#include "model/mpi/runtime.hpp"
+// Running a parsed scenario: one coroutine per rank over the MPI library, on the
+// runner every front-end shares (model/runner).
 #include "model/net/network_file.hpp"
+#include "model/runner/run.hpp"
 #include "model/scenario/scenario.hpp"
-#include "sim/trace.hpp"
 
 namespace mpisim::scenario {
 
-struct RunConfig {
-  std::int64_t ranks = 0;                          // resolved: scenario or --ranks
-  mpi::PayloadMode payload = mpi::PayloadMode::data;
-  sim::TraceLevel trace_level = sim::TraceLevel::full;
-  std::map<std::string, std::string> algorithms;   // collective -> algorithm (CLI over scenario)
-  bool explain = false;                            // record every buffer before and after each call
-  bool verify = false;                             // compare every collective's result with the standard's definition
-  // When nonblocking collectives advance (mpi::World::Progress): only while their
-  // rank is inside an MPI call (true), asynchronously (false), or as the
-  // scenario's "progress" says (unset; async when it says nothing).
-  std::optional<bool> progress_in_mpi;
-  // --send-mode sync: the program's standard sends complete only once matched.
-  bool synchronous_sends = false;
-  // Limits: events and interpreted steps (0: default_max_events), virtual time
-  // (0: none, up to 2^62 ps), bytes of simulated buffers (0: the default budget).
-  std::uint64_t max_events = 0;
-  std::int64_t max_sim_time_ps = 0;
-  std::int64_t max_memory = 0;
-  // Called now and then during a long run (every 2^21 events, from 2^22 on) with
-  // where it is; for a progress display, never for a result.
-  struct Progress {
-    std::uint64_t events = 0;
-    std::int64_t now_ps = 0;
-    std::uint64_t ranks_done = 0, ranks = 0;
-  };
-  std::function<void(const Progress&)> progress;
-};
-
-// The largest number of ranks a run accepts (2^24; the design point is 2^20).
-inline constexpr std::int64_t kMaxRanks = std::int64_t{1} << 24;
-
-// One call at one rank, with the buffers it changed (mpisim explain).
-struct ExplainEntry {
-  std::string path;                                // the step's JSON pointer
-  std::string call;
-  std::int64_t rank = 0;
-  std::string args_json;
-  std::string algorithm;
-  std::int64_t start_ps = 0, end_ps = 0;
-  struct Change {
-    std::string buffer, before, after;
-  };
-  std::vector<Change> changes;
-  // What the call gave back at this rank: each output parameter and its value in
-  // words ("g1 = {0, 2, 4}", "t: size 8, extent 16, lb 0").
-  std::vector<std::pair<std::string, std::string>> results;
-};
-
-enum class Outcome { clean, erroneous, internal_error };
-
-struct RunResult {
-  Outcome outcome = Outcome::clean;
-  int exit_status = 0;  // MPI_Abort's errorcode; else 0 (the outcome gives the status)
-  sim::Trace trace;
-  std::vector<std::int64_t> finish_ps;             // per rank
-  std::int64_t makespan_ps = 0;
-  std::uint64_t events = 0;
-  std::int64_t ranks = 0;
-  mpi::PayloadMode payload = mpi::PayloadMode::data;
-  std::map<std::string, std::string> algorithms_used;  // collective -> algorithm, as run
-  struct CollectiveTotals {
-    std::int64_t calls = 0;
-    std::int64_t time_ps = 0;                      // each call from its first entry to its last exit
-  };
-  std::map<std::string, CollectiveTotals> collectives;  // per collective name
-  std::vector<std::pair<std::string, std::string>> network_parameters;
-  std::string network_kind;
-  std::vector<net::LinkUsage> links;               // what each link carried (topology models)
-  std::vector<ExplainEntry> explain;               // with RunConfig::explain
-  // Every datatype the program built, for the viewer's drawing of its type map
-  // (full traces only): the JSON object, and the ranks that built it so.
-  struct DatatypeDrawing {
-    std::string json;
-    std::vector<std::int64_t> ranks;
-  };
-  std::vector<DatatypeDrawing> datatypes;
-};
-
 // Runs `sc` on `net`. Never throws for a problem of the simulated program: those
 // become diagnostics in the result (outcome erroneous). Throws only for mpisim's
-// own failures.
-// The limit of events and interpreted steps when none is given: 10^8 plus 10^4
-// per rank, so a runaway loop stops in seconds on a few ranks while a
-// million-rank collective (some 100 events per rank) is far from it.
-constexpr std::uint64_t default_max_events(std::int64_t ranks) {
-  return 100'000'000 + 10'000 * static_cast<std::uint64_t>(ranks);
-}
-
-// "the run reached the limit of N events and interpreted steps (...)": what a
-// LIMIT_EVENTS diagnostic says, with how to set another limit.
-std::string events_limit_text(std::uint64_t limit);
-
-RunResult run_scenario(const Scenario& sc, net::Network& net, const RunConfig& cfg);
-
-// What a front-end tells of a rank for the diagnostics: the call it is in ("" if
-// none), where in its program ("/program/3", "prog.c:12"; "" if unknown) and the
-// scenario step's index (-1 if none).
-struct RankPlace {
-  std::string call, where;
-  std::int32_t step = -1;
-};
-using PlaceOf = std::function<RankPlace(std::uint32_t rank)>;
-// A front-end's own kinds of failure: fills the diagnostic and returns true for
-// one it knows (the run is then erroneous), false for the others.
-using Classify = std::function<bool(const std::exception_ptr& error, sim::Diagnostic& d)>;
-// After the engine stopped: the diagnostic of a failure, a limit, a deadlock, a
-// collective or communication left unfinished, if any, and the outcome.
-void conclude_run(mpi::World& world, sim::Engine& engine, const RunConfig& cfg, RunResult& res,
-                  const PlaceOf& place_of, const Classify& classify = {});
+// own failures. The scenario's "progress" applies unless `cfg` sets it.
+runner::Result run_scenario(const Scenario& sc, net::Network& net, const runner::Config& cfg);
 
 }  // namespace mpisim::scenario

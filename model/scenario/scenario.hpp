@@ -176,7 +176,6 @@ struct Arg {
   bool present = false;
   ParamKind kind = ParamKind::integer;
   std::optional<Expr> expr;            // integer, int_array (as an expression)
-  std::vector<Expr> exprs;             // int_array given as a JSON array
   BufferRef buffer;
   std::string handle;                  // datatype, comm
   mpi::TypeRef predefined;             // datatype: the predefined type named, if any

@@ -45,7 +45,7 @@ std::vector<std::string> Executor::buffer_texts(RankEnv& env) {
 }
 
 void Executor::record_explain(RankEnv& env, const Step& s, const char* algorithm, SimTime start, const std::string& args) {
-  ExplainEntry e;
+  runner::ExplainEntry e;
   e.path = s.path;
   e.call = s.spec->name;
   e.rank = env.rank;

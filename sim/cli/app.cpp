@@ -152,7 +152,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   if (!is_program && !f.stack_size.empty())
     throw sim::InputError("--stack-size", "a scenario has no stacks; --stack-size is for C programs");
   scenario::Scenario sc = is_program ? program_scenario(f) : scenario::load_scenario(f.scenario);
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   if (f.ranks > 0) cfg.ranks = f.ranks;
   else if (sc.ranks) cfg.ranks = *sc.ranks;
   else if (is_program) throw sim::InputError(f.scenario, "how many ranks? pass --ranks (as mpiexec's -n)");
@@ -168,10 +168,10 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
                     : f.trace == "summary" || (!written && !explain) ? sim::TraceLevel::summary
                                                                       : sim::TraceLevel::full;
   if (!is_program) scenario::check_rank_count(sc, cfg.ranks);
-  if (cfg.ranks > scenario::kMaxRanks)
+  if (cfg.ranks > runner::kMaxRanks)
     throw sim::InputError(f.ranks > 0 ? "--ranks" : f.scenario + ": /ranks",
                           std::to_string(cfg.ranks) + " ranks is more than mpisim runs (at most 2^24 = " +
-                              std::to_string(scenario::kMaxRanks) + ")");
+                              std::to_string(runner::kMaxRanks) + ")");
   // Limits: the command line, else the scenario's "limits", else the defaults.
   cfg.max_events = f.max_events ? f.max_events : sc.max_events;
   const std::string sim_time = !f.max_sim_time.empty() ? f.max_sim_time : sc.max_sim_time;
@@ -215,14 +215,14 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   // A long run shows where it is on one line of a terminal's stderr, erased at the end.
   ProgressLine progress(err, !f.quiet);
   if (progress.on())
-    cfg.progress = [&progress](const scenario::RunConfig::Progress& p) {
+    cfg.progress = [&progress](const runner::Config::Progress& p) {
       char events[32];
       std::snprintf(events, sizeof events, "%.1f M", static_cast<double>(p.events) / 1e6);
       progress.show("mpisim: " + std::string(events) + " events, simulated time " + net::format_time(p.now_ps) +
                     ", " + std::to_string(p.ranks_done) + " of " + std::to_string(p.ranks) + " ranks done");
     };
   int exit_status = 0;  // MPI_Abort's errorcode; a C program's rank's nonzero exit status
-  scenario::RunResult r;
+  runner::Result r;
   if (is_program) {
     program::Options opt;
     opt.args = f.args;
@@ -249,7 +249,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   progress.clear();
   if (explain) {
     print_explanation(out, sc, net, r);
-    return r.outcome == scenario::Outcome::clean ? 0 : r.outcome == scenario::Outcome::erroneous ? 2 : 1;
+    return r.outcome == runner::Outcome::clean ? 0 : r.outcome == runner::Outcome::erroneous ? 2 : 1;
   }
 
   if (!check_only && !f.out.empty()) {
@@ -279,9 +279,9 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
   // As mpiexec; a status the shell would read as 0 (256, ...) stays an error.
   if (exit_status != 0) return (exit_status & 0xff) != 0 ? exit_status & 0xff : 2;
   switch (r.outcome) {
-    case scenario::Outcome::clean: return 0;
-    case scenario::Outcome::erroneous: return 2;
-    case scenario::Outcome::internal_error: return 1;
+    case runner::Outcome::clean: return 0;
+    case runner::Outcome::erroneous: return 2;
+    case runner::Outcome::internal_error: return 1;
   }
   return 1;
 }

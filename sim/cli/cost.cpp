@@ -221,7 +221,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
   std::vector<std::uint64_t> ranks = parse_sweep(f.ranks, "--ranks", false);
   std::vector<std::uint64_t> sizes = parse_sweep(f.bytes, "--bytes", true);
   for (auto p : ranks)
-    if (p > scenario::kMaxRanks) throw sim::InputError("--ranks", std::to_string(p) + " ranks is more than mpisim runs (at most 2^24)");
+    if (p > runner::kMaxRanks) throw sim::InputError("--ranks", std::to_string(p) + " ranks is more than mpisim runs (at most 2^24)");
 
   std::vector<const coll::Algorithm*> algs;
   for (const auto& a : coll::algorithms())

@@ -57,7 +57,7 @@ void collect_notes(const scenario::Program& program, std::map<std::string, std::
 }  // namespace
 
 void print_explanation(std::ostream& out, const scenario::Scenario& sc, const net::Network& net,
-                       const scenario::RunResult& r) {
+                       const runner::Result& r) {
   out << "mpisim explain | " << (sc.name.empty() ? sc.file : sc.name) << " (" << sc.file << "), " << r.ranks
       << " ranks, network " << net.name << "\n";
   if (!sc.note.empty()) out << "note: " << sc.note << "\n";
@@ -66,7 +66,7 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
   for (const auto& [rank, program] : sc.per_rank) collect_notes(program, notes);
   // Steps in the order they first ran.
   std::vector<std::string> order;
-  std::map<std::string, std::vector<const scenario::ExplainEntry*>> by_path;
+  std::map<std::string, std::vector<const runner::ExplainEntry*>> by_path;
   for (const auto& e : r.explain) {
     auto& v = by_path[e.path];
     if (v.empty()) order.push_back(e.path);
@@ -74,7 +74,7 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
   }
   for (const auto& path : order) {
     const auto& entries = by_path[path];
-    const scenario::ExplainEntry& first = *entries.front();
+    const runner::ExplainEntry& first = *entries.front();
     nlohmann::json args = nlohmann::json::parse(first.args_json.empty() ? "{}" : first.args_json);
     out << "\n" << path << "  " << signature(first.call, args) << "\n";
     if (auto n = notes.find(path); n != notes.end()) out << "  note: " << n->second << "\n";
@@ -87,7 +87,7 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
       // What each rank got, the ranks that got the same thing together, in rank order.
       std::map<std::string, std::vector<std::int64_t>> got;
       std::vector<std::string> order;
-      std::vector<const scenario::ExplainEntry*> by_rank(entries.begin(), entries.end());
+      std::vector<const runner::ExplainEntry*> by_rank(entries.begin(), entries.end());
       std::stable_sort(by_rank.begin(), by_rank.end(), [](auto* a, auto* b) { return a->rank < b->rank; });
       for (const auto* e : by_rank) {
         std::string text;
@@ -112,7 +112,7 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
     if (!first.algorithm.empty()) out << ", algorithm " << first.algorithm;
     out << ", done by " << net::format_time(end) << "\n";
     std::size_t shown = 0;
-    std::vector<const scenario::ExplainEntry*> in_rank_order(entries.begin(), entries.end());
+    std::vector<const runner::ExplainEntry*> in_rank_order(entries.begin(), entries.end());
     std::stable_sort(in_rank_order.begin(), in_rank_order.end(), [](auto* a, auto* b) { return a->rank < b->rank; });
     for (const auto* e : in_rank_order) {
       for (const auto& c : e->changes) {

@@ -8,8 +8,8 @@
 namespace mpisim::cli {
 
 // Prints each step with the standard's definition, this run's values and the
-// buffers it changed at each rank (the run must have RunConfig::explain set).
+// buffers it changed at each rank (the run must have runner::Config::explain set).
 void print_explanation(std::ostream& out, const scenario::Scenario& sc, const net::Network& net,
-                       const scenario::RunResult& r);
+                       const runner::Result& r);
 
 }  // namespace mpisim::cli

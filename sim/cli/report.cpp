@@ -13,7 +13,7 @@ namespace mpisim::cli {
 using net::format_bytes;
 using net::format_time;
 
-std::string trace_json(const scenario::Scenario& sc, const net::Network& net, const scenario::RunResult& r) {
+std::string trace_json(const scenario::Scenario& sc, const net::Network& net, const runner::Result& r) {
   std::string out;
   sim::JsonWriter w(out, 2);
   w.begin_object();
@@ -61,8 +61,8 @@ std::string trace_json(const scenario::Scenario& sc, const net::Network& net, co
     w.end_array();
   }
   w.key("summary").begin_object();
-  w.field("outcome", r.outcome == scenario::Outcome::clean       ? "clean"
-                     : r.outcome == scenario::Outcome::erroneous ? "erroneous"
+  w.field("outcome", r.outcome == runner::Outcome::clean       ? "clean"
+                     : r.outcome == runner::Outcome::erroneous ? "erroneous"
                                                                  : "internal_error");
   w.field("makespan_ps", r.makespan_ps).field("events", r.events);
   w.field("messages", r.trace.message_count()).field("bytes", r.trace.byte_count());
@@ -120,7 +120,7 @@ std::string html_page(const std::string& trace_json) {
   return page;
 }
 
-std::string chrome_trace_json(const scenario::Scenario& sc, const scenario::RunResult& r) {
+std::string chrome_trace_json(const scenario::Scenario& sc, const runner::Result& r) {
   std::string out;
   sim::JsonWriter w(out, 2);
   auto us = [](std::int64_t ps) { return static_cast<double>(ps) / 1e6; };
@@ -234,7 +234,7 @@ std::string compact_values(const std::string& body) {
 std::string compact_snapshot(const std::string& body) { return compact_values(body); }
 
 void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::Network& net,
-                   const scenario::RunResult& r) {
+                   const runner::Result& r) {
   out << "mpisim " << kVersion << " | " << (sc.name.empty() ? sc.file : sc.name) << " (" << sc.file << ")\n";
   if (!sc.about.empty()) out << "  " << sc.about << "\n";
   out << "ranks " << r.ranks << ", payload " << (r.payload == mpi::PayloadMode::data ? "data" : "sizes")
@@ -298,7 +298,7 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
   out << (errors == 0 ? "no diagnostics" : std::to_string(errors) + " diagnostic" + (errors == 1 ? "" : "s")) << "\n";
 }
 
-void print_diagnostics(std::ostream& err, const scenario::RunResult& r) {
+void print_diagnostics(std::ostream& err, const runner::Result& r) {
   for (const auto& d : r.trace.diagnostics()) {
     err << (d.severity.empty() ? "error" : d.severity) << ": " << d.code;
     if (d.process >= 0) err << ": rank " << d.process;

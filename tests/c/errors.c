@@ -99,6 +99,16 @@ int main(int argc, char **argv) {
     pthread_create(&t, NULL, worker, NULL);
     pthread_join(t, NULL);
   }
+  /* The same programs as scenarios/errors/comm-free-world.json and
+     algorithm-intercomm-only.json: both front-ends must give the same diagnostic. */
+  if (!strcmp(what, "free-world")) {
+    MPI_Comm world = MPI_COMM_WORLD;
+    MPI_Comm_free(&world);
+  }
+  if (!strcmp(what, "bcast-inter-algorithm")) {
+    x = rank;
+    MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
   if (!strcmp(what, "segv") && rank == 1) *(volatile int *)16 = 1;
   if (!strcmp(what, "overflow") && rank == 2) x = overflow();
   if (!strcmp(what, "unfinished") && rank == 0) {

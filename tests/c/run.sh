@@ -120,6 +120,25 @@ grep -q "^warning: MPI_ERR_TRUNCATE: rank 1, MPI_Recv, argument count: returned 
   errhandler.2.err || { fail "a returned error is a warning"; cat errhandler.2.err; }
 for n in 1 3 4 5; do compare collectives $n; compare nonblocking $n; compare datatypes $n; compare comms $n; done
 
+# One rule, one diagnostic: the C program and the scenario of the same mistake
+# stop with the same code, rank, call, argument, message and rule (only where in
+# the program differs: a source line, a step's JSON pointer).
+same_as_scenario() {  # case scenario options...
+  case=$1 scenario=$2
+  shift 2
+  "$mpisim" run ./errors --ranks 4 -q "$@" -- "$case" > /dev/null 2> "same.$case.c" || true
+  "$mpisim" check "$src/../../scenarios/errors/$scenario.json" > /dev/null 2> "same.$case.scenario" || true
+  for side in c scenario; do
+    grep -E "^(error: |  rule: )" "same.$case.$side" | sed -E 's/ \((errors\.c:[0-9]+ in main|\/program\/[0-9]+)\)//; s/ \[t=[^]]*\]$//' \
+      > "same.$case.$side.lines"
+  done
+  [ -s "same.$case.c.lines" ] || { fail "$case: no diagnostic"; cat "same.$case.c"; }
+  cmp -s "same.$case.c.lines" "same.$case.scenario.lines" ||
+    { fail "$case: the C program and $scenario.json are diagnosed differently"; diff "same.$case.c.lines" "same.$case.scenario.lines"; }
+}
+same_as_scenario free-world comm-free-world
+same_as_scenario bcast-inter-algorithm algorithm-intercomm-only --algorithm MPI_Bcast=inter
+
 erroneous 2 "MPI_ERR_RANK: rank 0, MPI_Send, argument dest: .*(errors.c:[0-9]* in main)" bad-rank
 erroneous 2 "DEADLOCK: 4 ranks blocked forever" deadlock
 erroneous 2 "MPI_ERR_ROOT: rank 1, MPI_Bcast, argument root" root-mismatch

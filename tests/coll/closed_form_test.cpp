@@ -53,13 +53,13 @@ std::int64_t makespan(int p, const std::string& buffers, const std::string& call
                      R"(, "comm": "MPI_COMM_WORLD", "algorithm": ")" + algorithm + R"("}]})";
   scenario::Scenario sc = scenario::parse_scenario(text, "closed-form");
   net::Network n = net::parse_network(network, "closed-form");
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = p;
   cfg.payload = mpi::PayloadMode::data;
   cfg.trace_level = sim::TraceLevel::summary;
   cfg.verify = true;
-  scenario::RunResult r = scenario::run_scenario(sc, n, cfg);
-  REQUIRE(r.outcome == scenario::Outcome::clean);
+  runner::Result r = scenario::run_scenario(sc, n, cfg);
+  REQUIRE(r.outcome == runner::Outcome::clean);
   return r.makespan_ps;
 }
 

@@ -84,7 +84,7 @@ std::string alltoallw_steps(int pa, int pb, const std::string& alg) {
   return out;
 }
 
-scenario::RunResult run(int pa, int pb, const coll::Algorithm& alg, int root_group, const std::string& op) {
+runner::Result run(int pa, int pb, const coll::Algorithm& alg, int root_group, const std::string& op) {
   const std::string step = alg.collective == Collective::alltoallw
                                ? alltoallw_steps(pa, pb, std::string(alg.name))
                                : "{" + call_step(alg.collective, root_group, op) + R"(, "comm": "ab", "algorithm": ")" +
@@ -107,7 +107,7 @@ scenario::RunResult run(int pa, int pb, const coll::Algorithm& alg, int root_gro
     )J" + step + "]}";
   scenario::Scenario sc = scenario::parse_scenario(text, "intercomm-test");
   net::Network n = net::default_network();
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = pa + pb;
   cfg.payload = mpi::PayloadMode::data;
   cfg.trace_level = sim::TraceLevel::summary;
@@ -134,11 +134,11 @@ TEST_CASE("every intercommunicator algorithm gives the standard's result on grou
           CAPTURE(pb);
           CAPTURE(root_group);
           CAPTURE(op);
-          scenario::RunResult r = run(pa, pb, alg, root_group, op);
+          runner::Result r = run(pa, pb, alg, root_group, op);
           std::string why;
           for (const auto& d : r.trace.diagnostics()) why += d.code + ": " + d.message + "\n";
           CAPTURE(why);
-          CHECK(r.outcome == scenario::Outcome::clean);
+          CHECK(r.outcome == runner::Outcome::clean);
           ++runs;
         }
       }

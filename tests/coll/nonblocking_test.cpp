@@ -22,10 +22,10 @@ const std::string kIallreduce =
           "op": "MPI_SUM", "comm": "MPI_COMM_WORLD", "request": "r", "algorithm": "recursive_doubling"})";
 const std::string kWait = R"(, {"call": "MPI_Wait", "request": "r"})";
 
-scenario::RunResult run(const std::string& text) {
-  scenario::RunResult r = test::run_text(text, 8);
+runner::Result run(const std::string& text) {
+  runner::Result r = test::run_text(text, 8);
   INFO(test::first_code(r));
-  CHECK(r.outcome == scenario::Outcome::clean);
+  CHECK(r.outcome == runner::Outcome::clean);
   return r;
 }
 

@@ -136,11 +136,11 @@ int main() {
   for (const auto& [id, p] : programs) {
     if (p.results.empty()) continue;
     const std::string text = as_scenario(p, size);
-    scenario::RunResult r;
+    runner::Result r;
     try {
       scenario::Scenario sc = scenario::parse_scenario(text, "program-" + std::to_string(id) + ".json");
       net::Network n = net::default_network();
-      scenario::RunConfig cfg;
+      runner::Config cfg;
       cfg.ranks = size;
       cfg.verify = true;
       r = scenario::run_scenario(sc, n, cfg);
@@ -149,7 +149,7 @@ int main() {
       ++failed;
       continue;
     }
-    if (r.outcome != scenario::Outcome::clean) {
+    if (r.outcome != runner::Outcome::clean) {
       std::cout << "FAIL program " << id << ": the mpisim run is not clean: "
                 << (r.trace.diagnostics().empty() ? "" : r.trace.diagnostics().front().message) << "\n" << text << "\n";
       ++failed;

@@ -27,13 +27,13 @@ std::map<std::pair<std::int64_t, std::string>, Values> run(const std::string& sc
   std::string path = std::string(MPISIM_SOURCE_DIR) + "/scenarios/seed/" + scenario + ".json";
   scenario::Scenario sc = scenario::load_scenario(path);
   net::Network n = net::default_network();
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = sc.ranks.value_or(4);
   cfg.payload = mpi::PayloadMode::data;
   cfg.trace_level = sim::TraceLevel::full;
   cfg.verify = true;
-  scenario::RunResult r = scenario::run_scenario(sc, n, cfg);
-  if (r.outcome != scenario::Outcome::clean) throw std::runtime_error(scenario + ": the mpisim run is not clean");
+  runner::Result r = scenario::run_scenario(sc, n, cfg);
+  if (r.outcome != runner::Outcome::clean) throw std::runtime_error(scenario + ": the mpisim run is not clean");
   std::map<std::pair<std::int64_t, std::string>, Values> out;
   for (const sim::Snapshot& s : r.trace.snapshots()) {
     nlohmann::json body = nlohmann::json::parse(s.json);

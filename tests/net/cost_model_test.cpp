@@ -32,7 +32,7 @@ std::string one_message(std::int64_t bytes) {
 TEST_CASE("LogGOPS: one message of s bytes costs 2o + L + (s-1)G") {
   for (std::int64_t s : {1, 8, 1000, 65536}) {
     auto r = test::run_text(one_message(s), 2, kLogGP);
-    REQUIRE(r.outcome == scenario::Outcome::clean);
+    REQUIRE(r.outcome == runner::Outcome::clean);
     CHECK(r.finish_ps[1] == 2 * o + L + (s - 1) * G);
     // The sender's CPU is busy for o (O = 0).
     CHECK(r.finish_ps[0] == o);
@@ -64,7 +64,7 @@ TEST_CASE("LogGOPS: back-to-back sends start every max(o + (s-1)O, g + (s-1)G)")
       {"call": "MPI_Wait", "request": "r"}]},
     {"call": "MPI_Recv", "ranks": "rank != 0", "buf": "b", "count": 10000, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]})";
   auto r = test::run_text(b2b, 4, kLogGP);
-  REQUIRE(r.outcome == scenario::Outcome::clean);
+  REQUIRE(r.outcome == runner::Outcome::clean);
   const std::int64_t gap = std::max(o, g + 9999 * G);
   const auto& m = r.trace.messages();
   REQUIRE(m.size() == 3);
@@ -84,7 +84,7 @@ TEST_CASE("LogGOPS: a linear gather of p-1 messages is serialized at the receive
   const std::int64_t s = 4096;
   for (std::int64_t p : {6, 2000}) {
     auto r = test::run_text(gather, p, kLogGP);
-    REQUIRE(r.outcome == scenario::Outcome::clean);
+    REQUIRE(r.outcome == runner::Outcome::clean);
     const std::int64_t step = std::max(o + (s - 1) * G, g + (s - 1) * G);
     CHECK(r.finish_ps[0] == o + L + (p - 2) * step + o + (s - 1) * G);
     // Only the first of the waiting arrivals waits in the event queue: a few
@@ -104,7 +104,7 @@ TEST_CASE("LogGOPS: a rendezvous send completes when the receiver matches it") {
     {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"},
     {"expect": "t == 100000000", "ranks": "rank == 0"}]})";
   auto r = test::run_text(rdv, 2, kLogGP);
-  CHECK(r.outcome == scenario::Outcome::clean);
+  CHECK(r.outcome == runner::Outcome::clean);
   // The message arrived during the computation and was absorbed after it.
   CHECK(r.finish_ps[1] == 100'000'000 + o + (1048576 - 1) * G);
 }
@@ -143,7 +143,7 @@ TEST_CASE("LogGOPS: a send a completed receive frees goes before an arrival sent
   const char* net = R"({"mpisim-network": 1, "model": "loggops", "L": "5us", "o": "1.5us", "g": "1us",
                          "G": "0.4ns", "O": "0ns", "S": "64KiB"})";
   auto r = test::run_text(tie, 3, net);
-  REQUIRE(r.outcome == scenario::Outcome::clean);
+  REQUIRE(r.outcome == runner::Outcome::clean);
   const std::int64_t done = 2 * o + L + sG;  // rank 1's first receive
   CHECK(r.finish_ps[1] == done + o + o + sG);
   CHECK(r.finish_ps[2] == done + o + L + o + sG);

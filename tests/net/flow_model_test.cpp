@@ -241,7 +241,7 @@ TEST_CASE("a linear gather on a crossbar serializes on the root's down link") {
     CAPTURE(p);
     auto shared = test::run_text(gather, p, crossbar);
     auto free = test::run_text(gather, p, hockney);
-    REQUIRE(shared.outcome == scenario::Outcome::clean);
+    REQUIRE(shared.outcome == runner::Outcome::clean);
     CHECK(shared.finish_ps[0] == 1'000'000 + (p - 1) * 1000 * 1000);
     CHECK(free.finish_ps[0] == 1'000'000 + 1000 * 1000);
     // The root's down link was busy for all of the transfer.

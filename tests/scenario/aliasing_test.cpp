@@ -11,7 +11,7 @@ using namespace mpisim;
 using test::has;
 
 namespace {
-const sim::Diagnostic& first(const scenario::RunResult& r) { return r.trace.diagnostics().front(); }
+const sim::Diagnostic& first(const runner::Result& r) { return r.trace.diagnostics().front(); }
 std::string program(const std::string& steps) { return R"({"mpisim": 1, "program": [)" + steps + "]}"; }
 }  // namespace
 

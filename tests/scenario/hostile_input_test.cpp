@@ -80,7 +80,7 @@ TEST_CASE("a bandwidth of 10^-9 B/s is not a makespan of 0: time saturates and t
     {"call": "MPI_Bcast", "buffer": "b", "count": 4, "datatype": "MPI_INT", "root": 0, "comm": "MPI_COMM_WORLD"}]})";
   auto r = test::run_text(sc, 4, R"({"mpisim-network": 1, "model": "hockney", "alpha": "1us", "bandwidth": "0.000000001B/s"})");
   CHECK(test::first_code(r) == "LIMIT_SIM_TIME");
-  CHECK(r.outcome == scenario::Outcome::erroneous);
+  CHECK(r.outcome == runner::Outcome::erroneous);
   // A computation longer than virtual time can hold is refused when the scenario is read.
   CHECK(has(parse_error(R"({"mpisim": 1, "program": [{"compute": {"ms": 9000000000000}}]})"), "duration too long"));
 }
@@ -130,13 +130,13 @@ TEST_CASE("a number beyond a double's range is named with its place: file, JSON 
 }
 
 TEST_CASE("a runaway loop ends at the default event limit, 10^8 + 10^4 per rank, with LIMIT_EVENTS") {
-  CHECK(scenario::default_max_events(2) == 100'020'000);
+  CHECK(runner::default_max_events(2) == 100'020'000);
   // Ten nested repeats of 1,000 barriers: 10^30 steps; the limit ends it (a small one here, to be quick).
   std::string p = R"({"call": "MPI_Barrier", "comm": "MPI_COMM_WORLD"})";
   for (int i = 0; i < 10; ++i) p = R"({"repeat": 1000, "program": [)" + p + "]}";
   scenario::Scenario sc = scenario::parse_scenario(R"({"mpisim": 1, "program": [)" + p + "]}", "s.json");
   net::Network n = net::default_network();
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = 2;
   cfg.max_events = 50000;
   auto r = scenario::run_scenario(sc, n, cfg);
@@ -149,7 +149,7 @@ TEST_CASE("--max-memory bounds the ranks' state and the provenance too: 2^24 ran
   net::Network n = net::default_network();
   scenario::Scenario barrier =
       scenario::parse_scenario(R"({"mpisim": 1, "program": [{"call": "MPI_Barrier", "comm": "MPI_COMM_WORLD"}]})", "b.json");
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = std::int64_t{1} << 24;
   cfg.payload = mpi::PayloadMode::sizes;
   cfg.max_memory = std::int64_t{8} << 30;
@@ -157,7 +157,7 @@ TEST_CASE("--max-memory bounds the ranks' state and the provenance too: 2^24 ran
   REQUIRE(test::first_code(r) == "LIMIT_MEMORY");
   CHECK(has(r.trace.diagnostics().front().message, "16777216 ranks need about 20.31 GiB"));
   CHECK(has(r.trace.diagnostics().front().message, "the run was not started"));
-  CHECK(r.outcome == scenario::Outcome::erroneous);
+  CHECK(r.outcome == runner::Outcome::erroneous);
   // A full trace keeps 4 bytes of provenance per byte of a buffer: 1 MiB of data costs 5 MiB.
   scenario::Scenario one = scenario::parse_scenario(
       R"({"mpisim": 1, "program": [{"buffer": "b", "type": "MPI_BYTE", "count": 1048576}]})", "m.json");

@@ -10,7 +10,7 @@ namespace {
 void check_clean(const std::string& text) {
   for (std::int64_t p = 1; p <= 6; ++p) {
     CAPTURE(p);
-    CHECK(test::run_text(text, p).outcome == scenario::Outcome::clean);
+    CHECK(test::run_text(text, p).outcome == runner::Outcome::clean);
   }
 }
 }  // namespace
@@ -74,7 +74,7 @@ TEST_CASE("buffer init: the fills give what element-by-element evaluation gives,
                 "c": "[xs[j] + j for j in 0..3]", "d": "[250, 252, 254]",
                 "e": "[(rank + 5) % 3 for j in 0..4]"}}]})";
   auto r = test::run_text(sc, 3);
-  CHECK(r.outcome == scenario::Outcome::clean);
+  CHECK(r.outcome == runner::Outcome::clean);
   // Affine fills of real types: in doubles while every value is exact there, one
   // rounding into MPI_FLOAT (2^24 + 1 rounds to even), and element by element
   // from 2^53 on, where the same rounding applies.
@@ -85,7 +85,7 @@ TEST_CASE("buffer init: the fills give what element-by-element evaluation gives,
     {"buffer": "h", "type": "MPI_FLOAT", "count": 3, "init": "-5 * i"},
     {"expect": {"d": "[rank * 3 - 7 + 2 * j for j in 0..6]", "f": "[16777216, 16777218, 16777220, 16777220]",
                 "g": "[9007199254740992, 9007199254740994, 9007199254740996]", "h": "[0, -5, -10]"}}]})", 2);
-  CHECK(reals.outcome == scenario::Outcome::clean);
+  CHECK(reals.outcome == runner::Outcome::clean);
   // An overflow past the first element is reported for that element's init, as before.
   auto bad = test::run_text(R"({"mpisim": 1, "program": [
     {"buffer": "a", "type": "MPI_LONG", "count": 4, "init": "4611686018427387904 * i"}]})", 1);

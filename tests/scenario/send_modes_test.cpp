@@ -10,13 +10,13 @@ using namespace mpisim;
 using test::has;
 
 namespace {
-const sim::Diagnostic& first(const scenario::RunResult& r) { return r.trace.diagnostics().front(); }
+const sim::Diagnostic& first(const runner::Result& r) { return r.trace.diagnostics().front(); }
 std::string program(const std::string& steps) { return R"({"mpisim": 1, "program": [)" + steps + "]}"; }
 
-scenario::RunResult run_sync(const std::string& text, std::int64_t ranks) {
+runner::Result run_sync(const std::string& text, std::int64_t ranks) {
   scenario::Scenario sc = scenario::parse_scenario(text, "s.json");
   net::Network n = net::default_network();
-  scenario::RunConfig cfg;
+  runner::Config cfg;
   cfg.ranks = ranks;
   cfg.synchronous_sends = true;
   return scenario::run_scenario(sc, n, cfg);
