@@ -411,6 +411,66 @@ TEST_CASE("rendezvous: a receive posted later at the same instant takes the data
   CHECK(r.finish_ps[1] == kLatency + kMiBTime);
 }
 
+TEST_CASE("rendezvous: a rank's sends leave in the order posted, eager or not") {
+  // Rank 0 posts 1 MiB for rank 1 (rendezvous), then 1 KiB for rank 2 (eager).
+  // Rank 1 posts its receive later in the same instant: the 1 MiB leaves first,
+  // at 0, and holds rank 0's interface for 1 MiB x 0.8 ns; the 1 KiB follows:
+  //   1 MiB: 838,860,800 ps + 2 us = 840,860,800 ps
+  //   1 KiB: 838,860,800 + 1024 x 800 ps + 2 us = 841,680,000 ps
+  // (the 1 KiB used to overtake it and arrive at 2,819,200 ps, delaying the 1 MiB).
+  auto mixed = [](const char* before_receive) {
+    return std::string(R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 1048576},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "big"},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "b", "count": 1024, "datatype": "MPI_BYTE", "dest": 2, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "small"},
+    {"call": "MPI_Wait", "ranks": "rank == 0", "request": "big"},
+    {"call": "MPI_Wait", "ranks": "rank == 0", "request": "small"},)") +
+           before_receive + R"(
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 2", "buf": "b", "count": 1024, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]})";
+  };
+  constexpr std::int64_t kKiBTime = 1024 * 800;
+  auto r = test::run_text(mixed(""), 3, kCrossbar10g);
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.finish_ps[1] == kMiBTime + kLatency);
+  CHECK(r.finish_ps[2] == kMiBTime + kKiBTime + kLatency);
+  // A receive posted after that instant: only the envelope leaves at 0, and the
+  // 1 KiB follows it at once (2 us + 1 KiB x 0.8 ns); the data leaves when rank 1
+  // receives, at 1 ms, as MPICH's later sends pass a rendezvous send that waits
+  // for its clear-to-send.
+  auto late = test::run_text(mixed(R"({"compute": {"ms": 1}, "ranks": "rank == 1"},)"), 3, kCrossbar10g);
+  REQUIRE(test::first_code(late) == "");
+  CHECK(late.finish_ps[2] == kKiBTime + kLatency);
+  CHECK(late.finish_ps[1] == 1'000'000'000 + kMiBTime + kLatency);
+}
+
+TEST_CASE("rendezvous: linear alltoall on a crossbar costs α + (p−1)·nβ") {
+  // crossbar-10g: α = 2 us (two links of 1 us), β = 0.8 ns/B; 8 ranks, n = 128 KiB
+  // per pair, above the 64 KiB eager limit. Every rank posts all its receives
+  // and then its sends at time 0, so every message's data leaves at 0 (its
+  // receive is posted by the end of the instant), in the order posted: rank r
+  // sends to r + 1, r + 2, ... (mod p). Each rank's interface injects one
+  // message at a time, so in the k-th slot of nβ every rank receives from
+  // exactly one sender and no link carries two flows. The last message is
+  // injected over [6nβ, 7nβ) and arrives α later:
+  //   α + (p−1)·nβ = 2,000,000 + 7 × 131,072 × 800 = 736,003,200 ps
+  // (SimGrid's SMPI gives the same form). The own block's local copy (13.1 us)
+  // runs beside. When a later send could overtake a rendezvous send whose
+  // receive was posted later in the instant, the exchange became p − 1 incasts:
+  // 2,938 us.
+  const char* a2a = R"({"mpisim": 1, "program": [
+    {"buffer": "s", "type": "MPI_BYTE", "count": "131072 * size"},
+    {"buffer": "r", "type": "MPI_BYTE", "count": "131072 * size"},
+    {"call": "MPI_Alltoall", "sendbuf": "s", "sendcount": 131072, "sendtype": "MPI_BYTE", "recvbuf": "r",
+     "recvcount": 131072, "recvtype": "MPI_BYTE", "comm": "MPI_COMM_WORLD", "algorithm": "linear"}]})";
+  auto r = test::run_text(a2a, 8, kCrossbar10g, mpi::PayloadMode::sizes);
+  REQUIRE(test::first_code(r) == "");
+  for (int rank = 0; rank < 8; ++rank) {
+    CAPTURE(rank);
+    CHECK(r.finish_ps[static_cast<std::size_t>(rank)] == kLatency + 7 * 131072 * 800);
+  }
+}
+
 TEST_CASE("rendezvous: a probe sees the envelope; a cancel succeeds until a receive matches") {
   // MPI_Probe returns when the envelope arrives (2 us), long before the data moves.
   const char* probe = R"({"mpisim": 1, "program": [
