@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <random>
@@ -161,13 +163,34 @@ TEST_CASE("a message alone costs its route's latency plus n over the slowest lin
 
 TEST_CASE("a message in its latency does not take bandwidth") {
   // Links of 1 us latency, 1 B/ps. f0 (1000 B, from t = 0) transfers over
-  // [2 us, 2 us + 1000 ps). f1 starts at 1 us from the same node: its latency ends
-  // at 3 us, after f0 is done, so neither slows the other.
+  // [0, 1000 ps) and arrives 2 us later. f1 starts at 1 us from the same node,
+  // long after f0's last byte left: neither slows the other.
   Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}})",
                                  "net.json");
   auto t = arrivals(*n.model, 3, {{0, 1, 1000, 0}, {0, 2, 1000, 1'000'000}});
   CHECK(t == std::vector<std::int64_t>{2'001'000, 3'001'000});
+}
+
+TEST_CASE("a message waits for the injection of its rank's earlier one, not for its latency") {
+  // The shipped fat tree (16-ary 3-tree, 250 ns and 100 Gbit/s = 80 ps/B per
+  // link). Rank 0 sends 8 B to rank 255 (same level-1 subtree: 4 links, 1 us),
+  // then 8 B to rank 1 (same leaf switch: 2 links, 0.5 us), at once. Each holds
+  // the interface for its injection, 8 B x 80 ps = 640 ps: the first is injected
+  // over [0, 640) and arrives at 640 ps + 1 us, the second over [640, 1280) and
+  // arrives at 1280 ps + 0.5 us, without waiting for the first's latency (which
+  // put it at 1280 ps + 1 us). The same without contention.
+  std::ifstream in(std::string(MPISIM_SOURCE_DIR) + "/scenarios/networks/fat-tree.json");
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(!file.empty());
+  for (const bool contention : {true, false}) {
+    CAPTURE(contention);
+    std::string text = file;
+    if (!contention) text.insert(text.rfind('}'), R"(, "contention": false)");
+    Network n = net::parse_network(text, "fat-tree.json");
+    auto t = arrivals(*n.model, 256, {{0, 255, 8, 0}, {0, 1, 8, 0}});
+    CHECK(t == std::vector<std::int64_t>{640 + 1'000'000, 1280 + 500'000});
+  }
 }
 
 TEST_CASE("the incremental solver gives the rates of a full solve") {
@@ -262,8 +285,10 @@ TEST_CASE("ranks on one node talk over its intra-node link") {
     "link": {"latency": "1us", "beta": "1ns"}, "intra_node": {"latency": "100ns", "beta": "10ps"},
     "placement": {"kind": "block", "ranks_per_node": 2}})";
   Network n = net::parse_network(net, "net.json");
+  // Rank 0's interface injects the intra-node message over [0, 10 ns), then the
+  // other over [10 ns, 1.01 us); each arrives its route's latency later.
   auto t = arrivals(*n.model, 4, {{0, 1, 1000, 0}, {0, 2, 1000, 0}});
-  CHECK(t == std::vector<std::int64_t>{100'000 + 10'000, 2'000'000 + 1'000'000});
+  CHECK(t == std::vector<std::int64_t>{10'000 + 100'000, 10'000 + 1'000'000 + 2'000'000});
   auto& flow = dynamic_cast<net::FlowModel&>(*n.model);
   CHECK(flow.node_of(3) == 1);
   std::vector<std::uint32_t> r;
