@@ -178,8 +178,8 @@ TEST_CASE("a message waits for the injection of its rank's earlier one, not for 
   // then 8 B to rank 1 (same leaf switch: 2 links, 0.5 us), at once. Each holds
   // the interface for its injection, 8 B x 80 ps = 640 ps: the first is injected
   // over [0, 640) and arrives at 640 ps + 1 us, the second over [640, 1280) and
-  // arrives at 1280 ps + 0.5 us, without waiting for the first's latency (which
-  // put it at 1280 ps + 1 us). The same without contention.
+  // arrives at 1280 ps + 0.5 us, without waiting for the first's latency. The
+  // same without contention.
   std::ifstream in(std::string(MPISIM_SOURCE_DIR) + "/scenarios/networks/fat-tree.json");
   const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   REQUIRE(!file.empty());
@@ -442,7 +442,6 @@ TEST_CASE("rendezvous: a rank's sends leave in the order posted, eager or not") 
   // at 0, and holds rank 0's interface for 1 MiB x 0.8 ns; the 1 KiB follows:
   //   1 MiB: 838,860,800 ps + 2 us = 840,860,800 ps
   //   1 KiB: 838,860,800 + 1024 x 800 ps + 2 us = 841,680,000 ps
-  // (the 1 KiB used to overtake it and arrive at 2,819,200 ps, delaying the 1 MiB).
   auto mixed = [](const char* before_receive) {
     return std::string(R"({"mpisim": 1, "program": [
     {"buffer": "b", "type": "MPI_BYTE", "count": 1048576},
@@ -480,9 +479,9 @@ TEST_CASE("rendezvous: linear alltoall on a crossbar costs α + (p−1)·nβ") {
   // injected over [6nβ, 7nβ) and arrives α later:
   //   α + (p−1)·nβ = 2,000,000 + 7 × 131,072 × 800 = 736,003,200 ps
   // (SimGrid's SMPI gives the same form). The own block's local copy (13.1 us)
-  // runs beside. When a later send could overtake a rendezvous send whose
-  // receive was posted later in the instant, the exchange became p − 1 incasts:
-  // 2,938 us.
+  // runs beside. Were a later send to pass a rendezvous send whose receive is
+  // posted later in the instant, every rank would send to rank 0 first, and the
+  // exchange would be p − 1 incasts.
   const char* a2a = R"({"mpisim": 1, "program": [
     {"buffer": "s", "type": "MPI_BYTE", "count": "131072 * size"},
     {"buffer": "r", "type": "MPI_BYTE", "count": "131072 * size"},
