@@ -1,8 +1,8 @@
 #pragma once
 // A first-in first-out queue of objects linked through their own `next` member,
 // held by one pointer: the last object, whose `next` is the first. Appending,
-// taking the first and removing an object found by a walk from the first are
-// constant time, and the queue costs its owner eight bytes (a rank keeps three of
+// putting back in front, taking the first and removing an object found by a walk
+// from the first are constant time, and the queue costs its owner eight bytes (a rank keeps three of
 // them, a million ranks at once).
 //
 // An object is in at most one ring at a time; out of every ring its `next` is
@@ -26,6 +26,16 @@ class Ring {
       last_->next = x;
     }
     last_ = x;
+  }
+
+  void push_front(T* x) noexcept {
+    if (last_ == nullptr) {
+      x->next = x;
+      last_ = x;
+    } else {
+      x->next = last_->next;
+      last_->next = x;
+    }
   }
 
   // Removes x, which follows `prev` in the walk (prev null: x is the first).

@@ -1359,19 +1359,24 @@ void World::SendStage::on_event(std::uint64_t arg, std::uint64_t seq) {
     w->engine_.at_keeping_seq(ready, seq, *this, arg);
     return;
   }
-  // m is the first of its rank's waiting sends: the next one enters the queue.
+  // m is the first of its rank's waiting sends: the next one enters the queue,
+  // unless m stays first, its start put off to the end of the instant (serve_send).
   Rank& from = w->rank(m->src_world);
   [[maybe_unused]] Message* first = from.waiting_sends_.pop_front();
   assert(first == m);
-  Message* next = from.waiting_sends_.first();
   {
     KeepResumption keep(*w);
     w->serve_send(m);
   }
-  if (next != nullptr)
-    w->engine_.at_keeping_seq(w->model_.send_ready(next->src_world, t), next->seq, *this,
-                              reinterpret_cast<std::uint64_t>(next));
+  w->queue_next_send(from, t);
   w->resume_kept();
+}
+
+void World::queue_next_send(Rank& from, SimTime t) {
+  Message* next = from.waiting_sends_.first();
+  if (next != nullptr && !next->deciding)
+    engine_.at_keeping_seq(model_.send_ready(next->src_world, t), next->seq, send_stage_,
+                           reinterpret_cast<std::uint64_t>(next));
 }
 
 inline void World::arrive_at(Message* m, SimTime arrival) {
@@ -1390,9 +1395,16 @@ void World::serve_send(Message* m) {
   // share links that matters to everyone else's traffic: unless the receive is
   // posted by the end of this instant, only the envelope leaves (an empty message,
   // in order with the pair's others) and the data follows when a receive matches
-  // it (move_data).
+  // it (move_data). Which of the two leaves is decided at the end of the instant
+  // (the rendezvous stage); until then the message stays first in its rank's
+  // queue, so the rank's later sends leave after it, in the order posted, as
+  // they would had the receive been posted first.
   const bool held = !m->eager && m->bytes > model_.eager_limit() && model_.defers_arrivals() && !posted_for(*m);
-  if (held) [[unlikely]] engine_.at(t, rendezvous_stage_, reinterpret_cast<std::uint64_t>(m));
+  if (held) [[unlikely]] {
+    m->deciding = true;
+    rank(m->src_world).waiting_sends_.push_front(m);
+    engine_.at(t, rendezvous_stage_, reinterpret_cast<std::uint64_t>(m));
+  }
   // Started before the send completes (the model may occupy the CPU the sender
   // resumes on); its arrival is queued after (the order of same-instant events).
   const SimTime arrival =
@@ -1424,12 +1436,18 @@ void World::serve_send(Message* m) {
 
 void World::RendezvousStage::on_event(std::uint64_t arg, std::uint64_t) {
   auto* m = reinterpret_cast<Message*>(arg);
+  const SimTime t = w->engine_.now();
+  Rank& from = w->rank(m->src_world);
+  [[maybe_unused]] Message* first = from.waiting_sends_.pop_front();
+  assert(first == m);
+  m->deciding = false;
   if (m->cancelled) [[unlikely]] {
     w->release(m);
-    return;
+  } else {
+    m->envelope = w->posted_for(*m) == nullptr;
+    w->arrive_at(m, w->start(m, t));
   }
-  m->envelope = w->posted_for(*m) == nullptr;
-  w->arrive_at(m, w->start(m, w->engine_.now()));
+  w->queue_next_send(from, t);  // the sends posted behind it
 }
 
 SimTime World::start(Message* m, SimTime t) {

@@ -191,6 +191,9 @@ struct Message {
   // travelled; the data moves once a receive matches it (data_moving, data_for).
   bool envelope = false;
   bool data_moving = false;
+  // Served with no receive posted for it yet: first in its sender's queue until
+  // the end of the instant decides whether its data or its envelope leaves.
+  bool deciding = false;
   // Sent from coll::exchange: its sender leaves the buffer alone until it resumes
   // from the exchange, so a Deferred receive may leave the data there.
   bool pinned = false;
@@ -743,6 +746,9 @@ class World {
   template <class F>
   void as_resumption(std::uint64_t seq, F&& resume);
   void serve_send(Message* m);
+  // Queues the first of the rank's waiting sends for its turn at the rank's
+  // resources, unless the end of the instant decides it (Message::deciding).
+  void queue_next_send(Rank& from, SimTime t);
   // An arrival whose receiver is busy until `ready`: back to the queue, or parked.
   void wait_for_receiver(Message* m, std::uint64_t seq, SimTime ready);
   // After a waiting arrival (event seq `seq`) was absorbed at `dst`.

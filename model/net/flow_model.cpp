@@ -21,10 +21,10 @@ struct FlowModel::Flow {
   double remaining = 0;              // bytes still to transfer at `updated`
   double rate = 0;                   // bytes per picosecond
   SimTime updated{};
-  bool active = false;               // transferring (its latency is over)
+  SimTime latency{};                 // its route's: from its last byte's injection to its arrival
+  bool active = false;               // transferring (first in its sender's queue)
   bool scheduled = false;            // has a completion event for its current rate
-  bool transferred = false;          // its last byte is through (it may wait for an earlier one)
-  bool latency_over = false;         // may transfer once first in its sender's queue
+  bool arrived = false;              // at its receiver (it may wait for an earlier one to be reported)
   std::uint32_t nic_next = kNone;    // the next message of its sender's queue
   std::uint64_t pair = 0;            // its (source, destination) ranks
 };
@@ -106,8 +106,9 @@ struct FlowModel::LinkStats {
   SimTime busy{}, busy_since{};
 };
 
-// A latency that ends (completion false) or a transfer that ends. A flow has at
-// most one at a time, and flows' seqs are unique, so (t, seq) orders them totally.
+// A transfer that ends (completion true), or an arrival: the route's latency after
+// the transfer (or after an empty message left). A flow has at most one at a
+// time, and flows' seqs are unique, so (t, seq) orders them totally.
 struct FlowModel::Event {
   SimTime t;
   std::uint64_t seq;
@@ -339,13 +340,13 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
     // (one transfer at a time) and order can delay it.
     SimTime transfer = round_ps(static_cast<double>(bytes) * slowest);
     for (std::uint32_t l : route_scratch_) stats_[l].busy += transfer;
-    SimTime begin = t + latency;
+    SimTime begin = t;
     if (bytes > 0) {
       begin = max(begin, nic_free_[src]);
       nic_free_[src] = begin + transfer;
     }
     SimTime& last = last_arrival_[pair];
-    last = max(last, begin + transfer);
+    last = max(last, begin + transfer + latency);
     return last;
   }
   auto queue = in_flight_.find(pair);
@@ -366,33 +367,30 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   queue->second.push_back(f);
   Flow& flow = flows_[f];
   flow.pair = pair;
-  flow.transferred = false;
+  flow.arrived = false;
   flow.token = token;
   flow.seq = next_seq_++;
   flow.remaining = static_cast<double>(bytes);
   flow.rate = 0;
+  flow.latency = latency;
   flow.active = false;
   flow.scheduled = false;
-  flow.latency_over = false;
   hot_[f] = Hot{};
   if (bytes > 0) {
     flow.nic_next = kNone;
     if (nic_first_[src] == kNone) nic_first_[src] = f;
     else flows_[nic_last_[src]].nic_next = f;
     nic_last_[src] = f;
-  }
-  if (latency > SimTime::zero() || bytes == 0) {
-    schedule(Event{t + latency, flow.seq, f, false});
-  } else {
-    flow.latency_over = true;
     nic_start(src, t);
+  } else {
+    schedule(Event{t + latency, flow.seq, f, false});  // nothing to transfer: held for order
   }
   return kDeferred;
 }
 
 void FlowModel::nic_start(Rank src, SimTime t) {
   const std::uint32_t f = nic_first_[src];
-  if (f != kNone && flows_[f].latency_over && !flows_[f].active) activate(f, t);
+  if (f != kNone && !flows_[f].active) activate(f, t);
 }
 
 SimTime FlowModel::next_event() const {
@@ -421,11 +419,11 @@ void FlowModel::activate(std::uint32_t f, SimTime t) {
 }
 
 void FlowModel::deliver_in_order(std::uint32_t f, std::vector<std::uint64_t>& arrived) {
-  flows_[f].transferred = true;
+  flows_[f].arrived = true;
   auto queue = in_flight_.find(flows_[f].pair);
   std::vector<std::uint32_t>& q = queue->second;
   std::size_t done = 0;
-  while (done < q.size() && flows_[q[done]].transferred) {
+  while (done < q.size() && flows_[q[done]].arrived) {
     arrived.push_back(flows_[q[done]].token);
     free_flows_.push_back(q[done]);
     ++done;
@@ -450,22 +448,18 @@ void FlowModel::advance(SimTime t, std::vector<std::uint64_t>& arrived) {
   while (!events_.empty() && events_.front().t <= t) {
     const Event e = events_.front();
     unschedule_first();
-    if (!e.completion) {
-      if (flows_[e.flow].remaining > 0) {
-        flows_[e.flow].latency_over = true;
-        nic_start(static_cast<Rank>(flows_[e.flow].pair >> 32), t);
-      } else {
-        deliver_in_order(e.flow, arrived);  // an empty message held for order
-      }
+    if (!e.completion) {  // its latency after its last byte is over
+      deliver_in_order(e.flow, arrived);
       continue;
     }
-    // Its sender's interface is free: the next of its messages may transfer.
+    // Its sender's interface is free: the next of its messages transfers.
     const Rank src = static_cast<Rank>(flows_[e.flow].pair >> 32);
     finish(e.flow, t);
     nic_first_[src] = flows_[e.flow].nic_next;
     if (nic_first_[src] == kNone) nic_last_[src] = kNone;
     else nic_start(src, t);
-    deliver_in_order(e.flow, arrived);
+    if (flows_[e.flow].latency > SimTime::zero()) schedule(Event{t + flows_[e.flow].latency, flows_[e.flow].seq, e.flow, false});
+    else deliver_in_order(e.flow, arrived);
   }
   if (!dirty_.empty()) solve(t);
   dirty_at_ = SimTime::never();

@@ -6,15 +6,16 @@
 //  - a message of n bytes from rank a to rank b follows the route between their
 //    nodes (the node's intra-node link when both are on one node); its latency is
 //    the sum of the route's link latencies;
-//  - it first waits that latency, then transfers its n bytes; while it transfers it
-//    is a flow on every link of its route, and the flows on the links share the
-//    bandwidth max-min fairly: no flow can get more without taking from a flow that
-//    has no more than it (progressive filling, as SimGrid's flow model);
-//  - a rank's network interface transfers one message at a time, in the order the
-//    rank sent them: a message starts its transfer when its latency is over and the
-//    rank's previous message has transferred its last byte (as Hockney's port, and
-//    MPICH's progress engine, serve a rank's sends in order). Messages of one rank
-//    never split its link between them; messages of different ranks do;
+//  - a rank's network interface injects one message at a time, in the order the
+//    rank sent them: a message starts its transfer when the rank's previous message
+//    has transferred its last byte (as Hockney's port, and MPICH's progress engine,
+//    serve a rank's sends in order), not when that one has arrived. Messages of one
+//    rank never split its link between them; messages of different ranks do;
+//  - while it transfers its n bytes a message is a flow on every link of its
+//    route, and the flows on the links share the bandwidth max-min fairly: no flow
+//    can get more without taking from a flow that has no more than it (progressive
+//    filling, as SimGrid's flow model); it arrives its route's latency after its
+//    last byte left;
 //  - a message is complete at its receiver when its last byte is through, but never
 //    before an earlier message from the same rank to the same rank (the transport
 //    keeps order, as MPI's non-overtaking rule needs): a small message that overtakes
@@ -157,13 +158,13 @@ class FlowModel final : public CpuOnlyModel {
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> in_flight_;
   std::unordered_map<std::uint64_t, SimTime> last_arrival_;
   // By sending rank, with contention: its messages waiting to transfer, in send
-  // order, the first transferring or (its latency not over) next; without: when
-  // its interface is free. Looked up, never iterated.
+  // order, the first transferring; without: when its interface is free. Looked
+  // up, never iterated.
   // The queue is a list through the flows (Flow::nic_next), by sender its first
   // and last flow, or none.
   std::vector<std::uint32_t> nic_first_, nic_last_;
   std::vector<SimTime> nic_free_;
-  void nic_start(Rank src, SimTime t);  // activates the first of src's queue if its latency is over
+  void nic_start(Rank src, SimTime t);  // activates the first of src's queue if it is not transferring
   SimTime dirty_at_ = SimTime::never();
   std::uint64_t next_seq_ = 0;
   std::uint64_t solves_ = 0, solved_flows_ = 0;

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <random>
@@ -161,13 +163,34 @@ TEST_CASE("a message alone costs its route's latency plus n over the slowest lin
 
 TEST_CASE("a message in its latency does not take bandwidth") {
   // Links of 1 us latency, 1 B/ps. f0 (1000 B, from t = 0) transfers over
-  // [2 us, 2 us + 1000 ps). f1 starts at 1 us from the same node: its latency ends
-  // at 3 us, after f0 is done, so neither slows the other.
+  // [0, 1000 ps) and arrives 2 us later. f1 starts at 1 us from the same node,
+  // long after f0's last byte left: neither slows the other.
   Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}})",
                                  "net.json");
   auto t = arrivals(*n.model, 3, {{0, 1, 1000, 0}, {0, 2, 1000, 1'000'000}});
   CHECK(t == std::vector<std::int64_t>{2'001'000, 3'001'000});
+}
+
+TEST_CASE("a message waits for the injection of its rank's earlier one, not for its latency") {
+  // The shipped fat tree (16-ary 3-tree, 250 ns and 100 Gbit/s = 80 ps/B per
+  // link). Rank 0 sends 8 B to rank 255 (same level-1 subtree: 4 links, 1 us),
+  // then 8 B to rank 1 (same leaf switch: 2 links, 0.5 us), at once. Each holds
+  // the interface for its injection, 8 B x 80 ps = 640 ps: the first is injected
+  // over [0, 640) and arrives at 640 ps + 1 us, the second over [640, 1280) and
+  // arrives at 1280 ps + 0.5 us, without waiting for the first's latency. The
+  // same without contention.
+  std::ifstream in(std::string(MPISIM_SOURCE_DIR) + "/scenarios/networks/fat-tree.json");
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(!file.empty());
+  for (const bool contention : {true, false}) {
+    CAPTURE(contention);
+    std::string text = file;
+    if (!contention) text.insert(text.rfind('}'), R"(, "contention": false)");
+    Network n = net::parse_network(text, "fat-tree.json");
+    auto t = arrivals(*n.model, 256, {{0, 255, 8, 0}, {0, 1, 8, 0}});
+    CHECK(t == std::vector<std::int64_t>{640 + 1'000'000, 1280 + 500'000});
+  }
 }
 
 TEST_CASE("the incremental solver gives the rates of a full solve") {
@@ -262,8 +285,10 @@ TEST_CASE("ranks on one node talk over its intra-node link") {
     "link": {"latency": "1us", "beta": "1ns"}, "intra_node": {"latency": "100ns", "beta": "10ps"},
     "placement": {"kind": "block", "ranks_per_node": 2}})";
   Network n = net::parse_network(net, "net.json");
+  // Rank 0's interface injects the intra-node message over [0, 10 ns), then the
+  // other over [10 ns, 1.01 us); each arrives its route's latency later.
   auto t = arrivals(*n.model, 4, {{0, 1, 1000, 0}, {0, 2, 1000, 0}});
-  CHECK(t == std::vector<std::int64_t>{100'000 + 10'000, 2'000'000 + 1'000'000});
+  CHECK(t == std::vector<std::int64_t>{10'000 + 100'000, 10'000 + 1'000'000 + 2'000'000});
   auto& flow = dynamic_cast<net::FlowModel&>(*n.model);
   CHECK(flow.node_of(3) == 1);
   std::vector<std::uint32_t> r;
@@ -409,6 +434,65 @@ TEST_CASE("rendezvous: a receive posted later at the same instant takes the data
     {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]})";
   auto r = test::run_text(s, 2, kCrossbar10g);
   CHECK(r.finish_ps[1] == kLatency + kMiBTime);
+}
+
+TEST_CASE("rendezvous: a rank's sends leave in the order posted, eager or not") {
+  // Rank 0 posts 1 MiB for rank 1 (rendezvous), then 1 KiB for rank 2 (eager).
+  // Rank 1 posts its receive later in the same instant: the 1 MiB leaves first,
+  // at 0, and holds rank 0's interface for 1 MiB x 0.8 ns; the 1 KiB follows:
+  //   1 MiB: 838,860,800 ps + 2 us = 840,860,800 ps
+  //   1 KiB: 838,860,800 + 1024 x 800 ps + 2 us = 841,680,000 ps
+  auto mixed = [](const char* before_receive) {
+    return std::string(R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 1048576},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "big"},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "b", "count": 1024, "datatype": "MPI_BYTE", "dest": 2, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "small"},
+    {"call": "MPI_Wait", "ranks": "rank == 0", "request": "big"},
+    {"call": "MPI_Wait", "ranks": "rank == 0", "request": "small"},)") +
+           before_receive + R"(
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1048576, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 2", "buf": "b", "count": 1024, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]})";
+  };
+  constexpr std::int64_t kKiBTime = 1024 * 800;
+  auto r = test::run_text(mixed(""), 3, kCrossbar10g);
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.finish_ps[1] == kMiBTime + kLatency);
+  CHECK(r.finish_ps[2] == kMiBTime + kKiBTime + kLatency);
+  // A receive posted after that instant: only the envelope leaves at 0, and the
+  // 1 KiB follows it at once (2 us + 1 KiB x 0.8 ns); the data leaves when rank 1
+  // receives, at 1 ms, as MPICH's later sends pass a rendezvous send that waits
+  // for its clear-to-send.
+  auto late = test::run_text(mixed(R"({"compute": {"ms": 1}, "ranks": "rank == 1"},)"), 3, kCrossbar10g);
+  REQUIRE(test::first_code(late) == "");
+  CHECK(late.finish_ps[2] == kKiBTime + kLatency);
+  CHECK(late.finish_ps[1] == 1'000'000'000 + kMiBTime + kLatency);
+}
+
+TEST_CASE("rendezvous: linear alltoall on a crossbar costs α + (p−1)·nβ") {
+  // crossbar-10g: α = 2 us (two links of 1 us), β = 0.8 ns/B; 8 ranks, n = 128 KiB
+  // per pair, above the 64 KiB eager limit. Every rank posts all its receives
+  // and then its sends at time 0, so every message's data leaves at 0 (its
+  // receive is posted by the end of the instant), in the order posted: rank r
+  // sends to r + 1, r + 2, ... (mod p). Each rank's interface injects one
+  // message at a time, so in the k-th slot of nβ every rank receives from
+  // exactly one sender and no link carries two flows. The last message is
+  // injected over [6nβ, 7nβ) and arrives α later:
+  //   α + (p−1)·nβ = 2,000,000 + 7 × 131,072 × 800 = 736,003,200 ps
+  // (SimGrid's SMPI gives the same form). The own block's local copy (13.1 us)
+  // runs beside. Were a later send to pass a rendezvous send whose receive is
+  // posted later in the instant, every rank would send to rank 0 first, and the
+  // exchange would be p − 1 incasts.
+  const char* a2a = R"({"mpisim": 1, "program": [
+    {"buffer": "s", "type": "MPI_BYTE", "count": "131072 * size"},
+    {"buffer": "r", "type": "MPI_BYTE", "count": "131072 * size"},
+    {"call": "MPI_Alltoall", "sendbuf": "s", "sendcount": 131072, "sendtype": "MPI_BYTE", "recvbuf": "r",
+     "recvcount": 131072, "recvtype": "MPI_BYTE", "comm": "MPI_COMM_WORLD", "algorithm": "linear"}]})";
+  auto r = test::run_text(a2a, 8, kCrossbar10g, mpi::PayloadMode::sizes);
+  REQUIRE(test::first_code(r) == "");
+  for (int rank = 0; rank < 8; ++rank) {
+    CAPTURE(rank);
+    CHECK(r.finish_ps[static_cast<std::size_t>(rank)] == kLatency + 7 * 131072 * 800);
+  }
 }
 
 TEST_CASE("rendezvous: a probe sees the envelope; a cancel succeeds until a receive matches") {

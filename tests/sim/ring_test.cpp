@@ -80,3 +80,17 @@ TEST_CASE("ring: removal from the front, the middle, the end and of the only obj
   CHECK(ring.empty());
   for (const Node& n : nodes) CHECK(n.next == nullptr);
 }
+
+TEST_CASE("ring: an object put back in front is taken first") {
+  Ring<Node> ring;
+  Node a{1}, b{2}, c{3};
+  ring.push_front(&a);
+  CHECK(walk(ring) == std::vector<int>{1});
+  CHECK(ring.last() == &a);
+  ring.push_back(&b);
+  ring.push_front(&c);
+  CHECK(walk(ring) == std::vector<int>{3, 1, 2});
+  CHECK(ring.last() == &b);
+  CHECK(ring.pop_front() == &c);
+  CHECK(walk(ring) == std::vector<int>{1, 2});
+}
