@@ -2,11 +2,11 @@
  * bench/smpi/sweep.sh.
  * usage: coll COLLECTIVE BYTES [init]
  *   COLLECTIVE: barrier bcast gather scatter allgather allgatherv allreduce reduce
- *               reduce_scatter alltoall
+ *               reduce_scatter alltoall alltoallv
  * BYTES is the count in bytes as `mpisim cost` means it (docs/cost.md): the buffer
  * for bcast; the vector each rank contributes for reduce and allreduce; each rank's
  * block of the result for reduce_scatter; what each rank contributes (gather,
- * allgather(v)), receives (scatter) or sends to each rank (alltoall). Reductions add
+ * allgather(v)), receives (scatter) or sends to each rank (alltoall(v)). Reductions add
  * MPI_DOUBLEs with MPI_SUM (BYTES rounded up to a multiple of 8); the others move
  * MPI_BYTEs; the root is rank 0.
  * With "init" (allreduce and alltoall), the send buffers are filled first, as the
@@ -67,9 +67,12 @@ int main(int argc, char** argv) {
     counts = malloc(p * sizeof(int));
     displs = malloc(p * sizeof(int));
     for (size_t i = 0; i < p; ++i) counts[i] = (int)bytes, displs[i] = (int)(bytes * (long)i);
-  } else if (strcmp(call, "alltoall") == 0) {
+  } else if (strcmp(call, "alltoall") == 0 || strcmp(call, "alltoallv") == 0) {
     s = buffer((size_t)bytes * p);
     r = buffer((size_t)bytes * p);
+    counts = malloc(p * sizeof(int));
+    displs = malloc(p * sizeof(int));
+    for (size_t i = 0; i < p; ++i) counts[i] = (int)bytes, displs[i] = (int)(bytes * (long)i);
     if (init)
       for (long i = 0; i < bytes * size; ++i) ((char*)s)[i] = (char)(unsigned char)((long)rank * 100000 + i);
   } else if (strcmp(call, "barrier") != 0) {
@@ -95,6 +98,8 @@ int main(int argc, char** argv) {
     MPI_Allgatherv(s, (int)bytes, MPI_BYTE, r, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
   else if (strcmp(call, "alltoall") == 0)
     MPI_Alltoall(s, (int)bytes, MPI_BYTE, r, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+  else if (strcmp(call, "alltoallv") == 0)
+    MPI_Alltoallv(s, counts, displs, MPI_BYTE, r, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
   else
     MPI_Barrier(MPI_COMM_WORLD);
   double t = MPI_Wtime() - t0, last = 0;
