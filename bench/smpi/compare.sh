@@ -1,24 +1,21 @@
 #!/bin/sh
-# Runs the same collectives with the same algorithm in SimGrid's SMPI and in mpisim,
-# on equivalent networks, and prints a side-by-side table (markdown).
-#
-#   bench/smpi/compare.sh [MPISIM] > table.md
-#   bench/smpi/compare.sh --data [MPISIM] > table.md
-#
-# With --data it compares wall-clock times instead, in data mode: the three
+# Compares the wall-clock times of SimGrid's SMPI and mpisim, in data mode: the three
 # workloads of docs/performance.md (allreduce of 1 MiB on 256 ranks, Rabenseifner
 # and recursive doubling; alltoall of 1 KiB on 1,024 ranks, pairwise), buffers
-# initialised on both sides, best of three runs each, and prints the ratios.
+# initialised on both sides, best of three runs each, and prints the ratios
+# (markdown). The simulated times of the two are compared by bench/smpi/sweep.sh
+# and the test "SMPI points" (docs/cost-models.md, "Against SimGrid's SMPI").
+#
+#   bench/smpi/compare.sh [--data] [MPISIM] > table.md
 #
 # Needs Debian's libsimgrid-dev and simgrid (smpicc, smpirun). The SMPI platform is
 # a SimGrid cluster of private full-duplex links of 1.25 GB/s and 1 us, no backbone:
 # from node to node 2 us and one link's bandwidth, as mpisim's crossbar topology in
 # bench/smpi/crossbar.json. SMPI runs its plain flow model (correction factors 1,
-# no computation, no privatization), so both sides share bandwidth max-min fairly.
+# no computation, no privatization).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-data=no
-if [ "${1:-}" = --data ]; then data=yes; shift; fi
+if [ "${1:-}" = --data ]; then shift; fi
 mpisim=${1:-$here/../../build/mpisim}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -54,40 +51,16 @@ best_of_3() {
   echo "$best"
 }
 
-if [ "$data" = yes ]; then
-  scenarios=$here/../scenarios
-  # workload  ranks  smpi-call  smpi-algorithm  bytes  scenario
-  cases="allreduce-rabenseifner 256 allreduce rab_rdb 1048576 allreduce-rabenseifner-1mib.json
+scenarios=$here/../scenarios
+# workload  ranks  smpi-call  smpi-algorithm  bytes  scenario
+cases="allreduce-rabenseifner 256 allreduce rab_rdb 1048576 allreduce-rabenseifner-1mib.json
 allreduce-recursive-doubling 256 allreduce rdb 1048576 allreduce-recursive-doubling-1mib.json
 alltoall-pairwise 1024 alltoall pair 1024 alltoall-pairwise-1kib-data.json"
-  echo "| workload (data mode, buffers initialised) | ranks | mpisim | SMPI | mpisim / SMPI |"
-  echo "|---|---|---|---|---|"
-  echo "$cases" | while read -r name p call alg bytes scenario; do
-    ours=$(best_of_3 "$mpisim" run "$scenarios/$scenario" --ranks "$p" --payload data --trace summary -q \
-             --network "$here/crossbar.json")
-    theirs=$(best_of_3 smpi "$p" "$call" "$alg" "$bytes" init)
-    echo "| $name | $p | $ours s | $theirs s | $(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }') |"
-  done
-  exit 0
-fi
-
-# collective  mpisim-name  smpi-call  smpi-algorithm  mpisim-algorithm
-cases="MPI_Allreduce allreduce rdb recursive_doubling
-MPI_Allreduce allreduce lr ring
-MPI_Bcast bcast binomial_tree binomial
-MPI_Alltoall alltoall pair pairwise"
-
-echo "| collective | algorithm (mpisim / SMPI) | ranks | bytes | mpisim | SMPI | difference |"
-echo "|---|---|---|---|---|---|---|"
-echo "$cases" | while read -r coll call smpi_alg alg; do
-  for p in 16 64 256; do
-    for bytes in 8 65536 1048576; do
-      [ "$call" = alltoall ] && [ "$bytes" = 1048576 ] && [ "$p" = 256 ] && continue
-      ours=$("$mpisim" cost "$coll" --ranks "$p" --bytes "$bytes" --algorithm "$alg" \
-               --network "$here/crossbar.json" -q --json "$work/out.jsonl" && sed 's/.*"time_ps":\([0-9]*\).*/\1/' "$work/out.jsonl")
-      theirs=$(smpi "$p" "$call" "$smpi_alg" "$bytes")
-      diff=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%+.1f%%", (a - b) * 100 / b }')
-      echo "| $coll | $alg / $smpi_alg | $p | $bytes | $(awk -v a="$ours" 'BEGIN{printf "%.3f us", a/1e6}') | $(awk -v b="$theirs" 'BEGIN{printf "%.3f us", b/1e6}') | $diff |"
-    done
-  done
+echo "| workload (data mode, buffers initialised) | ranks | mpisim | SMPI | mpisim / SMPI |"
+echo "|---|---|---|---|---|"
+echo "$cases" | while read -r name p call alg bytes scenario; do
+  ours=$(best_of_3 "$mpisim" run "$scenarios/$scenario" --ranks "$p" --payload data --trace summary -q \
+           --network "$here/crossbar.json")
+  theirs=$(best_of_3 smpi "$p" "$call" "$alg" "$bytes" init)
+  echo "| $name | $p | $ours s | $theirs s | $(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }') |"
 done
