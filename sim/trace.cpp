@@ -11,10 +11,9 @@ void Trace::set_process_count(std::uint32_t n) {
 }
 
 std::uint32_t Trace::channel(const std::string& name) {
-  auto it = std::find(channel_names_.begin(), channel_names_.end(), name);
-  if (it != channel_names_.end()) return static_cast<std::uint32_t>(it - channel_names_.begin());
-  channel_names_.push_back(name);
-  return static_cast<std::uint32_t>(channel_names_.size() - 1);
+  const auto [it, added] = channel_index_.try_emplace(name, static_cast<std::uint32_t>(channel_names_.size()));
+  if (added) channel_names_.push_back(name);
+  return it->second;
 }
 
 std::int64_t Trace::record_call(CallRecord r) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/json_writer.hpp"
@@ -113,7 +114,11 @@ class Trace {
   // count_call's memo: the stats entry of each name pointer seen (a lookup cache
   // only; output order comes from call_stats_, sorted by name).
   std::vector<std::pair<const char*, CallStats*>> stats_by_pointer_;
-  std::vector<std::string> channel_names_;
+  std::vector<std::string> channel_names_;  // a channel's number is its index here
+  // name -> number, so that finding a channel does not grow with how many were
+  // made (a program may create and free hundreds of thousands of communicators);
+  // a lookup only: the output walks channel_names_.
+  std::unordered_map<std::string, std::uint32_t> channel_index_;
   std::vector<Traffic> traffic_;
   std::uint64_t message_count_ = 0, byte_count_ = 0;
 };

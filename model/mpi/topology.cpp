@@ -1,6 +1,7 @@
 #include "model/mpi/topology.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "model/mpi/constants.hpp"
@@ -78,6 +79,104 @@ CartTopology make_cart(int comm_size, const std::vector<int>& dims, const std::v
   return CartTopology{dims, periods};
 }
 
+namespace {
+
+// "As close to each other as possible" (§8.5.2) read as MPICH reads it: of the
+// ways to write n as `parts` factors, the one whose largest and smallest factors
+// differ least; of those, the one with the largest smallest factor, then the
+// largest second-smallest, and so on. Returned largest first.
+//
+// Branch and bound over the factors in non-decreasing order, drawn from n's
+// divisors: a partial choice is dropped once its spread cannot beat the best
+// one found, and the last two factors are the most even pair (the largest
+// divisor of what is left up to its square root), the only pair that can be
+// best. Visiting smaller factors first and keeping the later of equal spreads
+// gives the tie rule.
+class BalancedSearch {
+ public:
+  BalancedSearch(int n, int parts) : parts_(parts) {
+    for (int d = 1; static_cast<long long>(d) * d <= n; ++d)
+      if (n % d == 0) {
+        divisors_.push_back(d);
+        if (d != n / d) divisors_.push_back(n / d);
+      }
+    std::sort(divisors_.begin(), divisors_.end());
+    now_.reserve(static_cast<std::size_t>(parts));
+  }
+
+  std::vector<int> run(int n) {
+    if (parts_ == 1) return {n};
+    visit(n, parts_, 0);
+    return std::vector<int>(best_.rbegin(), best_.rend());
+  }
+
+ private:
+  // at least ceil(left^(1/parts)): the largest of `parts` factors of `left`
+  static long long root_ceiling(long long left, int parts) {
+    long long r = static_cast<long long>(std::pow(static_cast<double>(left), 1.0 / parts));
+    auto power_below = [&](long long x) {  // x^parts < left, without overflow
+      long long p = 1;
+      for (int k = 0; k < parts; ++k) {
+        p *= x;
+        if (p >= left) return false;
+      }
+      return true;
+    };
+    while (r > 1 && !power_below(r - 1)) --r;
+    while (power_below(r)) ++r;
+    return std::max(r, 1LL);
+  }
+
+  // Chooses the remaining `parts` factors of `left`, each at least divisors_[from].
+  void visit(long long left, int parts, std::size_t from) {
+    const long long smallest = now_.empty() ? 0 : now_.front();
+    if (parts == 2) {
+      // the most even pair: the largest divisor b of left with b*b <= left
+      auto it = std::upper_bound(divisors_.begin() + static_cast<std::ptrdiff_t>(from), divisors_.end(),
+                                 root_ceiling(left, 2));
+      while (it != divisors_.begin() + static_cast<std::ptrdiff_t>(from)) {
+        const long long b = *--it;
+        if (b * b > left || left % b != 0) continue;
+        const long long a = left / b;
+        const long long spread = a - (now_.empty() ? b : smallest);
+        if (best_spread_ < 0 || spread <= best_spread_) {
+          best_ = now_;
+          best_.push_back(static_cast<int>(b));
+          best_.push_back(static_cast<int>(a));
+          best_spread_ = spread;
+        }
+        return;
+      }
+      return;
+    }
+    const long long largest_at_least = root_ceiling(left, parts);
+    for (std::size_t i = from; i < divisors_.size(); ++i) {
+      const long long d = divisors_[i];
+      const long long low = now_.empty() ? d : smallest;
+      if (best_spread_ >= 0 && d - low > best_spread_) break;  // every factor left is at least d
+      if (best_spread_ >= 0 && largest_at_least - low > best_spread_) continue;
+      long long power = 1;  // d^parts must not pass left
+      bool fits = true;
+      for (int k = 0; k < parts && fits; ++k) fits = (power *= d) <= left;
+      if (!fits) break;
+      if (left % d != 0) continue;
+      now_.push_back(static_cast<int>(d));
+      visit(left / d, parts - 1, i);
+      now_.pop_back();
+    }
+  }
+
+  int parts_;
+  std::vector<int> divisors_;  // of n, increasing
+  std::vector<int> now_;       // the factors chosen so far, non-decreasing
+  std::vector<int> best_;
+  long long best_spread_ = -1;
+};
+
+std::vector<int> balanced_factors(int n, int parts) { return BalancedSearch(n, parts).run(n); }
+
+}  // namespace
+
 void dims_create(int nnodes, std::vector<int>& dims) {
   if (nnodes <= 0)
     throw MpiError(ErrorClass::dims, "nnodes", "nnodes = " + std::to_string(nnodes) + " is not positive",
@@ -109,44 +208,7 @@ void dims_create(int nnodes, std::vector<int>& dims) {
                      "MPI-4.1 §8.5.2: the product of dims must be nnodes");
     return;
   }
-  // Of the ways to write rest as free.size() factors in non-increasing order, the
-  // one whose largest and smallest factors differ least, and of those the most
-  // even (the smallest sum of squares; then the first found, in the order of
-  // decreasing factors).
-  std::vector<int> divisors;  // of rest, largest first: every factor is one
-  for (int d = 1; static_cast<long long>(d) * d <= rest; ++d)
-    if (rest % d == 0) {
-      divisors.push_back(d);
-      if (d != rest / d) divisors.push_back(rest / d);
-    }
-  std::sort(divisors.rbegin(), divisors.rend());
-  std::vector<int> best, now;
-  long long best_spread = -1;
-  double best_squares = 0;
-  auto search = [&](auto&& self, int left, int parts, int cap) -> void {
-    if (parts == 1) {
-      if (left > cap) return;
-      now.push_back(left);
-      const long long spread = static_cast<long long>(now.front()) - now.back();
-      double squares = 0;  // among equal spreads, the most even (the smallest sum of squares)
-      for (int f : now) squares += static_cast<double>(f) * f;
-      if (best_spread < 0 || spread < best_spread || (spread == best_spread && squares < best_squares))
-        best = now, best_spread = spread, best_squares = squares;
-      now.pop_back();
-      return;
-    }
-    for (int f : divisors) {
-      if (f > cap || left % f != 0) continue;
-      // f is the largest of the remaining factors: f^parts must reach left.
-      long long reach = 1;
-      for (int k = 0; k < parts && reach < left; ++k) reach *= f;
-      if (reach < left) break;  // smaller f reach even less
-      now.push_back(f);
-      self(self, left / f, parts - 1, f);
-      now.pop_back();
-    }
-  };
-  search(search, rest, static_cast<int>(free.size()), rest);
+  const std::vector<int> best = balanced_factors(rest, static_cast<int>(free.size()));
   for (std::size_t k = 0; k < free.size(); ++k) dims[free[k]] = best[k];
 }
 

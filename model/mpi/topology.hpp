@@ -32,6 +32,9 @@ CartTopology make_cart(int comm_size, const std::vector<int>& dims, const std::v
 // MPI_Dims_create (§8.5.2): fills the zero entries of `dims` so that the product
 // is nnodes, the filled entries as close to each other as possible and in
 // non-increasing order; the nonzero entries stay. MPI_ERR_DIMS when they cannot.
+// "As close as possible" is MPICH's choice: the least difference between the
+// largest and smallest filled entries, then the largest smallest entry, then the
+// largest second-smallest, and so on.
 void dims_create(int nnodes, std::vector<int>& dims);
 
 // MPI_Cart_sub (§8.5.7): the color of `r`'s sub-grid (its coordinates in the

@@ -11,7 +11,9 @@ std::vector<CallSpec> topology_rows() {
        "a balanced grid of nnodes processes in ndims dimensions",
        "MPI-4.1 §8.5.2",
        "fill the zero entries of {dims} so that the product of its entries is {nnodes}, the dimensions as close "
-       "to each other as possible, in non-increasing order; the nonzero entries stay."},
+       "to each other as possible, in non-increasing order; the nonzero entries stay. Of the grids whose largest "
+       "and smallest filled entries differ least, it takes the one with the largest smallest entry, then the "
+       "largest second-smallest, and so on: the grid MPICH returns (5040 in three dimensions is 21 x 16 x 15)."},
       {CallId::cart_create, "MPI_Cart_create",
        {{P::comm_old, "comm_old", K::comm, req}, {P::ndims, "ndims", K::integer, req}, {P::dims, "dims", K::int_array, req},
         {P::periods, "periods", K::int_array, req}, {P::reorder, "reorder", K::integer, req},

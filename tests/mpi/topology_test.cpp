@@ -27,6 +27,26 @@ TEST_CASE("MPI_Dims_create: balanced, non-increasing, fixed entries kept") {
   CHECK_THROWS_AS(dims(6, {-1, 0}), MpiError);
 }
 
+// MPICH's choice among the factorisations whose largest and smallest factors
+// differ least: the largest smallest factor, then the largest second-smallest.
+// Each expected grid is what MPICH 4.0 returns.
+TEST_CASE("MPI_Dims_create: of equally spread grids, the one with the largest smallest factor, as MPICH") {
+  auto dims = [](int n, std::vector<int> d) {
+    dims_create(n, d);
+    return d;
+  };
+  CHECK(dims(5040, {0, 0, 0}) == std::vector<int>{21, 16, 15});  // not 20 x 18 x 14, also 6 apart
+  CHECK(dims(360, {0, 0, 0}) == std::vector<int>{10, 6, 6});     // not 9 x 8 x 5, also 4 apart
+  CHECK(dims(3696, {0, 0, 0}) == std::vector<int>{22, 14, 12});
+  CHECK(dims(2520, {0, 0, 0, 0}) == std::vector<int>{10, 7, 6, 6});
+  CHECK(dims(5040, {0, 0, 0, 0}) == std::vector<int>{10, 9, 8, 7});
+  CHECK(dims(720, {0, 0, 0, 2}) == std::vector<int>{10, 6, 6, 2});  // the fixed 2 stays
+  CHECK(dims(2160, {0, 0, 1, 0}) == std::vector<int>{15, 12, 1, 12});
+  CHECK(dims(5040, {0, 0, 0, 0, 0}) == std::vector<int>{7, 6, 6, 5, 4});
+  // Many divisors in many dimensions: the search stays quick.
+  CHECK(dims(735134400, std::vector<int>(8, 0)) == std::vector<int>{17, 15, 14, 13, 12, 12, 11, 10});
+}
+
 TEST_CASE("a Cartesian grid: row-major ranks, periodic wrap, MPI_PROC_NULL past an edge") {
   const CartTopology t = make_cart(12, {3, 4}, {true, false});
   CHECK(t.size() == 12);
