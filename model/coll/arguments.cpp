@@ -59,7 +59,7 @@ class Reader {
   // One entry per process of n (MPI-4.1 §6.6, §6.8), or per neighbour of a
   // neighbourhood collective (§8.6); counts are non-negative.
   std::vector<std::int64_t> per_process(P p, int n, bool counts) {
-    std::vector<std::int64_t> v = src_.integers(p);
+    std::vector<std::int64_t> v = src_.integers(p, static_cast<std::size_t>(n));
     const char* name = param_name(p);
     if (v.size() != static_cast<std::size_t>(n)) {
       if (neighborhood(a_.kind)) {
@@ -95,7 +95,7 @@ class Reader {
     return t;
   }
   std::vector<TypeRef> types(P p, int n) {
-    std::vector<TypeRef> v = src_.datatypes(p);
+    std::vector<TypeRef> v = src_.datatypes(p, static_cast<std::size_t>(n));
     if (static_cast<int>(v.size()) != n)
       throw MpiError(ErrorClass::arg, param_name(p),
                      std::string(param_name(p)) + " has " + std::to_string(v.size()) + " entries; " +

@@ -32,8 +32,14 @@ class ArgSource {
   virtual std::int64_t integer(Param p) = 0;                  // count, root (an int)
   virtual Address buffer(Param p) = 0;                        // an address, or kInPlace
   virtual TypeRef datatype(Param p) = 0;                      // a valid handle (committed or not)
-  virtual std::vector<std::int64_t> integers(Param p) = 0;    // sendcounts, displs, ...
-  virtual std::vector<TypeRef> datatypes(Param p) = 0;        // sendtypes, recvtypes
+  // Arrays (sendcounts, displs, ...; sendtypes, recvtypes): `n` is how many
+  // entries the standard gives the array at this call (one per process of the
+  // group it addresses, or per neighbour), which the library decides. A source
+  // whose arrays carry no length of their own (a C pointer) reads n entries; one
+  // whose arrays do (a scenario's) gives them whole, and the library checks the
+  // length against n.
+  virtual std::vector<std::int64_t> integers(Param p, std::size_t n) = 0;
+  virtual std::vector<TypeRef> datatypes(Param p, std::size_t n) = 0;
   virtual mpi::OpRef op() = 0;
 
  protected:

@@ -25,8 +25,8 @@ class Values final : public ArgSource {
   std::int64_t integer(Param p) override { return integers_.at(p); }
   Address buffer(Param p) override { return buffers_.at(p); }
   TypeRef datatype(Param p) override { return types_.at(p); }
-  std::vector<std::int64_t> integers(Param p) override { return arrays_.at(p); }
-  std::vector<TypeRef> datatypes(Param p) override { return lists_.at(p); }
+  std::vector<std::int64_t> integers(Param p, std::size_t) override { return arrays_.at(p); }
+  std::vector<TypeRef> datatypes(Param p, std::size_t) override { return lists_.at(p); }
   mpi::OpRef op() override { return op_; }
 
   std::map<Param, std::int64_t> integers_;

@@ -315,7 +315,7 @@ inline void some_done(CRank& c, int n, const std::vector<int>& indices, MPI_Requ
 // ---- collectives
 class CArgs final : public coll::ArgSource {
  public:
-  CArgs(const CRank& c, const mpi::Communicator& comm) : c_(c), comm_(comm) {}
+  explicit CArgs(const CRank& c) : c_(c) {}
   CArgs& buffer(coll::Param p, const void* v) { return set(p, v == MPI_IN_PLACE ? coll::kInPlace : address(v)); }
   CArgs& integer(coll::Param p, int v) { return set(p, v); }
   CArgs& type(coll::Param p, MPI_Datatype h) { return set(p, h); }
@@ -330,12 +330,8 @@ class CArgs final : public coll::ArgSource {
     return set(p, 0);
   }
   // A neighbourhood collective's arrays have one entry per source (receive side)
-  // or destination (send side), not per process.
-  void neighbors(int in, int out) {
-    neighbors_ = true;
-    in_ = in;
-    out_ = out;
-  }
+  // or destination (send side), not per process (for the wording of a NULL array).
+  void neighbors() { neighbors_ = true; }
 
   bool given(coll::Param p) const override { return given_ >> static_cast<unsigned>(p) & 1u; }
   std::int64_t integer(coll::Param p) override { return values_[static_cast<std::size_t>(p)]; }
@@ -343,8 +339,7 @@ class CArgs final : public coll::ArgSource {
   mpi::TypeRef datatype(coll::Param p) override {
     return type_of(c_, static_cast<int>(values_[static_cast<std::size_t>(p)]), coll::param_name(p));
   }
-  std::vector<std::int64_t> integers(coll::Param p) override {
-    const auto n = length(p);
+  std::vector<std::int64_t> integers(coll::Param p, std::size_t n) override {
     if (const MPI_Aint* w = aint_arrays_[static_cast<std::size_t>(p)]) return std::vector<std::int64_t>(w, w + n);
     const int* a = arrays_[static_cast<std::size_t>(p)];
     if (a == nullptr && n > 0)
@@ -357,39 +352,30 @@ class CArgs final : public coll::ArgSource {
     type_arrays_[static_cast<std::size_t>(p)] = a;
     return set(p, 0);
   }
-  std::vector<mpi::TypeRef> datatypes(coll::Param p) override {
+  std::vector<mpi::TypeRef> datatypes(coll::Param p, std::size_t n) override {
     const MPI_Datatype* a = type_arrays_[static_cast<std::size_t>(p)];
-    const auto n = static_cast<int>(length(p));
     if (a == nullptr && n > 0)
       throw MpiError(ErrorClass::arg, coll::param_name(p), std::string(coll::param_name(p)) + " is NULL",
                      "MPI-4.1 §6.8: the array has one entry per process of the group");
     std::vector<mpi::TypeRef> out;
-    for (int i = 0; i < n; ++i) out.push_back(type_of(c_, a[i], coll::param_name(p)));
+    for (std::size_t i = 0; i < n; ++i) out.push_back(type_of(c_, a[i], coll::param_name(p)));
     return out;
   }
   mpi::OpRef op() override { return op_of(c_, static_cast<int>(values_[static_cast<std::size_t>(coll::Param::op)])); }
 
  private:
-  // The entries of array p: the remote group's size on an intercommunicator.
-  std::size_t length(coll::Param p) const {
-    if (!neighbors_) return static_cast<std::size_t>(comm_.peer_count());
-    const bool send = p == coll::Param::sendcounts || p == coll::Param::sdispls || p == coll::Param::sendtypes;
-    return static_cast<std::size_t>(send ? out_ : in_);
-  }
   CArgs& set(coll::Param p, std::int64_t v) {
     values_[static_cast<std::size_t>(p)] = v;
     given_ |= 1u << static_cast<unsigned>(p);
     return *this;
   }
   const CRank& c_;
-  const mpi::Communicator& comm_;
   std::array<std::int64_t, 18> values_{};
   std::array<const int*, 18> arrays_{};
   std::array<const MPI_Datatype*, 18> type_arrays_{};
   std::array<const MPI_Aint*, 18> aint_arrays_{};
   std::uint32_t given_ = 0;
   bool neighbors_ = false;
-  int in_ = 0, out_ = 0;
 };
 
 using coll::Param;
@@ -401,12 +387,8 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
                        MPI_Request* request = nullptr, bool persistent = false) {
   const mpi::Communicator& cm = x.run.comm(comm, "comm");
   if (request) need(request, "request");
-  CArgs a(x.c, cm);
-  if (coll::neighborhood(kind))
-    if (const mpi::Topology* t = cm.topology()) {
-      const int me = cm.rank_of(x.r, x.r);
-      a.neighbors(static_cast<int>(t->sources(me).size()), static_cast<int>(t->destinations(me).size()));
-    }
+  CArgs a(x.c);
+  if (coll::neighborhood(kind)) a.neighbors();
   fill(a);
   const coll::Form form = !request ? coll::Form::blocking : persistent ? coll::Form::persistent : coll::Form::nonblocking;
   coll::CollArgs args = coll::read_arguments(x.rk, kind, form, cm, a);

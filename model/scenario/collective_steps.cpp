@@ -44,12 +44,12 @@ class Executor::StepArgs final : public coll::ArgSource {
   std::int64_t integer(coll::Param p) override { return ex_.int_arg(env_, s_, id(p)); }
   Address buffer(coll::Param p) override { return ex_.address(env_, ex_.arg(s_, id(p)), id(p)); }
   mpi::TypeRef datatype(coll::Param p) override { return ex_.type_arg(env_, s_, id(p)); }
-  std::vector<std::int64_t> integers(coll::Param p) override {
+  std::vector<std::int64_t> integers(coll::Param p, std::size_t) override {
     Value v = ex_.eval(env_, *ex_.arg(s_, id(p)).expr);
     if (!v.is_array || v.is_real) throw StepError(std::string(param_name(id(p))) + " must be an array of integers");
     return std::move(v.array);
   }
-  std::vector<mpi::TypeRef> datatypes(coll::Param p) override {
+  std::vector<mpi::TypeRef> datatypes(coll::Param p, std::size_t) override {
     std::vector<mpi::TypeRef> out;
     for (NameId n : ex_.arg(s_, id(p)).names) out.push_back(ex_.named_type(env_, n, param_name(id(p))));
     return out;

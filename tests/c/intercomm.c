@@ -33,6 +33,18 @@ int main(int argc, char **argv) {
   int sum = 0;
   MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, inter);
   printf("rank %d: the other group's sum %d\n", rank, sum);
+  /* reduce_scatter across: recvcounts has one entry per process of the local
+     group, whose sizes differ on an odd number of ranks (MPI-4.1 §6.10.1); both
+     groups reduce 12 elements, each receiving its block of the other group's sum. */
+  enum { kTotal = 12 };
+  int counts[kTotal], sendv[kTotal], recvv[kTotal];
+  for (int i = 0; i < local; ++i) counts[i] = kTotal / local + (i < kTotal % local);
+  for (int j = 0; j < kTotal; ++j) sendv[j] = rank * 100 + j;
+  MPI_Reduce_scatter(sendv, recvv, counts, MPI_INT, MPI_SUM, inter);
+  char line[256];
+  int at = snprintf(line, sizeof line, "rank %d: reduce_scatter across", rank);
+  for (int j = 0; j < counts[hrank]; ++j) at += snprintf(line + at, sizeof line - (size_t)at, " %d", recvv[j]);
+  printf("%s\n", line);
 
   MPI_Intercomm_merge(inter, color, &merged);
   int mrank, msize;

@@ -27,8 +27,8 @@ struct Given final : coll::ArgSource {
   std::int64_t integer(Param p) override { return asked.push_back(p), ints.at(p); }
   mpi::Address buffer(Param p) override { return asked.push_back(p), buffers.at(p); }
   mpi::TypeRef datatype(Param p) override { return asked.push_back(p), types.at(p); }
-  std::vector<std::int64_t> integers(Param) override { return {}; }
-  std::vector<mpi::TypeRef> datatypes(Param) override { return {}; }
+  std::vector<std::int64_t> integers(Param, std::size_t) override { return {}; }
+  std::vector<mpi::TypeRef> datatypes(Param, std::size_t) override { return {}; }
   mpi::OpRef op() override { return mpi::predefined_op("MPI_SUM"); }
 };
 
