@@ -20,6 +20,9 @@
 #include "model/mpi/type_constructors.hpp"
 #include "model/program/runtime.hpp"
 
+// A program built by mpisim cc calls this instead of exit() (the linker's --wrap).
+extern "C" [[noreturn]] void __wrap_exit(int status);  // NOLINT: the name --wrap=exit gives
+
 namespace mpisim::program::capi {
 
 using mpi::ErrorClass;

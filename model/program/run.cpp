@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 
+#include "model/calls/table.hpp"
 #include "model/net/units.hpp"
 #include "model/program/runtime.hpp"
 #include "sim/input_error.hpp"
@@ -38,10 +39,23 @@ Loaded::Loaded(const std::string& path) : path_(path) {
   const std::string open = path.find('/') == std::string::npos ? "./" + path : path;
   handle_ = dlopen(open.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) {
-    const char* why = dlerror();
-    throw sim::InputError(path, std::string("cannot load the program (") + (why ? why : "unknown reason") +
-                                    "); build it with `mpisim cc " + path + ".c -o " + path +
-                                    "` (a program built by mpicc is not one mpisim can run)");
+    const char* e = dlerror();
+    const std::string why = e ? e : "unknown reason";
+    // A symbol no library defines: an MPI call mpisim lacks, or a library the
+    // program was not linked with.
+    constexpr std::string_view undefined = "undefined symbol: ";
+    if (const std::size_t at = why.find(undefined); at != std::string::npos) {
+      const std::string symbol = why.substr(at + undefined.size());
+      if (symbol.starts_with("MPI_") || symbol.starts_with("PMPI_"))
+        throw sim::InputError(
+            path, "the program calls " + symbol + ", which mpisim's MPI library does not have" +
+                      (calls::c_declares(symbol) ? "" : " (mpi.h does not declare it; docs/calls.md lists the calls)"));
+      throw sim::InputError(path, "cannot load the program: it needs " + symbol +
+                                      ", which neither it nor a library it was linked with defines (name the "
+                                      "library when linking: mpisim cc ... -lNAME)");
+    }
+    throw sim::InputError(path, "cannot load the program (" + why + "); a program for mpisim is built by `mpisim cc` "
+                                "(mpisim cc prog.c -o prog), not by mpicc");
   }
   main_ = reinterpret_cast<Main>(dlsym(handle_, "main"));
   if (!main_ || !dlsym(handle_, "mpisim_program")) {

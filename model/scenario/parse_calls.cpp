@@ -10,6 +10,7 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
   std::string fn = j["call"].get<std::string>();
   s.spec = find_call(fn);
   if (!s.spec) fail(path + "/call", "unknown or unsupported MPI call " + sim::shown(fn) + " (mpisim --list-calls lists them)");
+  if (s.spec->c_only) fail(path + "/call", fn + " is not a scenario's call: " + s.spec->c_only);
   s.args.resize(s.spec->params.size());
   s.slot.fill(-1);
   for (std::size_t i = 0; i < s.spec->params.size(); ++i)
@@ -97,6 +98,8 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
       case ParamKind::text:
         if (!v.is_string()) fail(ap, "expected a JSON string");
         break;
+      case ParamKind::pointer:  // only in the calls a scenario does not make (refused above)
+        fail(ap, "a scenario cannot give an address");
       case ParamKind::group_in:
         if (v.is_string() && v == "MPI_GROUP_EMPTY") {
           a.handle = "MPI_GROUP_EMPTY";

@@ -2,12 +2,12 @@
 
 #include <cctype>
 
-#include "model/scenario/scenario.hpp"
+#include "model/calls/table.hpp"
 
 namespace mpisim::cli {
 namespace {
 
-using scenario::ParamKind;
+using calls::ParamKind;
 
 // What a parameter of each kind takes in a scenario.
 const char* kind_text(ParamKind k) {
@@ -43,6 +43,7 @@ const char* kind_text(ParamKind k) {
     case ParamKind::message_out: return "name for the matched message";
     case ParamKind::message_inout: return "matched message, set to MPI_MESSAGE_NULL";
     case ParamKind::text: return "JSON string";
+    case ParamKind::pointer: return "address (C only)";
   }
   return "?";
 }
@@ -54,31 +55,40 @@ std::string anchor(const char* name) {
   return a;
 }
 
-std::string signature(const scenario::CallSpec& c) {
+std::string signature(const calls::CallSpec& c) {
   std::string s = std::string(c.name) + "(";
   for (std::size_t i = 0; i < c.params.size(); ++i) s += (i ? ", " : "") + std::string(c.params[i].name);
   return s + ")";
 }
 
+std::string c_prototype(const char* result, const char* name, const char* params) {
+  return std::string(result) + " " + name + "(" + params + ")";
+}
+
 void markdown(std::ostream& out) {
-  const auto& specs = scenario::call_specs();
-  out << "# The MPI calls of a scenario\n\n"
-         "Every call a scenario can make: its parameters (the standard's names), where the standard\n"
-         "defines it and what it does. `mpisim explain` prints the definition of each step with the\n"
-         "values of its run. This page is printed by `mpisim --list-calls markdown` from the call\n"
-         "table (model/scenario/calls.cpp); a test checks that the two agree.\n\n"
-         "The MPI-1 names ";
+  const auto& specs = calls::call_specs();
+  out << "# The MPI calls\n\n"
+         "Every call of mpisim's MPI library: its parameters (the standard's names), where the standard\n"
+         "defines it, what it does and its C prototype. A C program (docs/c-programs.md) can make every\n"
+         "one; a scenario every one not marked *C only*. `mpisim explain` prints the definition of each\n"
+         "step with the values of its run. This page is printed by `mpisim --list-calls markdown` from\n"
+         "the call table (model/calls), which mpi.h's prototypes are written from too; a test checks\n"
+         "that the two agree.\n\n"
+         "Other names: ";
   bool first = true;
-  for (const auto& [old_name, new_name] : scenario::call_aliases()) {
-    out << (first ? "" : ", ") << "`" << old_name << "` (`" << new_name << "`)";
+  for (const calls::CallAlias& a : calls::call_aliases()) {
+    out << (first ? "" : ", ") << "`" << a.name << "` (`" << a.stands_for << "`)";
     first = false;
   }
-  out << " are accepted too.\n\n| call | standard | what it does |\n|---|---|---|\n";
+  out << ": the MPI-1 names MPI-2 replaced, and the `MPI_Count` forms; each does what its call does.\n\n"
+         "| call | standard | what it does |\n|---|---|---|\n";
   for (const auto& c : specs)
-    out << "| [" << c.name << "](#" << anchor(c.name) << ") | " << c.section << " | "
-        << c.summary << " |\n";
+    out << "| [" << c.name << "](#" << anchor(c.name) << ") | " << c.section << " | " << c.summary
+        << (c.c_only ? " (C only)" : "") << " |\n";
   for (const auto& c : specs) {
-    out << "\n## " << c.name << "\n\n`" << signature(c) << "` — " << c.section << "\n\n" << c.definition << "\n\n";
+    out << "\n## " << c.name << "\n\n`" << signature(c) << "` — " << c.section << "\n\n" << c.definition << "\n\n"
+        << "C: `" << c_prototype(c.c_result, c.name, c.c_params) << "`\n\n";
+    if (c.c_only) out << "*C only*: " << c.c_only << ".\n\n";
     if (c.params.empty()) continue;
     out << "| parameter | takes | |\n|---|---|---|\n";
     for (const auto& p : c.params)
@@ -90,21 +100,23 @@ void markdown(std::ostream& out) {
 
 bool print_calls(std::ostream& out, const std::string& format) {
   if (format == "text") {
-    for (const auto& c : scenario::call_specs())
-      out << signature(c) << "  " << c.summary << " (" << c.section << ")\n";
-    for (const auto& [old_name, new_name] : scenario::call_aliases())
-      out << old_name << ": the MPI-1 name of " << new_name << "\n";
+    for (const auto& c : calls::call_specs())
+      out << signature(c) << "  " << c.summary << " (" << c.section << ")" << (c.c_only ? " [C only]" : "") << "\n";
+    for (const calls::CallAlias& a : calls::call_aliases())
+      out << a.name << ": another name of " << a.stands_for << "\n";
     return true;
   }
   if (format == "markdown") {
     markdown(out);
     return true;
   }
-  if (format == "json") {
+  if (format == "json") {  // the names a scenario's "call" may take
     out << "[";
     bool first = true;
-    for (const auto& c : scenario::call_specs()) out << (first ? "" : ", ") << "\"" << c.name << "\"", first = false;
-    for (const auto& a : scenario::call_aliases()) out << ", \"" << a.first << "\"";
+    for (const auto& c : calls::call_specs())
+      if (!c.c_only) out << (first ? "" : ", ") << "\"" << c.name << "\"", first = false;
+    for (const calls::CallAlias& a : calls::call_aliases())
+      if (!calls::find_call(a.name)->c_only) out << ", \"" << a.name << "\"";
     out << "]\n";
     return true;
   }

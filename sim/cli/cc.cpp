@@ -18,7 +18,8 @@ namespace mpisim::cli {
 
 namespace {
 
-// The folder of mpi.h and mpisim.h: $MPISIM_INCLUDE, else the source tree's.
+// The folder of mpi.h and mpisim.h: $MPISIM_INCLUDE, else the build's (mpi.h is written
+// from the call table when mpisim is built).
 std::string include_dir() {
   if (const char* e = std::getenv("MPISIM_INCLUDE"); e && *e) return e;
   return MPISIM_INCLUDE_DIR;
@@ -62,7 +63,10 @@ int compile_program(int argc, const char* const* args, std::ostream& err) {
   const char* cc = std::getenv("MPISIM_CC");
   // Stack probes: a frame larger than the guard below a rank's stack touches the
   // guard instead of jumping over it into another rank's stack.
-  std::vector<std::string> cmd{cc && *cc ? cc : "cc", "-I" + inc, "-fPIC", "-fstack-clash-protection"};
+  // A call mpi.h does not declare is an error on every compiler, not a warning
+  // (GCC 12 and older only warn) and a program that fails to load.
+  std::vector<std::string> cmd{cc && *cc ? cc : "cc", "-I" + inc, "-fPIC", "-fstack-clash-protection",
+                               "-Werror=implicit-function-declaration"};
   if (link) {
     // A shared object: loaded by mpisim run. Relocations are resolved at load, so
     // the writable data mpisim swaps per rank holds no lazily bound entries; exit()

@@ -196,6 +196,16 @@ status=$?
 if [ -n "$mpicc" ]; then
   [ $status -eq 2 ] && grep -q "mpisim cc" foreign.err || { fail "a program built by mpicc: exit $status"; cat foreign.err; }
 fi
+# A call mpi.h does not declare: a compile error (not GCC 12's warning); and a
+# program that declares it itself is refused at load, naming the call.
+printf '#include <mpi.h>\nint main(void) { int i; return MPI_Info_create(&i); }\n' > undeclared.c
+"$mpisim" cc undeclared.c -o undeclared 2> undeclared.err && fail "an undeclared MPI call compiled"
+grep -q "implicit declaration of function .MPI_Info_create" undeclared.err || { fail "undeclared call"; cat undeclared.err; }
+printf '#include <mpi.h>\nint MPI_Info_create(int *);\nint main(void) { int i; return MPI_Info_create(&i); }\n' > selfdeclared.c
+"$mpisim" cc selfdeclared.c -o selfdeclared || fail "mpisim cc selfdeclared.c"
+"$mpisim" run ./selfdeclared --ranks 2 > /dev/null 2> selfdeclared.err
+[ $? -eq 2 ] && grep -q "calls MPI_Info_create, which mpisim's MPI library does not have" selfdeclared.err ||
+  { fail "a program calling a missing MPI function"; cat selfdeclared.err; }
 "$mpisim" run ./ring > /dev/null 2> noranks.err
 [ $? -eq 2 ] && grep -q -- "--ranks" noranks.err || fail "a program without --ranks"
 

@@ -1,11 +1,11 @@
 #pragma once
 // The rows of the call table, one file per family of calls; calls.cpp joins them
-// (in this order) into call_specs(). Internal to model/scenario.
+// (in this order) into call_specs(). Internal to model/calls.
 #include <vector>
 
-#include "model/scenario/scenario.hpp"
+#include "model/calls/table.hpp"
 
-namespace mpisim::scenario::rows {
+namespace mpisim::calls::rows {
 
 // The parameter kinds and requiredness, spelled short in the rows.
 using K = ParamKind;
@@ -18,4 +18,4 @@ std::vector<CallSpec> group_rows();
 std::vector<CallSpec> topology_rows();
 std::vector<CallSpec> datatype_rows();
 
-}  // namespace mpisim::scenario::rows
+}  // namespace mpisim::calls::rows

@@ -3,18 +3,15 @@
 #include <memory>
 #include <string>
 
-#include "model/mpi/constants.hpp"
-#include "model/scenario/calls_rows.hpp"
+#include "model/calls/rows.hpp"
 
-namespace mpisim::scenario {
+namespace mpisim::calls {
 
 using rows::K;
 using rows::opt;
 using rows::req;
 
 namespace {
-// Each nonblocking collective and its blocking form (MPI-4.1 §6.12): the same
-// parameters and a request.
 // Each blocking collective, its nonblocking form (MPI-4.1 §6.12: the same
 // parameters and a request) and its persistent form (§6.13: the same, an info
 // and a request).
@@ -72,6 +69,8 @@ std::vector<CallSpec> with_nonblocking(std::vector<CallSpec> rows) {
                                 " with these arguments (checked now); each MPI_Start runs it anew, on the buffers' "
                                 "contents then, until a wait or test completes it. " + definition);
           row.params.push_back({P::info, "info", K::integer, opt});
+          row.c_params = keep(std::string(row.c_params) + ", MPI_Info info, MPI_Request *request");
+          row.family = "persistent collectives";
         } else {
           row.id = forms.nonblocking;
           row.name = keep("MPI_I" + std::string(1, static_cast<char>(std::tolower(static_cast<unsigned char>(name[4])))) +
@@ -80,6 +79,8 @@ std::vector<CallSpec> with_nonblocking(std::vector<CallSpec> rows) {
           row.section = "MPI-4.1 §6.12";
           row.definition = keep("start " + name + " and return {request} at once; the buffers are the operation's "
                                 "until a wait or test completes it. " + definition);
+          row.c_params = keep(std::string(row.c_params) + ", MPI_Request *request");
+          row.family = "nonblocking collectives";
         }
         row.params.push_back({P::request, "request", K::request_out, req});
         rows.push_back(std::move(row));
@@ -120,9 +121,17 @@ Naming naming_of(CallId call, std::string_view param) {
 const std::vector<CallSpec>& call_specs() {
   static const std::vector<CallSpec> specs = [] {
     std::vector<CallSpec> all;
-    for (auto family : {rows::point_to_point_rows, rows::collective_rows, rows::group_rows, rows::topology_rows,
-                        rows::datatype_rows})
-      for (CallSpec& c : family()) all.push_back(std::move(c));
+    const std::pair<const char*, std::vector<CallSpec> (*)()> families[] = {
+        {"the environment and point-to-point", rows::point_to_point_rows},
+        {"collectives", rows::collective_rows},
+        {"groups and communicators", rows::group_rows},
+        {"process topologies", rows::topology_rows},
+        {"datatypes and operations", rows::datatype_rows}};
+    for (const auto& [family, rows_of] : families)
+      for (CallSpec& c : rows_of()) {
+        c.family = family;
+        all.push_back(std::move(c));
+      }
     all = with_nonblocking(std::move(all));
     for (CallSpec& c : all)
       for (ParamSpec& p : c.params)
@@ -134,31 +143,6 @@ const std::vector<CallSpec>& call_specs() {
     return all;
   }();
   return specs;
-}
-
-std::optional<std::int64_t> mpi_constant(std::string_view name) {
-  static const std::pair<std::string_view, std::int64_t> table[] = {
-      {"MPI_COMBINER_NAMED", 1},        {"MPI_COMBINER_DUP", 2},           {"MPI_COMBINER_CONTIGUOUS", 3},
-      {"MPI_COMBINER_VECTOR", 4},       {"MPI_COMBINER_HVECTOR", 6},       {"MPI_COMBINER_INDEXED", 7},
-      {"MPI_COMBINER_HINDEXED", 9},     {"MPI_COMBINER_INDEXED_BLOCK", 10}, {"MPI_COMBINER_STRUCT", 12},
-      {"MPI_COMBINER_SUBARRAY", 13},    {"MPI_COMBINER_DARRAY", 14},       {"MPI_COMBINER_RESIZED", 18},
-      {"MPI_COMBINER_HINDEXED_BLOCK", 19}, {"MPI_DISTRIBUTE_BLOCK", 121},  {"MPI_DISTRIBUTE_CYCLIC", 122},
-      {"MPI_DISTRIBUTE_NONE", 123},     {"MPI_DISTRIBUTE_DFLT_DARG", -49767}, {"MPI_INFO_NULL", 0x1c000000},
-      {"MPI_COMM_TYPE_SHARED", mpi::COMM_TYPE_SHARED}, {"MPI_CART", mpi::CART}, {"MPI_GRAPH", mpi::GRAPH},
-      {"MPI_DIST_GRAPH", mpi::DIST_GRAPH},   {"MPI_COMM_NULL", mpi::COMM_NULL}, {"MPI_COMM_WORLD", mpi::COMM_WORLD},
-      {"MPI_COMM_SELF", mpi::COMM_SELF},    {"MPI_GROUP_NULL", mpi::GROUP_NULL}, {"MPI_DATATYPE_NULL", mpi::DATATYPE_NULL},
-      {"MPI_OP_NULL", mpi::OP_NULL},        {"MPI_REQUEST_NULL", mpi::REQUEST_NULL}};
-  for (const auto& [n, v] : table)
-    if (n == name) return v;
-  // The error classes (MPI_SUCCESS, MPI_ERR_*) and the predefined error handlers.
-  if (name.starts_with("MPI_ERR") || name == "MPI_SUCCESS")
-    for (int code = 0; code < 100; ++code)
-      if (const char* n = mpi::error_code_name(code); n && name == n) return code;
-  for (const std::int64_t h : {mpi::ERRORS_ARE_FATAL, mpi::ERRORS_RETURN, mpi::ERRORS_ABORT, mpi::ERRHANDLER_NULL})
-    if (name == mpi::errhandler_name(h)) return h;
-  if (name == "MPI_MAX_ERROR_STRING") return mpi::MAX_ERROR_STRING;
-  if (name == "MPI_MAX_OBJECT_NAME") return mpi::MAX_OBJECT_NAME;
-  return std::nullopt;
 }
 
 const char* param_name(P p) {
@@ -179,28 +163,48 @@ const char* param_name(P p) {
       "recvtypes", "array_of_indices", "info", "buffer_addr", "version", "subversion", "base", "disp", "addr1", "addr2", "split_type",
       "message", "dims", "periods", "reorder", "comm_cart", "coords", "maxdims", "direction", "rank_source", "rank_dest", "remain_dims", "nnodes", "edges", "comm_graph", "nneighbors", "maxneighbors", "neighbors", "nedges", "maxindex", "maxedges", "indegree", "outdegree", "sources", "sourceweights", "destinations", "destweights", "degrees", "weights", "comm_dist_graph", "weighted", "maxindegree", "maxoutdegree", "newrank", "comm_old", "errorcode",
       "errhandler", "errorclass", "string", "resultlen", "datarep", "comm_name", "type_name",
-      "local_group", "remote_group", "stringtag"};
+      "local_group", "remote_group", "stringtag", "argc", "argv", "required", "provided", "name", "comm_keyval",
+      "attribute_val"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }
 
-const std::vector<std::pair<std::string_view, std::string_view>>& call_aliases() {
-  // The MPI-1 names (the seed material uses them), and the _x forms of MPI-3, which
-  // give MPI_Count results: every count here is 64-bit already.
-  static const std::vector<std::pair<std::string_view, std::string_view>> aliases = {
-      {"MPI_Type_hvector", "MPI_Type_create_hvector"}, {"MPI_Type_hindexed", "MPI_Type_create_hindexed"},
-      {"MPI_Type_struct", "MPI_Type_create_struct"}, {"MPI_Address", "MPI_Get_address"},
-      {"MPI_Type_size_x", "MPI_Type_size"}, {"MPI_Type_get_extent_x", "MPI_Type_get_extent"},
-      {"MPI_Type_get_true_extent_x", "MPI_Type_get_true_extent"}, {"MPI_Get_elements_x", "MPI_Get_elements"}};
+const std::vector<CallAlias>& call_aliases() {
+  // The MPI-1 names (the seed material uses them; MPICH's mpi.h still declares
+  // them), and the _x forms of MPI-3, which give MPI_Count results: every count
+  // here is 64-bit already.
+  static const std::vector<CallAlias> aliases = {
+      {"MPI_Type_hvector", "MPI_Type_create_hvector",
+       "int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype"},
+      {"MPI_Type_hindexed", "MPI_Type_create_hindexed",
+       "int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, "
+       "MPI_Datatype *newtype"},
+      {"MPI_Type_struct", "MPI_Type_create_struct",
+       "int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], "
+       "const MPI_Datatype array_of_types[], MPI_Datatype *newtype"},
+      {"MPI_Address", "MPI_Get_address", "const void *location, MPI_Aint *address"},
+      {"MPI_Attr_get", "MPI_Comm_get_attr", "MPI_Comm comm, int keyval, void *attribute_val, int *flag"},
+      {"MPI_Type_size_x", "MPI_Type_size", "MPI_Datatype datatype, MPI_Count *size"},
+      {"MPI_Type_get_extent_x", "MPI_Type_get_extent", "MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent"},
+      {"MPI_Type_get_true_extent_x", "MPI_Type_get_true_extent",
+       "MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent"},
+      {"MPI_Get_elements_x", "MPI_Get_elements", "const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count"}};
   return aliases;
 }
 
 const CallSpec* find_call(std::string_view name) {
-  for (const auto& [old_name, new_name] : call_aliases())
-    if (name == old_name) name = new_name;
+  for (const CallAlias& a : call_aliases())
+    if (name == a.name) name = a.stands_for;
   const auto& s = call_specs();
   auto it = std::find_if(s.begin(), s.end(), [&](const CallSpec& c) { return name == c.name; });
   return it == s.end() ? nullptr : &*it;
 }
 
-}  // namespace mpisim::scenario
+bool c_declares(std::string_view name) {
+  const auto& a = call_aliases();
+  if (std::any_of(a.begin(), a.end(), [&](const CallAlias& x) { return name == x.name; })) return true;
+  const auto& s = call_specs();
+  return std::any_of(s.begin(), s.end(), [&](const CallSpec& c) { return name == c.name; });
+}
+
+}  // namespace mpisim::calls

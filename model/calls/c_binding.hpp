@@ -1,0 +1,19 @@
+#pragma once
+// The C binding's text, written from the call table: mpi.h's prototypes, and the
+// list of entry points mpisim defines (the build writes both; CMakeLists.txt).
+#include <ostream>
+#include <string_view>
+
+namespace mpisim::calls {
+
+// Every call's C prototype (rows, then the aliases C declares), grouped by family
+// under a comment.
+void write_prototypes(std::ostream& out);
+// `header_template` with its @MPISIM_PROTOTYPES@ line replaced by the prototypes.
+// Throws std::runtime_error if the template has no such line.
+void write_mpi_h(std::ostream& out, std::string_view header_template);
+// A C++ source that takes the address of every C entry point the table declares,
+// so that linking mpisim fails while one has no definition.
+void write_entry_points(std::ostream& out);
+
+}  // namespace mpisim::calls
