@@ -17,5 +17,6 @@ std::vector<CallSpec> collective_rows();
 std::vector<CallSpec> group_rows();
 std::vector<CallSpec> topology_rows();
 std::vector<CallSpec> datatype_rows();
+std::vector<CallSpec> info_rows();
 
 }  // namespace mpisim::calls::rows

@@ -126,7 +126,8 @@ const std::vector<CallSpec>& call_specs() {
         {"collectives", rows::collective_rows},
         {"groups and communicators", rows::group_rows},
         {"process topologies", rows::topology_rows},
-        {"datatypes and operations", rows::datatype_rows}};
+        {"datatypes and operations", rows::datatype_rows},
+        {"info objects", rows::info_rows}};
     for (const auto& [family, rows_of] : families)
       for (CallSpec& c : rows_of()) {
         c.family = family;
@@ -164,7 +165,7 @@ const char* param_name(P p) {
       "message", "dims", "periods", "reorder", "comm_cart", "coords", "maxdims", "direction", "rank_source", "rank_dest", "remain_dims", "nnodes", "edges", "comm_graph", "nneighbors", "maxneighbors", "neighbors", "nedges", "maxindex", "maxedges", "indegree", "outdegree", "sources", "sourceweights", "destinations", "destweights", "degrees", "weights", "comm_dist_graph", "weighted", "maxindegree", "maxoutdegree", "newrank", "comm_old", "errorcode",
       "errhandler", "errorclass", "string", "resultlen", "datarep", "comm_name", "type_name",
       "local_group", "remote_group", "stringtag", "argc", "argv", "required", "provided", "name", "comm_keyval",
-      "attribute_val"};
+      "attribute_val", "value", "valuelen", "buflen", "nkeys", "newinfo", "info_used"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }

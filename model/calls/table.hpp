@@ -47,6 +47,8 @@ enum class ParamKind {
   ranges,         // (first, last, stride) triplets: a JSON array of 3-element arrays, or a flat array expression
   text,           // a JSON string: a data representation ("external32"), an object's name
   pointer,        // an address only a C program has: argc, argv, attribute_val (no scenario gives one)
+  info_in,        // an info object (C only: a scenario has none)
+  info_out,       // where a new info object's handle goes (C only)
 };
 
 // Every parameter name a call can have; a step finds its arguments by these in O(1).
@@ -66,6 +68,7 @@ enum class P : std::uint8_t {
   message, dims, periods, reorder, comm_cart, coords, maxdims, direction, rank_source, rank_dest, remain_dims, nnodes, edges, comm_graph, nneighbors, maxneighbors, neighbors, nedges, maxindex, maxedges, indegree, outdegree, sources, sourceweights, destinations, destweights, degrees, weights, comm_dist_graph, weighted, maxindegree, maxoutdegree, newrank, comm_old, errorcode,
   errhandler, errorclass, string, resultlen, datarep, comm_name, type_name, local_group, remote_group, stringtag,
   argc, argv, required, provided, name, comm_keyval, attribute_val,
+  value, valuelen, buflen, nkeys, newinfo, info_used,
   count_
 };
 
@@ -113,9 +116,11 @@ enum class CallId {
   intercomm_create_from_groups,
   init, init_thread, finalize, query_thread, is_thread_main, get_processor_name, comm_get_attr,
   get_library_version, status_set_elements,
+  info_create, info_create_env, info_set, info_delete, info_get, info_get_valuelen, info_get_string, info_get_nkeys,
+  info_get_nthkey, info_dup, info_free, comm_dup_with_info, comm_set_info, comm_get_info,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::status_set_elements) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::comm_get_info) + 1;
 
 // A call's row: the one description of it that --list-calls, docs/calls.md, the
 // schema's list of calls, `mpisim explain` and the C binding (mpi.h's prototypes,

@@ -53,6 +53,7 @@ int Handles::add_comm(const mpi::Communicator* made) {
 
 void Handles::free_comm(int h) {
   if (const mpi::Communicator** c = named(comms_, h, handle::kComm)) *c = nullptr;
+  std::erase_if(hints_, [h](const auto& e) { return e.first == h; });
 }
 
 int Handles::errhandler(int comm) const {
@@ -222,6 +223,53 @@ mpi::MatchedMessage& Handles::message(int h) {
                  h == handle::kMessageNull ? std::string("the message handle is MPI_MESSAGE_NULL")
                                  : handle::text(h) + " is not a message of this rank (or it was received already)",
                  "MPI-4.1 §3.8.3: MPI_Mrecv and MPI_Imrecv receive a message that a matched probe returned");
+}
+
+// ---- info objects
+
+mpi::Info& Handles::info(int h, const char* argument) {
+  if (h == mpi::INFO_ENV) return environment_;
+  if (std::optional<mpi::Info>* i = named(infos_, h, handle::kInfo); i && *i) return **i;
+  throw MpiError(ErrorClass::info, argument,
+                 h == mpi::INFO_NULL ? std::string(argument) + " is MPI_INFO_NULL"
+                                            : handle::text(h) + " is not an info object of this rank (or it was freed)",
+                 "MPI-4.1 §10: the MPI_Info_* calls take an info object that MPI_Info_create, MPI_Info_dup or "
+                 "MPI_Info_create_env made and MPI_Info_free has not freed, or MPI_INFO_ENV");
+}
+
+int Handles::add_info(mpi::Info info) {
+  std::size_t i = 0;
+  while (i < infos_.size() && infos_[i]) ++i;
+  if (i == infos_.size()) infos_.emplace_back();
+  infos_[i] = std::move(info);
+  return handle::kInfo | static_cast<int>(i);
+}
+
+void Handles::free_info(int h) {
+  if (h == mpi::INFO_ENV)
+    throw MpiError(ErrorClass::info, "info", "info is MPI_INFO_ENV, which is predefined",
+                   "MPI-4.1 §2.5.4: a predefined object cannot be freed");
+  info(h, "info");
+  infos_[slot(h)].reset();
+}
+
+const mpi::Info* Handles::hints(int comm) const {
+  for (const auto& [c, info] : hints_)
+    if (c == comm) return &info;
+  return nullptr;
+}
+
+void Handles::set_hints(int comm, mpi::Info hints) {
+  for (auto& [c, info] : hints_)
+    if (c == comm) {
+      info = std::move(hints);
+      return;
+    }
+  hints_.emplace_back(comm, std::move(hints));
+}
+
+void Handles::check_info(int h, const char* argument) {
+  if (h != mpi::INFO_NULL) info(h, argument);
 }
 
 }  // namespace mpisim::coll

@@ -10,6 +10,7 @@
 // handle argument, for the object or the error.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "model/mpi/comm.hpp"
 #include "model/mpi/datatype.hpp"
 #include "model/mpi/group.hpp"
+#include "model/mpi/info.hpp"
 #include "model/mpi/op.hpp"
 #include "model/mpi/runtime.hpp"
 
@@ -31,6 +33,7 @@ inline constexpr int kType = static_cast<int>(0xcc000000u);
 inline constexpr int kRequest = static_cast<int>(0xac000000u);
 inline constexpr int kOp = static_cast<int>(0x98000000u);
 inline constexpr int kMessage = static_cast<int>(0xb4000000u);
+inline constexpr int kInfo = static_cast<int>(0x9c000000u);
 inline constexpr int kIndex = 0x00ffffff;
 inline constexpr int kGroupNull = 0x08000000, kRequestNull = 0x2c000000, kMessageNull = 0x2c000000;
 inline constexpr int kErrorsAreFatal = 0x54000000;
@@ -101,6 +104,19 @@ class Handles {
   int add_message(const mpi::MatchedMessage& m);
   mpi::MatchedMessage& message(int h);
 
+  // ---- info objects (MPI-4.1 §10). MPI_INFO_ENV names the environment's
+  // (set_environment). MPI_ERR_INFO for MPI_INFO_NULL, a freed or a made-up handle.
+  mpi::Info& info(int h, const char* argument);
+  int add_info(mpi::Info info);
+  void free_info(int h);  // MPI_ERR_INFO for MPI_INFO_ENV too: it is predefined
+  // An info argument of a call that takes hints: MPI_INFO_NULL or an info object
+  // (mpisim takes no hint from it).
+  void check_info(int h, const char* argument);
+  void set_environment(mpi::Info env) { environment_ = std::move(env); }
+  // A communicator's hints (mpi::communicator_hints): null until a call set them.
+  const mpi::Info* hints(int comm) const;
+  void set_hints(int comm, mpi::Info hints);
+
  private:
   static std::size_t slot(int h) { return static_cast<std::size_t>(h & handle::kIndex); }
   static bool kind(int h, int k) { return (h & ~handle::kIndex) == k; }
@@ -126,6 +142,9 @@ class Handles {
   };
   std::vector<RequestSlot> requests_;
   std::vector<mpi::MatchedMessage> messages_;  // comm null: free
+  std::vector<std::optional<mpi::Info>> infos_;  // nullopt: freed
+  mpi::Info environment_;                        // MPI_INFO_ENV
+  std::vector<std::pair<int, mpi::Info>> hints_;  // communicator handle -> its hints, where set
 };
 
 }  // namespace mpisim::coll

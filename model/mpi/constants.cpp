@@ -26,6 +26,10 @@ const char* error_class_name(ErrorClass c) {
     case ErrorClass::group: return "MPI_ERR_GROUP";
     case ErrorClass::topology: return "MPI_ERR_TOPOLOGY";
     case ErrorClass::dims: return "MPI_ERR_DIMS";
+    case ErrorClass::info: return "MPI_ERR_INFO";
+    case ErrorClass::info_key: return "MPI_ERR_INFO_KEY";
+    case ErrorClass::info_value: return "MPI_ERR_INFO_VALUE";
+    case ErrorClass::info_nokey: return "MPI_ERR_INFO_NOKEY";
     case ErrorClass::keyval: return "MPI_ERR_KEYVAL";
     case ErrorClass::unknown: return "MPI_ERR_UNKNOWN";
   }

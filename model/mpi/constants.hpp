@@ -40,6 +40,10 @@ enum class ErrorClass : int {
   topology = 10,
   dims = 11,
   unknown = 13,
+  info = 28,
+  info_key = 29,
+  info_value = 30,
+  info_nokey = 31,
   keyval = 48,
 };
 

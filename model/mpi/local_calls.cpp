@@ -234,8 +234,8 @@ GroupRef remote_group(const Communicator& comm) {
 
 void check_info(std::int64_t info) {
   if (info != INFO_NULL)
-    throw MpiError(ErrorClass::arg, "info", "info = " + std::to_string(info) + " is not MPI_INFO_NULL",
-                   "MPI-4.1 §10: info is an info object or MPI_INFO_NULL; mpisim has only MPI_INFO_NULL");
+    throw MpiError(ErrorClass::info, "info", "info = " + std::to_string(info) + " is not MPI_INFO_NULL",
+                   "MPI-4.1 §10: info is an info object or MPI_INFO_NULL; a scenario makes no info objects");
 }
 
 }  // namespace mpisim::mpi

@@ -8,15 +8,15 @@
 
 #include "model/mpi/comm.hpp"
 #include "model/mpi/datatype.hpp"
+#include "model/mpi/info.hpp"
 #include "model/mpi/memory.hpp"
 #include "model/mpi/op.hpp"
 #include "model/mpi/type_constructors.hpp"
 
 namespace mpisim::mpi {
 
-// MPICH's values of MPI_ORDER_C and MPI_ORDER_FORTRAN, and of MPI_INFO_NULL.
+// MPICH's values of MPI_ORDER_C and MPI_ORDER_FORTRAN.
 inline constexpr std::int64_t ORDER_C = 56, ORDER_FORTRAN = 57;
-inline constexpr std::int64_t INFO_NULL = 0x1c000000;
 
 // MPI_Pack (§5.2): incount elements of type at inbuf, appended to the packed
 // buffer outbuf (outsize bytes) at position, which advances. Data moves in data
@@ -72,7 +72,8 @@ Distribution distribution_argument(std::int64_t value, std::size_t i);
 
 // MPI_Comm_remote_size / MPI_Comm_remote_group (§7.6.1): only an intercommunicator has one.
 GroupRef remote_group(const Communicator& comm);
-// An info argument: mpisim has no info objects, so MPI_INFO_NULL (MPI-4.1 §10).
+// An info argument where the caller has no info objects (a scenario names none):
+// MPI_INFO_NULL only (MPI-4.1 §10). coll::Handles::check_info is the C binding's.
 void check_info(std::int64_t info);
 
 }  // namespace mpisim::mpi

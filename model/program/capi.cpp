@@ -198,6 +198,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::dup(x.rk, c, seq, std::move(label));
     });
+    // The new communicator has the hints of comm (MPI-4.1 §7.4.2).
+    if (const mpi::Info* hints = x.c.handles.hints(comm)) x.c.handles.set_hints(*newcomm, *hints);
   });
 }
 
@@ -211,7 +213,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
   return call(__builtin_return_address(0), "MPI_Comm_split_type", [&](Ctx& x) {
-    mpi::check_info(info);
+    x.c.handles.check_info(info, "info");
     const int color = mpi::split_type_color(split_type, x.run.world().node_of(x.r));
     capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::split(x.rk, c, seq, color, key, std::move(label));
@@ -413,7 +415,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
                                    int reorder, MPI_Comm* comm_dist_graph) {
   (void)reorder;  // ranks keep their order
   return call(__builtin_return_address(0), "MPI_Dist_graph_create_adjacent", [&](Ctx& x) {
-    mpi::check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::count_not_negative(indegree, "indegree", "§8.5.4");
     capi::count_not_negative(outdegree, "outdegree", "§8.5.4");
     const int me = capi::my_rank(x, comm_old);
@@ -435,7 +437,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
                           const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
   (void)reorder;  // ranks keep their order
   return call(__builtin_return_address(0), "MPI_Dist_graph_create", [&](Ctx& x) {
-    mpi::check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::count_not_negative(n, "n", "§8.5.4");
     const std::vector<int> from = capi::values<int>(sources, n, "sources");
     const std::vector<int> degree = capi::values<int>(degrees, n, "degrees");

@@ -340,25 +340,19 @@ int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   });
 }
 
-}  // extern "C"
 
 // ---- persistent collectives (MPI-4.1 §6.13): checked once, run by MPI_Start
-namespace {
-void check_info(MPI_Info info) { mpi::check_info(info); }
-}  // namespace
-
-extern "C" {
 
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Barrier_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::barrier, comm, [](auto&) {}, request, true);
   });
 }
 int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                    MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Bcast_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(
         x, coll::Collective::bcast, comm,
         [&](capi::CArgs& a) {
@@ -371,7 +365,7 @@ int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI
 int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Gather_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::gather, comm,
                      capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root), request,
                      true);
@@ -381,7 +375,7 @@ int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Gatherv_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::gatherv, comm,
                      gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root), request,
                      true);
@@ -390,7 +384,7 @@ int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
 int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Scatter_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::scatter, comm,
                      capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root), request,
                      true);
@@ -400,7 +394,7 @@ int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int dis
                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Scatterv_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::scatterv, comm,
                      scatterv_args(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root), request,
                      true);
@@ -409,7 +403,7 @@ int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int dis
 int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Allgather_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::allgather, comm,
                      capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request, true);
   });
@@ -418,7 +412,7 @@ int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Allgatherv_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::allgatherv, comm,
                      gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, MPI_UNDEFINED),
                      request, true);
@@ -427,7 +421,7 @@ int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Alltoall_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::alltoall, comm,
                      capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request, true);
   });
@@ -436,7 +430,7 @@ int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sd
                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Alltoallv_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::alltoallv, comm,
                      alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype),
                      request, true);
@@ -446,7 +440,7 @@ int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sd
                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Alltoallw_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::alltoallw, comm,
                      alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes),
                      request, true);
@@ -455,7 +449,7 @@ int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sd
 int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Reduce_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::reduce, comm, capi::reduce_args(sendbuf, recvbuf, count, datatype, op, root),
                      request, true);
   });
@@ -463,7 +457,7 @@ int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
 int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                        MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Allreduce_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::allreduce, comm, capi::reduce_args(sendbuf, recvbuf, count, datatype, op),
                      request, true);
   });
@@ -471,7 +465,7 @@ int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Dataty
 int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Reduce_scatter_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::reduce_scatter, comm,
                      reduce_scatter_args(sendbuf, recvbuf, recvcounts, datatype, op), request, true);
   });
@@ -479,7 +473,7 @@ int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvco
 int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Reduce_scatter_block_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::reduce_scatter_block, comm,
                      reduce_scatter_block_args(sendbuf, recvbuf, recvcount, datatype, op), request, true);
   });
@@ -487,7 +481,7 @@ int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvco
 int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                   MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Scan_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::scan, comm, capi::reduce_args(sendbuf, recvbuf, count, datatype, op),
                      request, true);
   });
@@ -495,7 +489,7 @@ int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
 int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Exscan_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::exscan, comm, capi::reduce_args(sendbuf, recvbuf, count, datatype, op),
                      request, true);
   });
@@ -529,7 +523,7 @@ int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sen
 }
 int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Neighbor_allgather_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::neighbor_allgather, comm, capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request, true);
   });
 }
@@ -545,7 +539,7 @@ int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
 }
 int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Neighbor_allgatherv_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::neighbor_allgatherv, comm, gatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, MPI_UNDEFINED), request, true);
   });
 }
@@ -561,7 +555,7 @@ int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype send
 }
 int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Neighbor_alltoall_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::neighbor_alltoall, comm, capi::exchange_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), request, true);
   });
 }
@@ -577,7 +571,7 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
 }
 int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Neighbor_alltoallv_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::neighbor_alltoallv, comm, alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype), request, true);
   });
 }
@@ -593,7 +587,7 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
 }
 int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return call(__builtin_return_address(0), "MPI_Neighbor_alltoallw_init", [&](Ctx& x) {
-    check_info(info);
+    x.c.handles.check_info(info, "info");
     capi::collective(x, coll::Collective::neighbor_alltoallw, comm, neighbor_alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes), request, true);
   });
 }

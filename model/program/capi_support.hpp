@@ -40,12 +40,14 @@ struct Ctx {
   bool returnable = true;  // an error now may be returned (MPI_ERRORS_RETURN)
 };
 
-// The calls a program may make before MPI_Init and after MPI_Finalize (MPI-4.1 §11.2.1).
+// The calls a program may make before MPI_Init and after MPI_Finalize (MPI-4.1
+// §11.2.1): these, and the MPI_Info_* calls.
 inline bool allowed_outside(const char* name) {
-  static constexpr std::array<const char*, 7> names{"MPI_Init",      "MPI_Init_thread", "MPI_Initialized",
-                                                    "MPI_Finalized", "MPI_Get_version", "MPI_Abort",
-                                                    "mpisim_compute"};
-  return std::any_of(names.begin(), names.end(), [name](const char* n) { return std::strcmp(n, name) == 0; });
+  static constexpr std::array<const char*, 8> names{"MPI_Init",        "MPI_Init_thread", "MPI_Initialized",
+                                                    "MPI_Finalized",   "MPI_Get_version", "MPI_Get_library_version",
+                                                    "MPI_Abort",       "mpisim_compute"};
+  return std::strncmp(name, "MPI_Info_", 9) == 0 ||
+         std::any_of(names.begin(), names.end(), [name](const char* n) { return std::strcmp(n, name) == 0; });
 }
 
 // An error the program asked to have returned (MPI_ERRORS_RETURN on the

@@ -150,6 +150,8 @@ void ProgramRun::resume(std::uint32_t r) {
     c.args.insert(c.args.end(), opt_.args.begin(), opt_.args.end());
     for (auto& a : c.args) c.argv.push_back(a.data());
     c.argv.push_back(nullptr);
+    c.handles.set_environment(mpi::environment_info(
+        prog_.path(), opt_.args, static_cast<int>(world_.size())));
     c.fiber.start(stacks_.low(r), stacks_.size(), &ProgramRun::rank_main);
     if (opt_.host_compute) c.cpu_mark_ns = cpu_now_ns();
   }

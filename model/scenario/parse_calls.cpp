@@ -99,7 +99,9 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
         if (!v.is_string()) fail(ap, "expected a JSON string");
         break;
       case ParamKind::pointer:  // only in the calls a scenario does not make (refused above)
-        fail(ap, "a scenario cannot give an address");
+      case ParamKind::info_in:
+      case ParamKind::info_out:
+        fail(ap, "a scenario cannot give an address or an info object");
       case ParamKind::group_in:
         if (v.is_string() && v == "MPI_GROUP_EMPTY") {
           a.handle = "MPI_GROUP_EMPTY";

@@ -44,6 +44,8 @@ const char* kind_text(ParamKind k) {
     case ParamKind::message_inout: return "matched message, set to MPI_MESSAGE_NULL";
     case ParamKind::text: return "JSON string";
     case ParamKind::pointer: return "address (C only)";
+    case ParamKind::info_in: return "info object (C only)";
+    case ParamKind::info_out: return "where the info object's handle goes (C only)";
   }
   return "?";
 }

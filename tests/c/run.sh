@@ -54,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart errors; do build $p; done
+for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -102,6 +102,8 @@ for n in 1 2 3; do compare errhandler $n; done
 # operations take which type against the standard's table (3 ranks, "ops").
 for n in 1 2; do compare types $n; done
 expected_only types 3 ops
+# MPICH departs from the standard on three values (info.c says which).
+expected_only info 3
 for n in 1 2 3; do compare external $n; done
 for n in 2 3 4 5; do compare intercomm_groups $n; done
 # A non-commutative user operation over random reductions: rank count and seed.
@@ -198,13 +200,13 @@ if [ -n "$mpicc" ]; then
 fi
 # A call mpi.h does not declare: a compile error (not GCC 12's warning); and a
 # program that declares it itself is refused at load, naming the call.
-printf '#include <mpi.h>\nint main(void) { int i; return MPI_Info_create(&i); }\n' > undeclared.c
+printf '#include <mpi.h>\nint main(void) { return MPI_File_sync(0); }\n' > undeclared.c
 "$mpisim" cc undeclared.c -o undeclared 2> undeclared.err && fail "an undeclared MPI call compiled"
-grep -q "implicit declaration of function .MPI_Info_create" undeclared.err || { fail "undeclared call"; cat undeclared.err; }
-printf '#include <mpi.h>\nint MPI_Info_create(int *);\nint main(void) { int i; return MPI_Info_create(&i); }\n' > selfdeclared.c
+grep -q "implicit declaration of function .MPI_File_sync" undeclared.err || { fail "undeclared call"; cat undeclared.err; }
+printf '#include <mpi.h>\nint MPI_File_sync(int);\nint main(void) { return MPI_File_sync(0); }\n' > selfdeclared.c
 "$mpisim" cc selfdeclared.c -o selfdeclared || fail "mpisim cc selfdeclared.c"
 "$mpisim" run ./selfdeclared --ranks 2 > /dev/null 2> selfdeclared.err
-[ $? -eq 2 ] && grep -q "calls MPI_Info_create, which mpisim's MPI library does not have" selfdeclared.err ||
+[ $? -eq 2 ] && grep -q "calls MPI_File_sync, which mpisim's MPI library does not have" selfdeclared.err ||
   { fail "a program calling a missing MPI function"; cat selfdeclared.err; }
 "$mpisim" run ./ring > /dev/null 2> noranks.err
 [ $? -eq 2 ] && grep -q -- "--ranks" noranks.err || fail "a program without --ranks"
