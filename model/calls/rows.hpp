@@ -18,5 +18,6 @@ std::vector<CallSpec> group_rows();
 std::vector<CallSpec> topology_rows();
 std::vector<CallSpec> datatype_rows();
 std::vector<CallSpec> info_rows();
+std::vector<CallSpec> attribute_rows();
 
 }  // namespace mpisim::calls::rows

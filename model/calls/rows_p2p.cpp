@@ -144,9 +144,10 @@ std::vector<CallSpec> point_to_point_rows() {
         {P::attribute_val, "attribute_val", K::pointer, req}, {P::flag, "flag", K::out_int, req}},
        "the value of an attribute cached on a communicator",
        "MPI-4.1 §7.7.2",
-       "{flag} = whether {comm} has a value for {comm_keyval}; if so, {attribute_val} (a void **) = a pointer to it. "
-       "Every communicator has the predefined attributes of §9.1.2 (MPI_TAG_UB, MPI_HOST, MPI_IO, "
-       "MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE, MPI_APPNUM, MPI_LASTUSEDCODE).",
+       "{flag} = whether {comm} has a value under {comm_keyval}; if so, {attribute_val} (a void **) = it: the "
+       "value MPI_Comm_set_attr cached for a key the program made, a pointer to the int for a predefined "
+       "attribute, which every communicator has (§9.1.2: MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL, "
+       "MPI_UNIVERSE_SIZE, MPI_APPNUM, MPI_LASTUSEDCODE).",
        "MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag", "int", kPointerOutputs},
       {CallId::status_set_elements, "MPI_Status_set_elements",
        {{P::status, "status", K::status_in, req}, {P::datatype, "datatype", K::datatype, req},

@@ -127,7 +127,8 @@ const std::vector<CallSpec>& call_specs() {
         {"groups and communicators", rows::group_rows},
         {"process topologies", rows::topology_rows},
         {"datatypes and operations", rows::datatype_rows},
-        {"info objects", rows::info_rows}};
+        {"info objects", rows::info_rows},
+        {"attributes", rows::attribute_rows}};
     for (const auto& [family, rows_of] : families)
       for (CallSpec& c : rows_of()) {
         c.family = family;
@@ -165,7 +166,9 @@ const char* param_name(P p) {
       "message", "dims", "periods", "reorder", "comm_cart", "coords", "maxdims", "direction", "rank_source", "rank_dest", "remain_dims", "nnodes", "edges", "comm_graph", "nneighbors", "maxneighbors", "neighbors", "nedges", "maxindex", "maxedges", "indegree", "outdegree", "sources", "sourceweights", "destinations", "destweights", "degrees", "weights", "comm_dist_graph", "weighted", "maxindegree", "maxoutdegree", "newrank", "comm_old", "errorcode",
       "errhandler", "errorclass", "string", "resultlen", "datarep", "comm_name", "type_name",
       "local_group", "remote_group", "stringtag", "argc", "argv", "required", "provided", "name", "comm_keyval",
-      "attribute_val", "value", "valuelen", "buflen", "nkeys", "newinfo", "info_used"};
+      "attribute_val", "value", "valuelen", "buflen", "nkeys", "newinfo", "info_used",
+      "comm_copy_attr_fn", "comm_delete_attr_fn", "extra_state", "type_copy_attr_fn", "type_delete_attr_fn",
+      "type_keyval"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }
@@ -185,6 +188,11 @@ const std::vector<CallAlias>& call_aliases() {
        "const MPI_Datatype array_of_types[], MPI_Datatype *newtype"},
       {"MPI_Address", "MPI_Get_address", "const void *location, MPI_Aint *address"},
       {"MPI_Attr_get", "MPI_Comm_get_attr", "MPI_Comm comm, int keyval, void *attribute_val, int *flag"},
+      {"MPI_Attr_put", "MPI_Comm_set_attr", "MPI_Comm comm, int keyval, void *attribute_val"},
+      {"MPI_Attr_delete", "MPI_Comm_delete_attr", "MPI_Comm comm, int keyval"},
+      {"MPI_Keyval_create", "MPI_Comm_create_keyval",
+       "MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state"},
+      {"MPI_Keyval_free", "MPI_Comm_free_keyval", "int *keyval"},
       {"MPI_Type_size_x", "MPI_Type_size", "MPI_Datatype datatype, MPI_Count *size"},
       {"MPI_Type_get_extent_x", "MPI_Type_get_extent", "MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent"},
       {"MPI_Type_get_true_extent_x", "MPI_Type_get_true_extent",

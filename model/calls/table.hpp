@@ -69,6 +69,7 @@ enum class P : std::uint8_t {
   errhandler, errorclass, string, resultlen, datarep, comm_name, type_name, local_group, remote_group, stringtag,
   argc, argv, required, provided, name, comm_keyval, attribute_val,
   value, valuelen, buflen, nkeys, newinfo, info_used,
+  comm_copy_attr_fn, comm_delete_attr_fn, extra_state, type_copy_attr_fn, type_delete_attr_fn, type_keyval,
   count_
 };
 
@@ -118,9 +119,11 @@ enum class CallId {
   get_library_version, status_set_elements,
   info_create, info_create_env, info_set, info_delete, info_get, info_get_valuelen, info_get_string, info_get_nkeys,
   info_get_nthkey, info_dup, info_free, comm_dup_with_info, comm_set_info, comm_get_info,
+  comm_create_keyval, comm_free_keyval, comm_set_attr, comm_delete_attr, type_create_keyval, type_free_keyval,
+  type_set_attr, type_get_attr, type_delete_attr,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::comm_get_info) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::type_delete_attr) + 1;
 
 // A call's row: the one description of it that --list-calls, docs/calls.md, the
 // schema's list of calls, `mpisim explain` and the C binding (mpi.h's prototypes,

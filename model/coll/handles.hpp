@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/coll/persistent.hpp"
+#include "model/mpi/attributes.hpp"
 #include "model/mpi/comm.hpp"
 #include "model/mpi/datatype.hpp"
 #include "model/mpi/group.hpp"
@@ -113,6 +114,9 @@ class Handles {
   // (mpisim takes no hint from it).
   void check_info(int h, const char* argument);
   void set_environment(mpi::Info env) { environment_ = std::move(env); }
+  // ---- attributes cached on the rank's communicators and datatypes, by handle.
+  mpi::Attributes& attributes() { return attributes_; }
+
   // A communicator's hints (mpi::communicator_hints): null until a call set them.
   const mpi::Info* hints(int comm) const;
   void set_hints(int comm, mpi::Info hints);
@@ -145,6 +149,7 @@ class Handles {
   std::vector<std::optional<mpi::Info>> infos_;  // nullopt: freed
   mpi::Info environment_;                        // MPI_INFO_ENV
   std::vector<std::pair<int, mpi::Info>> hints_;  // communicator handle -> its hints, where set
+  mpi::Attributes attributes_;
 };
 
 }  // namespace mpisim::coll

@@ -90,7 +90,14 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 }
 
 int MPI_Finalize(void) {
-  return call(__builtin_return_address(0), "MPI_Finalize", [](Ctx& x) { x.c.finalized = true; });
+  return call(__builtin_return_address(0), "MPI_Finalize", [](Ctx& x) {
+    // First the equivalent of freeing MPI_COMM_SELF: the delete callbacks of its
+    // attributes, the last set first (MPI-4.1 §11.2.2), while MPI still works.
+    x.c.handles.attributes().erase_all(mpi::AttrObject::comm, MPI_COMM_SELF);
+    // Then MPI_COMM_WORLD's, as MPICH does (the standard leaves them).
+    x.c.handles.attributes().erase_all(mpi::AttrObject::comm, MPI_COMM_WORLD);
+    x.c.finalized = true;
+  });
 }
 
 int MPI_Initialized(int* flag) {
@@ -198,8 +205,11 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::dup(x.rk, c, seq, std::move(label));
     });
-    // The new communicator has the hints of comm (MPI-4.1 §7.4.2).
+    // The new communicator has the hints of comm (MPI-4.1 §7.4.2) and the
+    // attributes its keys' copy callbacks give it (§7.7.2).
     if (const mpi::Info* hints = x.c.handles.hints(comm)) x.c.handles.set_hints(*newcomm, *hints);
+    x.returnable = true;  // the collective part is over: a callback's error is this process's own
+    x.c.handles.attributes().copy(mpi::AttrObject::comm, comm, *newcomm);
   });
 }
 
@@ -225,6 +235,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
   return call(__builtin_return_address(0), "MPI_Comm_free", [&](Ctx& x) {
     capi::need(comm, "comm");
     x.run.world().record_free(x.run.comm(*comm, "comm"), x.r);  // collective: every process must free it
+    x.c.handles.attributes().erase_all(mpi::AttrObject::comm, *comm);  // the delete callbacks (§7.7.2)
     x.c.handles.free_comm(*comm);  // pending operations still complete
     *comm = MPI_COMM_NULL;
   });
@@ -601,6 +612,12 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* 
     x.run.comm(comm, "comm");
     capi::need(attribute_val, "attribute_val");
     capi::need(flag, "flag");
+    if (mpi::Attributes::made(comm_keyval)) {  // a key the program made
+      const auto v = x.c.handles.attributes().get(mpi::AttrObject::comm, comm, comm_keyval);
+      if (v) *static_cast<void**>(attribute_val) = *v;
+      *flag = v ? 1 : 0;
+      return;
+    }
     static int tag_ub = mpi::TAG_UB, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_is_global = 1, appnum = 0,
                last_code = MPI_ERR_LASTCODE;
     static int universe = 0;
@@ -616,9 +633,12 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* 
       case MPI_LASTUSEDCODE: value = &last_code; break;
       default:
         throw mpi::MpiError(mpi::ErrorClass::keyval, "comm_keyval",
-                            capi::hex(comm_keyval) + " is not a predefined attribute key (keys the program makes, "
-                                                      "MPI_Comm_create_keyval, are not available from C yet)",
-                            "MPI-4.1 §7.7.3: comm_keyval must be a valid key");
+                            comm_keyval == MPI_KEYVAL_INVALID
+                                ? std::string("comm_keyval is MPI_KEYVAL_INVALID")
+                                : capi::hex(comm_keyval) + " is neither a predefined attribute's key nor one the "
+                                                           "program made",
+                            "MPI-4.1 §7.7.2: comm_keyval is a key MPI_Comm_create_keyval made, or a predefined "
+                            "attribute's (§9.1.2)");
     }
     *flag = 1;  // on every communicator, as MPICH gives them
     *static_cast<int**>(attribute_val) = value;

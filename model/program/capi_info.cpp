@@ -131,6 +131,8 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
       return coll::comm::dup(x.rk, c, seq, std::move(label));
     });
     x.c.handles.set_hints(*newcomm, std::move(hints));
+    x.returnable = true;  // the collective part is over: a callback's error is this process's own
+    x.c.handles.attributes().copy(mpi::AttrObject::comm, comm, *newcomm);  // as MPI_Comm_dup (§7.4.2)
   });
 }
 

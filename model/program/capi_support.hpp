@@ -77,11 +77,25 @@ inline int call(const void* site, const char* name, F&& body) {
   if (!g_run->on_its_thread()) [[unlikely]] from_another_thread(name);
   ProgramRun& run = *g_run;
   CRank& c = run.current();
-  if (run.host_compute()) run.charge_host_time();  // the program's own time, before the call's
+  // A call made from a callback the library runs during another call (a user
+  // operation, an attribute's copy or delete function) is nested in it: the outer
+  // call's record is put back when it returns.
+  const CRank::CallState outer = c.call_state();
+  const bool nested = c.call != nullptr;
+  if (run.host_compute() && !nested) run.charge_host_time();  // the program's own time, before the call's
   c.site = site;
   c.about = 0;
   Ctx x{run, c, run.current_rank(), run.world().rank(run.current_rank()), name};
   run.call_begins(name);
+  struct Resume {  // every way out below ends the call, then resumes the outer one
+    ProgramRun& run;
+    CRank& c;
+    const CRank::CallState& outer;
+    bool nested;
+    ~Resume() {
+      if (nested) run.resume_call(outer);
+    }
+  } resume{run, c, outer, nested};
   std::exception_ptr error;
   try {
     if (!allowed_outside(name) && (!c.initialized || c.finalized))

@@ -59,6 +59,7 @@ int MPI_Type_free(MPI_Datatype* datatype) {
     capi::need(datatype, "datatype");
     auto t = capi::type_of(x.c, *datatype, "datatype");
     mpi::check_type_free(*t, "datatype");
+    x.c.handles.attributes().erase_all(mpi::AttrObject::datatype, *datatype);  // the delete callbacks (§7.7.4)
     x.c.handles.free_type(*datatype);  // and its name: the slot's next type starts unnamed
     *datatype = MPI_DATATYPE_NULL;
   });
@@ -281,6 +282,7 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, 
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   return call(__builtin_return_address(0), "MPI_Type_dup", [&](Ctx& x) {
     capi::new_type(x, newtype, mpi::type_dup(capi::type_of(x.c, oldtype, "oldtype")));
+    x.c.handles.attributes().copy(mpi::AttrObject::datatype, oldtype, *newtype);  // the copy callbacks (§7.7.4)
   });
 }
 

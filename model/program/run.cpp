@@ -320,6 +320,15 @@ void ProgramRun::call_ends(const char* algorithm, const Request* started) {
   if (opt_.host_compute) c.cpu_mark_ns = cpu_now_ns();  // the program's code runs from here
 }
 
+void ProgramRun::resume_call(const CRank::CallState& outer) {
+  CRank& c = current();
+  c.call = outer.call;
+  c.site = outer.site;
+  c.about = outer.about;
+  c.call_start = outer.call_start;
+  world_.set_in_mpi(current_, true);
+}
+
 const mpi::Communicator& ProgramRun::comm(int handle, const char* argument) {
   CRank& c = current();
   const mpi::Communicator& found = c.handles.comm(handle, world_, argument);

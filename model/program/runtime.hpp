@@ -78,6 +78,16 @@ struct CRank {
   std::FILE* err = nullptr;
   std::vector<std::string> args;                // argv's strings, this rank's own copy
   std::vector<char*> argv;
+
+  // What the call in progress has recorded, put back after a call nested in it
+  // (ProgramRun::resume_call).
+  struct CallState {
+    const char* call;
+    const void* site;
+    int about;
+    SimTime call_start;
+  };
+  CallState call_state() const { return {call, site, about, call_start}; }
 };
 
 class ProgramRun {
@@ -113,6 +123,9 @@ class ProgramRun {
   // A call starts and ends: for the trace, for the in-MPI progress rule.
   void call_begins(const char* name);
   void call_ends(const char* algorithm = "", const Request* started = nullptr);
+  // After a call nested in another (made from a callback the library ran): the
+  // outer call's record again, and the rank inside MPI again.
+  void resume_call(const CRank::CallState& outer);
 
   // The communicator a handle of the running rank names (MPI_ERR_COMM otherwise);
   // a new one's handle (MPI_COMM_NULL for null).
