@@ -19,5 +19,6 @@ std::vector<CallSpec> topology_rows();
 std::vector<CallSpec> datatype_rows();
 std::vector<CallSpec> info_rows();
 std::vector<CallSpec> attribute_rows();
+std::vector<CallSpec> error_rows();
 
 }  // namespace mpisim::calls::rows

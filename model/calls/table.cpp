@@ -128,7 +128,8 @@ const std::vector<CallSpec>& call_specs() {
         {"process topologies", rows::topology_rows},
         {"datatypes and operations", rows::datatype_rows},
         {"info objects", rows::info_rows},
-        {"attributes", rows::attribute_rows}};
+        {"attributes", rows::attribute_rows},
+        {"error handling", rows::error_rows}};
     for (const auto& [family, rows_of] : families)
       for (CallSpec& c : rows_of()) {
         c.family = family;
@@ -168,7 +169,7 @@ const char* param_name(P p) {
       "local_group", "remote_group", "stringtag", "argc", "argv", "required", "provided", "name", "comm_keyval",
       "attribute_val", "value", "valuelen", "buflen", "nkeys", "newinfo", "info_used",
       "comm_copy_attr_fn", "comm_delete_attr_fn", "extra_state", "type_copy_attr_fn", "type_delete_attr_fn",
-      "type_keyval"};
+      "type_keyval", "comm_errhandler_fn"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }
@@ -193,6 +194,10 @@ const std::vector<CallAlias>& call_aliases() {
       {"MPI_Keyval_create", "MPI_Comm_create_keyval",
        "MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state"},
       {"MPI_Keyval_free", "MPI_Comm_free_keyval", "int *keyval"},
+      {"MPI_Errhandler_create", "MPI_Comm_create_errhandler",
+       "MPI_Handler_function *function, MPI_Errhandler *errhandler"},
+      {"MPI_Errhandler_set", "MPI_Comm_set_errhandler", "MPI_Comm comm, MPI_Errhandler errhandler"},
+      {"MPI_Errhandler_get", "MPI_Comm_get_errhandler", "MPI_Comm comm, MPI_Errhandler *errhandler"},
       {"MPI_Type_size_x", "MPI_Type_size", "MPI_Datatype datatype, MPI_Count *size"},
       {"MPI_Type_get_extent_x", "MPI_Type_get_extent", "MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent"},
       {"MPI_Type_get_true_extent_x", "MPI_Type_get_true_extent",

@@ -70,6 +70,7 @@ enum class P : std::uint8_t {
   argc, argv, required, provided, name, comm_keyval, attribute_val,
   value, valuelen, buflen, nkeys, newinfo, info_used,
   comm_copy_attr_fn, comm_delete_attr_fn, extra_state, type_copy_attr_fn, type_delete_attr_fn, type_keyval,
+  comm_errhandler_fn,
   count_
 };
 
@@ -121,9 +122,11 @@ enum class CallId {
   info_get_nthkey, info_dup, info_free, comm_dup_with_info, comm_set_info, comm_get_info,
   comm_create_keyval, comm_free_keyval, comm_set_attr, comm_delete_attr, type_create_keyval, type_free_keyval,
   type_set_attr, type_get_attr, type_delete_attr,
+  comm_create_errhandler, comm_call_errhandler, add_error_class, add_error_code, add_error_string,
+  remove_error_class, remove_error_code, remove_error_string,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::type_delete_attr) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::remove_error_string) + 1;
 
 // A call's row: the one description of it that --list-calls, docs/calls.md, the
 // schema's list of calls, `mpisim explain` and the C binding (mpi.h's prototypes,

@@ -272,4 +272,39 @@ void Handles::check_info(int h, const char* argument) {
   if (h != mpi::INFO_NULL) info(h, argument);
 }
 
+// ---- error handlers the program made
+
+int Handles::add_errhandler(ErrhandlerFn f) {
+  errhandler_functions_.push_back(MadeErrhandler{f});
+  return handle::kErrhandler | static_cast<int>(errhandler_functions_.size() - 1);
+}
+
+Handles::ErrhandlerFn Handles::errhandler_function(int h) const {
+  const MadeErrhandler* e = named(errhandler_functions_, h, handle::kErrhandler);
+  return e ? e->function : nullptr;
+}
+
+void Handles::add_errhandler_reference(int h) {
+  if (MadeErrhandler* e = named(errhandler_functions_, h, handle::kErrhandler)) ++e->references;
+}
+
+void Handles::free_errhandler(int& h) {
+  if (MadeErrhandler* e = named(errhandler_functions_, h, handle::kErrhandler)) {
+    check_errhandler(h, "errhandler");
+    --e->references;
+  } else {
+    mpi::check_errhandler(h, "errhandler");  // a predefined one stays
+  }
+  h = mpi::ERRHANDLER_NULL;
+}
+
+void Handles::check_errhandler(int h, const char* argument) const {
+  const MadeErrhandler* e = named(errhandler_functions_, h, handle::kErrhandler);
+  if (!e) return mpi::check_errhandler(h, argument);
+  if (e->references == 0)
+    throw MpiError(ErrorClass::arg, argument, std::string(argument) + " = " + handle::text(h) + " was freed",
+                   "MPI-4.1 §9.3.4: an error handler's handle names nothing once MPI_Errhandler_free released "
+                   "every reference the program had (MPI_Comm_create_errhandler's and MPI_Comm_get_errhandler's)");
+}
+
 }  // namespace mpisim::coll

@@ -18,6 +18,7 @@
 #include "model/coll/persistent.hpp"
 #include "model/mpi/attributes.hpp"
 #include "model/mpi/comm.hpp"
+#include "model/mpi/error_codes.hpp"
 #include "model/mpi/datatype.hpp"
 #include "model/mpi/group.hpp"
 #include "model/mpi/info.hpp"
@@ -35,6 +36,7 @@ inline constexpr int kRequest = static_cast<int>(0xac000000u);
 inline constexpr int kOp = static_cast<int>(0x98000000u);
 inline constexpr int kMessage = static_cast<int>(0xb4000000u);
 inline constexpr int kInfo = static_cast<int>(0x9c000000u);
+inline constexpr int kErrhandler = static_cast<int>(0x94000000u);
 inline constexpr int kIndex = 0x00ffffff;
 inline constexpr int kGroupNull = 0x08000000, kRequestNull = 0x2c000000, kMessageNull = 0x2c000000;
 inline constexpr int kErrorsAreFatal = 0x54000000;
@@ -114,6 +116,23 @@ class Handles {
   // (mpisim takes no hint from it).
   void check_info(int h, const char* argument);
   void set_environment(mpi::Info env) { environment_ = std::move(env); }
+  // ---- error handlers the program made (MPI_Comm_create_errhandler). The C
+  // function of handler h, or null for a predefined one.
+  using ErrhandlerFn = void (*)(int* comm, int* errorcode, ...);
+  int add_errhandler(ErrhandlerFn f);
+  ErrhandlerFn errhandler_function(int h) const;
+  // MPI_Comm_get_errhandler gives the program another reference to a handler it
+  // made; MPI_Errhandler_free releases one (the handle becomes
+  // MPI_ERRHANDLER_NULL) and the handle names nothing once none is left, while
+  // communicators that have the handler keep it (MPI-4.1 §9.3.4).
+  void add_errhandler_reference(int h);
+  void free_errhandler(int& h);
+  // An error handler argument: a predefined one or one made and not freed, else MPI_ERR_ARG.
+  void check_errhandler(int h, const char* argument) const;
+  // The error classes, codes and strings the rank added (MPI_Add_error_class, ...).
+  mpi::ErrorCodes& error_codes() { return error_codes_; }
+  const mpi::ErrorCodes& error_codes() const { return error_codes_; }
+
   // ---- attributes cached on the rank's communicators and datatypes, by handle.
   mpi::Attributes& attributes() { return attributes_; }
 
@@ -150,6 +169,12 @@ class Handles {
   mpi::Info environment_;                        // MPI_INFO_ENV
   std::vector<std::pair<int, mpi::Info>> hints_;  // communicator handle -> its hints, where set
   mpi::Attributes attributes_;
+  struct MadeErrhandler {
+    ErrhandlerFn function;
+    int references = 1;  // the program's; at 0 the handle is no more (communicators keep the handler)
+  };
+  std::vector<MadeErrhandler> errhandler_functions_;
+  mpi::ErrorCodes error_codes_;
 };
 
 }  // namespace mpisim::coll

@@ -25,7 +25,7 @@ void from_another_thread(const char* name) {
   std::_Exit(2);
 }
 
-int returned_error(ProgramRun& run, const char* name, const MpiError& e) {
+int returned_error(ProgramRun& run, const char* name, const MpiError& e, bool to_handler) {
   CRank& c = run.current();
   sim::Diagnostic d;
   d.severity = "warning";
@@ -35,7 +35,9 @@ int returned_error(ProgramRun& run, const char* name, const MpiError& e) {
   d.call = name;
   d.argument = e.argument();
   const std::string where = source_line(c.site);
-  d.message = std::string("returned to the program (MPI_ERRORS_RETURN): ") + e.what() +
+  d.message = std::string(to_handler ? "passed to the program's error handler, then returned: "
+                                     : "returned to the program (MPI_ERRORS_RETURN): ") +
+              e.what() +
               (where.empty() ? "" : " (" + where + ")");
   d.rule = e.rule();
   run.result().trace.record_diagnostic(std::move(d));
@@ -164,17 +166,17 @@ int MPI_Get_version(int* version, int* subversion) {
 }
 
 int MPI_Error_class(int errorcode, int* errorclass) {
-  return call(__builtin_return_address(0), "MPI_Error_class", [&](Ctx&) {
+  return call(__builtin_return_address(0), "MPI_Error_class", [&](Ctx& x) {
     capi::need(errorclass, "errorclass");
-    *errorclass = mpi::error_class_of(errorcode, "errorcode");
+    *errorclass = x.c.handles.error_codes().class_of(errorcode, "errorcode");
   });
 }
 
 int MPI_Error_string(int errorcode, char* string, int* resultlen) {
-  return call(__builtin_return_address(0), "MPI_Error_string", [&](Ctx&) {
+  return call(__builtin_return_address(0), "MPI_Error_string", [&](Ctx& x) {
     capi::need(string, "string");
     capi::need(resultlen, "resultlen");
-    const std::string s = mpi::error_string(errorcode, "errorcode");
+    const std::string s = x.c.handles.error_codes().string_of(errorcode, "errorcode");
     const std::size_t n = std::min<std::size_t>(s.size(), MPI_MAX_ERROR_STRING - 1);
     std::memcpy(string, s.data(), n);
     string[n] = '\0';
@@ -618,8 +620,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* 
       *flag = v ? 1 : 0;
       return;
     }
-    static int tag_ub = mpi::TAG_UB, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_is_global = 1, appnum = 0,
-               last_code = MPI_ERR_LASTCODE;
+    static int tag_ub = mpi::TAG_UB, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_is_global = 1, appnum = 0;
     static int universe = 0;
     universe = static_cast<int>(x.run.world().size());
     int* value = nullptr;
@@ -630,7 +631,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* 
       case MPI_WTIME_IS_GLOBAL: value = &wtime_is_global; break;
       case MPI_UNIVERSE_SIZE: value = &universe; break;
       case MPI_APPNUM: value = &appnum; break;
-      case MPI_LASTUSEDCODE: value = &last_code; break;
+      case MPI_LASTUSEDCODE: value = const_cast<int*>(x.c.handles.error_codes().last_used()); break;
       default:
         throw mpi::MpiError(mpi::ErrorClass::keyval, "comm_keyval",
                             comm_keyval == MPI_KEYVAL_INVALID
@@ -683,7 +684,7 @@ int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return call(__builtin_return_address(0), "MPI_Comm_set_errhandler", [&](Ctx& x) {
     x.run.comm(comm, "comm");
-    mpi::check_errhandler(errhandler, "errhandler");
+    x.c.handles.check_errhandler(errhandler, "errhandler");
     x.run.set_errhandler(comm, errhandler);
   });
 }
@@ -693,13 +694,14 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
     x.run.comm(comm, "comm");
     capi::need(errhandler, "errhandler");
     *errhandler = x.run.errhandler(comm);
+    x.c.handles.add_errhandler_reference(*errhandler);  // a handle to free, as MPI-4.1 §9.3.1 says
   });
 }
 
 int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
-  return call(__builtin_return_address(0), "MPI_Errhandler_free", [&](Ctx&) {
+  return call(__builtin_return_address(0), "MPI_Errhandler_free", [&](Ctx& x) {
     capi::need(errhandler, "errhandler");
-    *errhandler = MPI_ERRHANDLER_NULL;  // the predefined handlers stay
+    x.c.handles.free_errhandler(*errhandler);  // the predefined handlers stay; communicators keep theirs
   });
 }
 

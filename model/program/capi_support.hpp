@@ -51,8 +51,9 @@ inline bool allowed_outside(const char* name) {
 }
 
 // An error the program asked to have returned (MPI_ERRORS_RETURN on the
-// communicator): a warning in the run's diagnostics, its class as the result.
-int returned_error(ProgramRun& run, const char* name, const MpiError& e);
+// communicator, or an error handler of its own, `to_handler`): a warning in the
+// run's diagnostics, its class as the result.
+int returned_error(ProgramRun& run, const char* name, const MpiError& e, bool to_handler);
 
 // Runs one MPI call. An error stops the rank (the run's diagnostic says why), as
 // under MPI_ERRORS_ARE_FATAL, unless the communicator the call is about (the
@@ -110,13 +111,22 @@ inline int call(const void* site, const char* name, F&& body) {
   if (error) {
     // The handler of the communicator the call is about; MPI_COMM_SELF's for a
     // call about none (MPI-4.1 §9.3).
-    if (x.returnable && run.errhandler(c.about ? c.about : MPI_COMM_SELF) == MPI_ERRORS_RETURN) {
+    int comm = c.about ? c.about : MPI_COMM_SELF;
+    const int handler = run.errhandler(comm);
+    const coll::Handles::ErrhandlerFn own = c.handles.errhandler_function(handler);
+    if (x.returnable && (handler == MPI_ERRORS_RETURN || own)) {
       int code = MPI_SUCCESS;
       try {
         std::rethrow_exception(error);
       } catch (const MpiError& m) {
-        code = returned_error(run, name, m);
+        code = returned_error(run, name, m, own != nullptr);
       } catch (...) {  // not an error of MPI (a limit, mpisim's own): the run stops
+      }
+      // The program's handler, with the communicator and the code (MPI-4.1
+      // §9.3.1); an MPI call it makes is nested in this one.
+      if (code != MPI_SUCCESS && own) {
+        int passed = code;
+        own(&comm, &passed);
       }
       if (code != MPI_SUCCESS) {
         run.call_ends(x.algorithm, x.started);

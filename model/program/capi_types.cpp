@@ -636,8 +636,8 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
     auto remote = capi::group_of(x.c, remote_group, "remote_group");
     capi::need(stringtag, "stringtag");
     capi::need(newintercomm, "newintercomm");
-    mpi::check_info(info);
-    mpi::check_errhandler(errhandler, "errhandler");
+    x.c.handles.check_info(info, "info");
+    x.c.handles.check_errhandler(errhandler, "errhandler");
     const mpi::Communicator* made = nullptr;
     x.returnable = false;  // the other processes are bound to the call
     x.run.block(capi::made_comm(coll::comm::intercomm_create_from_groups(x.rk, std::move(local), local_leader,
