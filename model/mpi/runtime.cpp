@@ -1257,6 +1257,14 @@ World::Agreement& World::agreement(std::uint32_t context, std::int64_t seq, std:
   return a;
 }
 
+std::int64_t World::group_call_key(std::uint32_t context, int tag, const std::vector<std::uint32_t>& members,
+                                   std::uint32_t rank) {
+  GroupCalls& g = group_calls_[{context, tag, members}];
+  const auto n = static_cast<std::size_t>(g.made[rank]++);
+  while (g.keys.size() <= n) g.keys.push_back(next_group_call_key_++);
+  return g.keys[n];
+}
+
 SimTime World::finish_time(std::uint32_t r) const {
   SimTime end = engine_.process_count() > r ? engine_.process_end(r) : SimTime{};
   return max(end, model_.cpu_free(r));

@@ -583,6 +583,12 @@ class World {
     pairings_.erase({context, tag, std::min(leader_a, leader_b), std::max(leader_a, leader_b)});
   }
   void forget(std::uint32_t context, std::int64_t seq) { agreements_.erase({context, seq}); }
+  // MPI_Comm_create_group (MPI-4.1 §7.4.2) is collective over a group, not a
+  // communicator: the n-th call of each member with the same group (world ranks,
+  // in group order) and tag on a context meets the n-th call of the others. The
+  // key of `rank`'s next such call, for agreement(context, key, ...).
+  std::int64_t group_call_key(std::uint32_t context, int tag, const std::vector<std::uint32_t>& members,
+                              std::uint32_t rank);
   std::uint64_t messages_in_flight() const { return messages_.live(); }
   // The memory budget of the simulated buffers (data mode), in bytes.
   // --max-memory: the run's budget, of which the ranks' fixed state takes
@@ -874,6 +880,12 @@ class World {
   Memory::Budget budget_;
   std::vector<std::unique_ptr<Communicator>> comms_;
   std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;
+  struct GroupCalls {
+    std::map<std::uint32_t, std::int64_t> made;  // by member: its calls so far
+    std::vector<std::int64_t> keys;              // the n-th call's key
+  };
+  std::map<std::tuple<std::uint32_t, int, std::vector<std::uint32_t>>, GroupCalls> group_calls_;
+  std::int64_t next_group_call_key_ = 0;
   std::map<std::tuple<std::uint32_t, int, std::uint32_t, std::uint32_t>, Pairing> pairings_;
   std::function<void(std::uint32_t, std::uint32_t)> delivered_;  // observe_deliveries
   ProvenanceSets provenance_;  // last: the fields above are the hot ones

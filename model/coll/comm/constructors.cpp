@@ -496,11 +496,13 @@ Task<const Communicator*> create_group(Rank& rank, const Communicator& comm, Gro
       throw MpiError(ErrorClass::group, "group",
                      "world rank " + std::to_string(group->world(i)) + " of group is not a member of " + comm.name(),
                      "MPI-4.1 §7.4.2: group must be a subgroup of the group of comm");
-  // Keyed by the tag and the group's first member: concurrent calls on disjoint
-  // groups may share a tag.
-  const std::uint32_t key_ctx = comm.base_context() | (1u << 30);
-  const std::int64_t key = (static_cast<std::int64_t>(tag) << 32) | group->world(0);
+  // Matched by the whole group and the tag: concurrent calls on other groups
+  // (disjoint, or not: a process may make one after another) may share a tag.
   const auto n = static_cast<std::size_t>(group->size());
+  std::vector<std::uint32_t> members(n);
+  for (std::size_t i = 0; i < n; ++i) members[i] = static_cast<std::uint32_t>(group->world(static_cast<std::int64_t>(i)));
+  const std::uint32_t key_ctx = comm.base_context() | (1u << 30);
+  const std::int64_t key = w.group_call_key(comm.base_context(), tag, members, rank.id());
   World::Deposit d{"MPI_Comm_create_group"};
   d.group = group;
   deposit(w.agreement(key_ctx, key, n), static_cast<std::size_t>(me_in_group), std::move(d), comm);
