@@ -69,6 +69,11 @@ struct PerProcess {
 struct CollArgs {
   Collective kind = Collective::barrier;
   Form form = Form::blocking;
+  // A start of a persistent collective: which start of its request this is (from
+  // 0, modulo 2^32: starts that far apart are never under way together). The k-th
+  // start at each process meets the k-th at the others, whatever the order of the
+  // starts of different requests (MPI-4.1 §6.13). 0 for every other call.
+  std::uint32_t start = 0;
   const Communicator* comm = nullptr;
   int me = 0, p = 0;  // the caller's rank and the (local) group's size
   int remote_p = 0;   // an intercommunicator's remote group size; 0 on an intracommunicator
@@ -85,7 +90,9 @@ struct CollArgs {
   std::int64_t recvcount = 0;
   TypeRef recvtype;
   std::int64_t segment_bytes = 0;  // pipelined algorithms: the segment size (0: the algorithm's default)
-  // This call's position among the collectives on its communicator (for the trace).
+  // This call's position among the collectives on its communicator (for the trace
+  // and the tags of a nonblocking call's messages); for a start of a persistent
+  // collective, its _init's position.
   std::int64_t instance = -1;
 
   // The per-process arrays (empty in the uniform form), and the same for writing.

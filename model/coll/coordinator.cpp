@@ -59,7 +59,7 @@ int Coordinator::member_index(const Rank& rank, const CollArgs& a, int* members)
 
 Coordinator::Key Coordinator::key_of(const Rank& rank, const CollArgs& a) {
   // MPI_COMM_SELF is one communicator per process: each has its own instances.
-  return {a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context(), a.instance};
+  return {a.comm->is_self() ? 0xffffffffu - rank.id() : a.comm->base_context(), a.instance, a.start};
 }
 
 Coordinator::Instance& Coordinator::deposit(Rank& rank, CollArgs&& args, int index, int members, Key key) {

@@ -86,7 +86,7 @@ class Coordinator {
   };
 
  private:
-  using Key = std::pair<std::uint32_t, std::int64_t>;  // (context, call number)
+  using Key = std::tuple<std::uint32_t, std::int64_t, std::uint32_t>;  // (context, call number, start)
   static Key key_of(const Rank& rank, const CollArgs& a);
   Task<void> complete(Rank& rank, Entered entered);
   Task<void> complete_activity(Rank& rank, Entered entered);

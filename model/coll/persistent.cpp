@@ -28,14 +28,13 @@ void check_cancel(const Persistent& p, bool active, const std::string& name) {
                         "MPI-4.1 §3.8.4: MPI_Cancel takes an active request");
 }
 
-Request* start(Coordinator& coordinator, mpi::Rank& rank, const Persistent& p, std::int64_t instance,
-               const char** algorithm) {
+Request* start(Coordinator& coordinator, mpi::Rank& rank, Persistent& p, const char** algorithm) {
   if (!p.collective()) {
     *algorithm = "";
     return rank.start(p.p2p);
   }
   CollArgs a = p.args;
-  a.instance = instance;
+  a.start = p.starts++;
   *algorithm = p.algorithm->name.data();
   return coordinator.start(rank, std::move(a), *p.algorithm);
 }

@@ -14,9 +14,10 @@ namespace mpisim::coll {
 struct Persistent {
   // A collective's arguments and algorithm (MPI_Bcast_init, ...), or, when
   // algorithm is null, a point-to-point operation (MPI_Send_init, MPI_Recv_init, ...).
-  CollArgs args;
+  CollArgs args;  // args.instance: the _init's position among the communicator's collectives
   const Algorithm* algorithm = nullptr;
   mpi::PersistentP2P p2p;
+  std::uint32_t starts = 0;  // how many times MPI_Start started it (modulo 2^32)
   bool collective() const { return algorithm != nullptr; }
 };
 
@@ -32,10 +33,11 @@ void check_free(const Persistent& p, bool active, const std::string& name);
 // collective's (§6.13); MpiError otherwise. The rank then cancels the active operation.
 void check_cancel(const Persistent& p, bool active, const std::string& name);
 
-// MPI_Start: the operation starts anew. A collective runs as a new call on its
-// communicator, `instance` its position among that communicator's collectives;
-// `algorithm` is set to its algorithm's name ("" for point-to-point).
-Request* start(Coordinator& coordinator, mpi::Rank& rank, const Persistent& p, std::int64_t instance,
-               const char** algorithm);
+// MPI_Start: the operation starts anew. A collective's k-th start meets the k-th
+// start of the same request (the same _init) at the other processes, in whatever
+// order each process starts its requests (MPI-4.1 §6.13); it is not a new call
+// among the communicator's collectives (its _init was). `algorithm` is set to its
+// algorithm's name ("" for point-to-point).
+Request* start(Coordinator& coordinator, mpi::Rank& rank, Persistent& p, const char** algorithm);
 
 }  // namespace mpisim::coll

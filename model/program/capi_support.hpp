@@ -423,12 +423,14 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
   coll::CollArgs args = coll::read_arguments(x.rk, kind, form, cm, a);
   const coll::Algorithm& alg = x.run.algorithm_for(x.name, args);
   x.algorithm = alg.name.data();
+  // A collective call among the communicator's, in every form: a persistent
+  // one's _init too (MPI-4.1 §6.13); its starts are not.
+  args.instance = x.run.next_instance(x.c, cm);
   if (persistent) {
     *request = x.c.handles.add_persistent(std::make_unique<coll::Persistent>(coll::Persistent{std::move(args), &alg, {}}),
                                           x.c.about);
     return;
   }
-  args.instance = x.run.next_instance(x.c, cm);
   x.returnable = false;  // the other members' calls are now bound to this one
   if (!request) {
     x.run.block(x.run.coordinator().run(x.rk, std::move(args), alg));
@@ -442,15 +444,14 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
 // MPI_Start on a persistent request: its operation again (a collective: as a
 // new collective call on its communicator).
 inline void start(Ctx& x, MPI_Request handle, const char* argument) {
-  const coll::Persistent* p = x.c.handles.persistent_of(handle);
+  coll::Persistent* p = x.c.handles.persistent_of(handle);
   if (p == nullptr)
     throw MpiError(ErrorClass::request, argument, hex(handle) + " is not a persistent request of this rank",
                    "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Send_init, MPI_Bcast_init, ...)");
   Request*& op = x.c.handles.request(handle, argument, &x.c.about);
   coll::check_start(op != nullptr, "request " + hex(handle), argument);
   if (p->collective()) x.returnable = false;
-  const std::int64_t instance = p->collective() ? x.run.next_instance(x.c, *p->args.comm) : -1;
-  op = coll::start(x.run.coordinator(), x.rk, *p, instance, &x.algorithm);
+  op = coll::start(x.run.coordinator(), x.rk, *p, &x.algorithm);
   x.started = op;
 }
 

@@ -123,10 +123,9 @@ void Executor::start_persistent(RankEnv& env, mpi::Rank& rk, NameId id, const ch
                    "MPI-4.1 §3.9: MPI_Start takes a persistent request (MPI_Send_init, MPI_Bcast_init, ...)");
   Request*& slot = request_slot(env, id, param);
   coll::check_start(slot != nullptr, "request '" + names_.str(id) + "'", param);
-  const Persistent& q = **p;
-  const std::int64_t instance = q.collective() ? next_instance(env, *q.args.comm) : -1;
+  Persistent& q = **p;
   committed_ = q.collective();
-  slot = coll::start(coordinator_, rk, q, instance, &started_algorithm_);
+  slot = coll::start(coordinator_, rk, q, &started_algorithm_);
   if (q.collective()) started_.push_back(slot);
 }
 

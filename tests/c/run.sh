@@ -54,7 +54,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info attributes errhandler_api create_group errors; do build $p; done
+for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info attributes errhandler_api create_group persistent_order errors; do build $p; done
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -108,6 +108,7 @@ for n in 1 2 3; do compare attributes $n; done
 # MPICH 4.0.2 has no MPI_Remove_error_* and a stale MPI_LASTUSEDCODE (errhandler_api.c).
 for n in 1 2; do expected_only errhandler_api $n; done
 for n in 1 4 8; do compare create_group $n; done
+for n in 1 2 5; do compare persistent_order $n; done
 for n in 1 2 3; do compare external $n; done
 for n in 2 3 4 5; do compare intercomm_groups $n; done
 # A non-commutative user operation over random reductions: rank count and seed.
