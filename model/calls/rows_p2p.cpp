@@ -149,6 +149,12 @@ std::vector<CallSpec> point_to_point_rows() {
        "attribute, which every communicator has (§9.1.2: MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL, "
        "MPI_UNIVERSE_SIZE, MPI_APPNUM, MPI_LASTUSEDCODE).",
        "MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag", "int", kPointerOutputs},
+      {CallId::status_set_cancelled, "MPI_Status_set_cancelled",
+       {{P::status, "status", K::status_in, req}, {P::flag, "flag", K::integer, req}},
+       "set whether a status reports a cancelled operation",
+       "MPI-4.1 §13.3",
+       "set {status} so that MPI_Test_cancelled on it gives {flag} (true if non-zero).",
+       "MPI_Status *status, int flag", "int", kStatusWrites},
       {CallId::status_set_elements, "MPI_Status_set_elements",
        {{P::status, "status", K::status_in, req}, {P::datatype, "datatype", K::datatype, req},
         {P::count, "count", K::integer, req}},

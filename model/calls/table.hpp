@@ -123,10 +123,10 @@ enum class CallId {
   comm_create_keyval, comm_free_keyval, comm_set_attr, comm_delete_attr, type_create_keyval, type_free_keyval,
   type_set_attr, type_get_attr, type_delete_attr,
   comm_create_errhandler, comm_call_errhandler, add_error_class, add_error_code, add_error_string,
-  remove_error_class, remove_error_code, remove_error_string,
+  remove_error_class, remove_error_code, remove_error_string, status_set_cancelled,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::remove_error_string) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::status_set_cancelled) + 1;
 
 // A call's row: the one description of it that --list-calls, docs/calls.md, the
 // schema's list of calls, `mpisim explain` and the C binding (mpi.h's prototypes,

@@ -658,6 +658,13 @@ int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
   });
 }
 
+int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
+  return call(__builtin_return_address(0), "MPI_Status_set_cancelled", [&](Ctx&) {
+    capi::need(status, "status");
+    status->count_hi_and_cancelled = (status->count_hi_and_cancelled & ~1) | (flag ? 1 : 0);
+  });
+}
+
 int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
   return call(__builtin_return_address(0), "MPI_Status_set_elements", [&](Ctx& x) {
     capi::need(status, "status");

@@ -91,6 +91,14 @@ int main(int argc, char **argv) {
   printf("rank %d: proc_null persistent source %d\n", rank, st.MPI_SOURCE == MPI_PROC_NULL);
   MPI_Request_free(&r);
 
+  /* A status the program sets: cancelled, then not (MPI-4.1 §13.3). */
+  int cancelled_set, cancelled_cleared;
+  MPI_Status_set_cancelled(&st, 1);
+  MPI_Test_cancelled(&st, &cancelled_set);
+  MPI_Status_set_cancelled(&st, 0);
+  MPI_Test_cancelled(&st, &cancelled_cleared);
+  printf("rank %d: set_cancelled %d %d\n", rank, cancelled_set, cancelled_cleared);
+
   MPI_Finalize();
   return 0;
 }
