@@ -258,8 +258,10 @@ void WorldRun::run(FrontEnd& fe) {
   res_.links = net_.model->link_usage();
   res_.finish_ps.resize(n);
   for (std::uint32_t r = 0; r < n; ++r) {
-    res_.finish_ps[r] = world.finish_time(r).ps;
-    res_.makespan_ps = std::max(res_.makespan_ps, res_.finish_ps[r]);
+    const std::int64_t end = world.finish_time(r).ps;
+    res_.makespan_ps = std::max(res_.makespan_ps, end);
+    if (engine_.process_done(r)) res_.finish_ps[r] = end;
+    else res_.makespan_ps = std::max(res_.makespan_ps, engine_.now().ps);
   }
   res_.events = engine_.events_processed();
   for (const auto& [name, t] : fe.coordinator().totals()) res_.collectives[name] = {t.calls, t.time.ps};

@@ -79,7 +79,11 @@ struct Result {
   Outcome outcome = Outcome::clean;
   int exit_status = 0;  // MPI_Abort's errorcode; else 0 (the outcome gives the status)
   sim::Trace trace;
-  std::vector<std::int64_t> finish_ps;             // per rank
+  // Per rank, when it returned from its program; nothing for a rank the run
+  // stopped before it ended (blocked in a deadlock, or an error elsewhere).
+  std::vector<std::optional<std::int64_t>> finish_ps;
+  // When the last rank ended; if some never did, when the run stopped (a
+  // deadlock's time, an error's), so an erroneous run's length is not zero.
   std::int64_t makespan_ps = 0;
   std::uint64_t events = 0;
   std::int64_t ranks = 0;

@@ -67,7 +67,7 @@ std::string trace_json(const scenario::Scenario& sc, const net::Network& net, co
   w.field("makespan_ps", r.makespan_ps).field("events", r.events);
   w.field("messages", r.trace.message_count()).field("bytes", r.trace.byte_count());
   w.key("finish_ps").begin_array();
-  for (auto f : r.finish_ps) w.value(f);
+  for (const auto& f : r.finish_ps) f ? w.value(*f) : w.null();
   w.end_array();
   w.key("calls").begin_object();
   for (const auto& [name, st] : r.trace.call_stats()) {
@@ -257,18 +257,35 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
   for (const auto& [name, c] : r.collectives) {
     out << "  " << name << std::string(name.size() < 26 ? 26 - name.size() : 1, ' ') << c.calls
         << (c.calls == 1 ? " call,  " : " calls, ") << format_time(c.time_ps);
-    if (r.makespan_ps > 0) out << " (" << (100 * c.time_ps + r.makespan_ps / 2) / r.makespan_ps << "% of the makespan)";
+    // The calls' spans add up to more than the makespan when calls overlap (on
+    // different communicators, or nonblocking ones in flight together).
+    if (c.time_ps > r.makespan_ps) out << " (calls overlap: their spans add up to more than the makespan)";
+    else if (r.makespan_ps > 0)
+      out << " (" << static_cast<std::int64_t>((__int128{100} * c.time_ps + r.makespan_ps / 2) / r.makespan_ps)
+          << "% of the makespan)";
     out << "\n";
   }
   if (!r.finish_ps.empty()) {
+    // A rank the run stopped before it ended has no finish time.
+    const auto unfinished = std::count(r.finish_ps.begin(), r.finish_ps.end(), std::nullopt);
     if (r.finish_ps.size() <= 16) {
       out << "finish:";
-      for (std::size_t i = 0; i < r.finish_ps.size(); ++i) out << " [" << i << "] " << format_time(r.finish_ps[i]);
+      for (std::size_t i = 0; i < r.finish_ps.size(); ++i)
+        out << " [" << i << "] " << (r.finish_ps[i] ? format_time(*r.finish_ps[i]) : "did not finish");
       out << "\n";
+    } else if (unfinished == static_cast<std::ptrdiff_t>(r.finish_ps.size())) {
+      out << "finish: no rank finished\n";
     } else {
-      auto [lo, hi] = std::minmax_element(r.finish_ps.begin(), r.finish_ps.end());
-      out << "finish: earliest " << format_time(*lo) << " (rank " << (lo - r.finish_ps.begin()) << "), latest "
-          << format_time(*hi) << " (rank " << (hi - r.finish_ps.begin()) << ")\n";
+      std::size_t lo = r.finish_ps.size(), hi = lo;
+      for (std::size_t i = 0; i < r.finish_ps.size(); ++i) {
+        if (!r.finish_ps[i]) continue;
+        if (lo == r.finish_ps.size() || *r.finish_ps[i] < *r.finish_ps[lo]) lo = i;
+        if (hi == r.finish_ps.size() || *r.finish_ps[i] > *r.finish_ps[hi]) hi = i;
+      }
+      out << "finish: earliest " << format_time(*r.finish_ps[lo]) << " (rank " << lo << "), latest "
+          << format_time(*r.finish_ps[hi]) << " (rank " << hi << ")";
+      if (unfinished) out << "; " << unfinished << (unfinished == 1 ? " rank" : " ranks") << " did not finish";
+      out << "\n";
     }
   }
   const auto& snaps = r.trace.snapshots();

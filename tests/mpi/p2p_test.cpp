@@ -168,6 +168,21 @@ TEST_CASE("a rank whose wait an arrival completes goes on in that arrival's even
   CHECK(r.finish_ps[1] == 99 * 2'003'200);
 }
 
+TEST_CASE("a run that deadlocks lasts until it stopped; the blocked ranks have no finish time") {
+  // Rank 0 sends with tag 4 and ends; rank 1 waits for tag 5 forever. The run
+  // stops once the message has arrived (α + 4β), with rank 1 blocked.
+  auto r = test::run_text(R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_INT", "count": 1},
+    {"call": "MPI_Send", "ranks": "rank == 0", "buf": "b", "count": 1, "datatype": "MPI_INT", "dest": 1, "tag": 4, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1, "datatype": "MPI_INT", "source": 0, "tag": 5, "comm": "MPI_COMM_WORLD"}]})",
+                          3);
+  REQUIRE(test::first_code(r) == "DEADLOCK");
+  CHECK(r.finish_ps[0] == 0);
+  CHECK(!r.finish_ps[1].has_value());
+  CHECK(r.finish_ps[2] == 0);
+  CHECK(r.makespan_ps == 2'003'200);
+}
+
 TEST_CASE("from 16,384 ranks each rank's blocks live in its slot, and none is left behind") {
   // Large enough for the ranks' arenas (docs/architecture.md, "Rank slots"): a
   // binomial bcast runs clean with the same times as on the pools, and a run that

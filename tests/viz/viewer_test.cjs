@@ -29,6 +29,14 @@ const path = require("path");
   await page.goto("file://" + path.resolve(page_file));
 
   const ranks = Math.min(trace.scenario.ranks, 64);
+  // The page shows this run: its name, ranks and outcome in the header, the time
+  // the run took (an erroneous run's too: the time it stopped).
+  const meta = await page.textContent("#meta");
+  check(meta.includes(`${trace.scenario.ranks} ranks`) && meta.includes(trace.summary.outcome), `the header names the run ("${meta}")`);
+  const stopped = Math.max(0, ...trace.diagnostics.map(d => d.time_ps ?? 0));
+  check(trace.summary.makespan_ps >= stopped, `the makespan (${trace.summary.makespan_ps} ps) is not before the last diagnostic (${stopped} ps)`);
+  const errorsMarked = trace.diagnostics.filter(d => d.severity !== "warning" && d.time_ps !== undefined).length;
+  check(errorsMarked === 0 || await page.locator(".error-mark").count() > 0, "an error of the run is marked on the diagram");
   check(await page.locator(".lane").count() === ranks, `${ranks} lanes`);
   const messages = trace.messages.filter(m => m.src < ranks && m.dst < ranks).length;
   check(await page.locator(".msg").count() === messages, `${messages} message arrows`);
