@@ -1,5 +1,6 @@
 // The executor: the step loop, the names of expressions, the arguments of steps.
 #include "model/scenario/executor.hpp"
+#include "sim/suggest.hpp"
 
 namespace mpisim::scenario::exec {
 
@@ -202,8 +203,13 @@ void Executor::not_an_int(P p, std::int64_t v) {
 }
 
 void Executor::undeclared_buffer(const RankEnv& env, NameId name, P p) const {
+  // A misspelled name: the rank's buffer closest to it.
+  sim::Suggestion near(names_.str(name));
+  for (const auto& a : world_.rank(env.rank).memory().allocations())
+    if (a.name) near.consider(*a.name);
   throw MpiError(mpi::ErrorClass::buffer, param_name(p),
-                 "buffer '" + names_.str(name) + "' is not declared on rank " + std::to_string(env.rank),
+                 "buffer '" + names_.str(name) + "' is not declared on rank " + std::to_string(env.rank) +
+                     (near.best().empty() ? "" : " (did you mean '" + near.best() + "'?)"),
                  "MPI-4.1 §3.2.2: buf is the address of the rank's own data");
 }
 

@@ -66,9 +66,17 @@ Step ScenarioParser::step(const Json& j, const std::string& path) {
   int found = 0;
   // A call's parameters may share a kind's name (MPI_Bcast's "buffer"): "call" decides.
   for (const auto& k : kinds) found += j.contains(k) && !(k == "buffer" && j.contains("call")) ? 1 : 0;
-  if (found != 1)
-    fail(path, found == 0 ? "a step needs one of: call, let, buffer, show, expect, compute, repeat"
-                          : "a step has exactly one of: call, let, buffer, show, expect, compute, repeat");
+  if (found == 0) {
+    // A misspelled kind ("cal") is the likely cause: name the key and the kind it resembles.
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string hint = suggest(it.key(), kinds);
+      if (!hint.empty())
+        fail(path + "/" + escape_pointer(it.key()),
+             "unknown field" + hint + "; a step needs one of: call, let, buffer, show, expect, compute, repeat");
+    }
+    fail(path, "a step needs one of: call, let, buffer, show, expect, compute, repeat");
+  }
+  if (found != 1) fail(path, "a step has exactly one of: call, let, buffer, show, expect, compute, repeat");
   if (j.contains("let")) {
     s.kind = Step::let;
     only(j, path, {"let", "ranks", "where", "note"}, "let");

@@ -9,7 +9,12 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
   if (!j["call"].is_string()) fail(path + "/call", "expected the MPI function's name, e.g. \"MPI_Send\"");
   std::string fn = j["call"].get<std::string>();
   s.spec = find_call(fn);
-  if (!s.spec) fail(path + "/call", "unknown or unsupported MPI call " + sim::shown(fn) + " (mpisim --list-calls lists them)");
+  if (!s.spec) {
+    sim::Suggestion near(fn);
+    for (const CallSpec& c : call_specs())
+      if (!c.c_only) near.consider(c.name);
+    fail(path + "/call", "unknown or unsupported MPI call " + sim::shown(fn) + near.hint() + " (mpisim --list-calls lists them)");
+  }
   if (s.spec->c_only) fail(path + "/call", fn + " is not a scenario's call: " + s.spec->c_only);
   s.args.resize(s.spec->params.size());
   s.slot.fill(-1);
@@ -21,7 +26,8 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
     if (allowed.count(it.key())) continue;
     std::string list;
     for (const auto& p : s.spec->params) list += (list.empty() ? "" : ", ") + std::string(p.name);
-    fail(path + "/" + escape_pointer(it.key()), "unknown parameter of " + fn + "; its parameters are: " + list);
+    fail(path + "/" + escape_pointer(it.key()),
+         "unknown parameter of " + fn + suggest(it.key(), allowed) + "; its parameters are: " + list);
   }
   if (j.contains("algorithm")) s.algorithm = string_field(j, "algorithm", path + "/algorithm");
   if (j.contains("return"))

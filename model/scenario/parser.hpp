@@ -11,6 +11,7 @@
 #include "model/scenario/scenario.hpp"
 #include "sim/input_error.hpp"
 #include "sim/input_file.hpp"
+#include "sim/suggest.hpp"
 
 namespace mpisim::scenario::parsing {
 
@@ -40,8 +41,9 @@ class ScenarioParser {
     for (auto it = j.begin(); it != j.end(); ++it)
       if (!known.count(it.key()))
         fail("/" + escape_pointer(it.key()),
-             "unknown field; a scenario has: mpisim, name, about, note, ranks, ranks_fixed, requires, network, "
-             "payload, progress, algorithms, limits, program");
+             "unknown field" + suggest(it.key(), known) +
+                 "; a scenario has: mpisim, name, about, note, ranks, ranks_fixed, requires, network, "
+                 "payload, progress, algorithms, limits, program");
     if (!j.contains("mpisim") || j["mpisim"] != 1)
       fail("/mpisim", "expected \"mpisim\": 1 (the scenario format version)");
     sc_.name = string_field(j, "name", "/name");
@@ -230,8 +232,17 @@ class ScenarioParser {
       if (allowed.count(it.key())) continue;
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(path + "/" + escape_pointer(it.key()), "unknown field of a " + kind + " step; it has: " + list);
+      fail(path + "/" + escape_pointer(it.key()),
+           "unknown field of a " + kind + " step" + suggest(it.key(), allowed) + "; it has: " + list);
     }
+  }
+
+  // " (did you mean \"x\"?)" for a misspelled key, from the known ones.
+  template <class Names>
+  static std::string suggest(std::string_view word, const Names& known) {
+    sim::Suggestion s(word);
+    for (const auto& k : known) s.consider(k);
+    return s.hint();
   }
 
   // One step (parse.cpp).
@@ -248,7 +259,7 @@ class ScenarioParser {
     if (!s.type || !s.type->basic())
       fail(path + "/type", "expected a basic predefined datatype such as MPI_INT or MPI_DOUBLE (a pair type's "
                                "data can be declared as its members, e.g. MPI_2INT as MPI_INT), got \"" +
-                               s.type_name + "\"");
+                               s.type_name + "\"" + (s.type ? "" : suggest(s.type_name, mpi::predefined_type_names())));
     if (!j.contains("count")) fail(path + "/count", "missing: the number of elements");
     s.count = expr(j["count"], path + "/count");
     if (j.contains("init")) s.init = expr(j["init"], path + "/init");

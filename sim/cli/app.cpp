@@ -4,9 +4,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "model/coll/registry.hpp"
 #include "model/net/network_file.hpp"
@@ -25,6 +27,7 @@
 #include "sim/cli/report.hpp"
 #include "sim/input_error.hpp"
 #include "sim/json_writer.hpp"
+#include "sim/suggest.hpp"
 
 namespace mpisim::cli {
 namespace {
@@ -67,7 +70,17 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
   cmd->add_option("args", f.args, "a C program's arguments, after -- (each rank's argv[1], ...)");
   cmd->add_option("--stack-size", f.stack_size,
                   "a C program's stack per rank, e.g. 4MiB (default 1MiB; an overflow is reported, not corrupted)");
-  cmd->add_option("--ranks", f.ranks, "number of ranks (overrides the scenario's \"ranks\"; at most 2^24)")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--ranks", f.ranks, "number of ranks (overrides the scenario's \"ranks\"; at most 2^24)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::int64_t n = 0;
+            auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            if (ec != std::errc{} || end != text.data() + text.size() || n < 1 || n > runner::kMaxRanks)
+              return "expected a number of ranks from 1 to 2^24 = " + std::to_string(runner::kMaxRanks) + ", got \"" +
+                     text + "\"";
+            return "";
+          },
+          "1..2^24"));
   cmd->add_option("--network", f.network,
                   "network description file (overrides the scenario's \"network\"; default: the built-in "
                   "10-GbE-like Hockney network)");
@@ -191,20 +204,34 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
     cfg.max_memory = static_cast<std::int64_t>(std::min<std::uint64_t>(*b, INT64_MAX));
   }
   cfg.algorithms = sc.algorithms;
+  std::set<std::string> from_flags;  // the collectives --algorithm named (the rest are the scenario's)
   for (const auto& a : f.algorithms) {
     auto eq = a.find('=');
     if (eq == std::string::npos) throw sim::InputError("--algorithm", "expected COLLECTIVE=NAME, e.g. MPI_Scatter=linear; got \"" + a + "\"");
     cfg.algorithms[a.substr(0, eq)] = a.substr(eq + 1);
+    from_flags.insert(a.substr(0, eq));
   }
   for (const auto& [c, name] : cfg.algorithms) {
+    const std::string where = from_flags.count(c) ? "--algorithm" : f.scenario + ": /algorithms/" + c;
     bool known_collective = false, known = name == "auto";
     for (const auto& alg : coll::algorithms()) {
       if (coll::collective_name(alg.collective) != c) continue;
       known_collective = true;
       known = known || alg.name == name;
     }
-    if (!known_collective) throw sim::InputError("algorithms", "\"" + c + "\" is not a collective with algorithms (see --list-algorithms)");
-    if (!known) throw sim::InputError("algorithms", "no algorithm \"" + name + "\" for " + c + " (see --list-algorithms)");
+    if (!known_collective) {
+      sim::Suggestion near(c);
+      for (const auto& alg : coll::algorithms()) near.consider(coll::collective_name(alg.collective));
+      throw sim::InputError(where, "\"" + c + "\" is not a collective with algorithms" + near.hint() +
+                                       "; mpisim --list-algorithms lists them");
+    }
+    if (!known) {
+      sim::Suggestion near(name);
+      for (const auto& alg : coll::algorithms())
+        if (coll::collective_name(alg.collective) == c) near.consider(alg.name);
+      throw sim::InputError(where, "no algorithm \"" + name + "\" for " + c + near.hint() +
+                                       "; mpisim --list-algorithms lists them");
+    }
   }
   net::Network net = !f.network.empty()      ? net::load_network_file(f.network)
                      : !sc.network.empty()   ? net::load_network_file(resolve(sc.network, sc.file))
@@ -398,6 +425,24 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
   // mpisim cc: every argument is the C compiler's, so it is handled before parsing.
   if (argc >= 2 && std::string_view(argv[1]) == "cc") return compile_program(argc - 2, argv + 2, err);
+  // An unknown command is an error, also with --help after it, with the command it resembles.
+  if (argc >= 2 && argv[1][0] != '-') {
+    static constexpr std::string_view kCommands[] = {"run", "check", "explain", "cost", "calibrate", "cc"};
+    const std::string_view word = argv[1];
+    if (std::find(std::begin(kCommands), std::end(kCommands), word) == std::end(kCommands)) {
+      sim::Suggestion near(word);
+      for (auto c : kCommands) near.consider(c);
+      err << "error: unknown command \"" << word << "\"" << near.hint()
+          << "; the commands are run, check, explain, cost, calibrate and cc (mpisim --help)";
+      if (word.ends_with(".json") || program::is_program_file(std::string(word)))
+        err << "; to run " << word << ": mpisim run " << word;
+      err << "\n";
+      return 2;
+    }
+  }
+  // Options nobody declared are collected and refused after parsing, with the
+  // command's option they resemble (CLI11 would only say they were not expected).
+  app.allow_extras();
   app.add_subcommand("cc", "compile and link a C MPI program for mpisim run; the arguments are the C compiler's, as "
                            "with mpicc (docs/c-programs.md)");
 
@@ -426,8 +471,32 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help (of mpisim or a subcommand) exits 0; a usage error exits 2.
-    int code = app.exit(e, out, err);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e, out, err);
+    err << "error: " << e.what() << " (" << (argc >= 2 && argv[1][0] != '-' ? "mpisim " + std::string(argv[1]) : "mpisim")
+        << " --help)\n";
+    return 2;
+  }
+  for (CLI::App* cmd : {&app, run, check, explain, cost, calibrate}) {
+    if (cmd != &app && !cmd->parsed()) continue;
+    std::vector<std::string> extra = cmd->remaining();
+    // With extras allowed, CLI11 keeps the "--" that ends the options among them.
+    std::erase(extra, "--");
+    if (extra.empty()) continue;
+    const std::string command = cmd == &app ? "mpisim" : "mpisim " + cmd->get_name();
+    const std::string& word = extra.front();
+    if (word.size() < 2 || word[0] != '-') {
+      err << "error: " << command << ": unexpected argument \"" << word << "\" (" << command << " --help)\n";
+      return 2;
+    }
+    const std::string option = word.substr(0, word.find('='));
+    sim::Suggestion near(option);
+    for (const CLI::Option* o : cmd->get_options()) {
+      for (const auto& l : o->get_lnames()) near.consider("--" + l);
+      for (const auto& s : o->get_snames()) near.consider("-" + s);
+    }
+    err << "error: " << command << ": unknown option \"" << option << "\"" << near.hint() << " (" << command
+        << " --help lists the options)\n";
+    return 2;
   }
   if (version) {
     out << "mpisim " << kVersion << " (trace schema " << kTraceSchema << ")\n";

@@ -19,6 +19,7 @@
 #include "sim/input_error.hpp"
 #include "model/coll/one_call.hpp"
 #include "sim/json_writer.hpp"
+#include "sim/suggest.hpp"
 
 namespace mpisim::cli {
 namespace {
@@ -209,10 +210,13 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
   Collective c{};
   if (!coll::collective_by_name(f.collective, &c)) {
     std::string known;
+    sim::Suggestion near(f.collective);
     for (int i = 0; i < coll::kCollectives; ++i)
-      if (!coll::neighborhood(static_cast<Collective>(i)))
+      if (!coll::neighborhood(static_cast<Collective>(i))) {
         known += (i ? ", " : "") + std::string(coll::collective_name(static_cast<Collective>(i)));
-    throw sim::InputError("COLLECTIVE", "\"" + f.collective + "\" is not a collective; known: " + known);
+        near.consider(coll::collective_name(static_cast<Collective>(i)));
+      }
+    throw sim::InputError("COLLECTIVE", "\"" + f.collective + "\" is not a collective" + near.hint() + "; known: " + known);
   }
   if (coll::neighborhood(c))
     throw sim::InputError("COLLECTIVE", f.collective + " is a neighbourhood collective: it runs on a communicator with a "
@@ -229,8 +233,13 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         (f.algorithms.empty() || std::find(f.algorithms.begin(), f.algorithms.end(), a.name) != f.algorithms.end()))
       algs.push_back(&a);
   for (const auto& name : f.algorithms)
-    if (std::none_of(algs.begin(), algs.end(), [&](const coll::Algorithm* a) { return a->name == name; }))
-      throw sim::InputError("--algorithm", "no algorithm \"" + name + "\" for " + f.collective + " (see mpisim --list-algorithms)");
+    if (std::none_of(algs.begin(), algs.end(), [&](const coll::Algorithm* a) { return a->name == name; })) {
+      sim::Suggestion near(name);
+      for (const auto& a : coll::algorithms())
+        if (a.collective == c && !a.restrictions.intercomm) near.consider(a.name);
+      throw sim::InputError("--algorithm", "no algorithm \"" + name + "\" for " + f.collective + near.hint() +
+                                               "; mpisim --list-algorithms lists them");
+    }
 
   std::uint64_t shard = 0, shards = 1;
   if (!f.shard.empty()) {
