@@ -198,6 +198,11 @@ void absolute_max(const std::byte* in, std::byte* inout, std::int64_t count, con
 
 }  // namespace
 
+void null_op(const char* argument) {
+  throw MpiError(ErrorClass::op, argument, "MPI_OP_NULL is not an operation",
+                 "MPI-4.1 §6.9.2: op must be a predefined or a user-defined operation");
+}
+
 OpRef predefined_op(std::string_view name) {
   static const std::map<std::string_view, OpRef> ops = [] {
     std::map<std::string_view, OpRef> m;

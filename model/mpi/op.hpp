@@ -42,6 +42,8 @@ using OpRef = std::shared_ptr<const Op>;
 
 // MPI_MAX, MPI_SUM, ... by name; null if unknown.
 OpRef predefined_op(std::string_view name);
+// The error of MPI_OP_NULL given where an operation is expected (MPI_ERR_OP).
+[[noreturn]] void null_op(const char* argument);
 
 // The user functions scenarios can pass to MPI_Op_create, by name (see
 // docs/semantics.md): "matrix_product_2x2" (not commutative: each 4 MPI_INTs are a

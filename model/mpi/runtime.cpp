@@ -1272,8 +1272,25 @@ SimTime World::finish_time(std::uint32_t r) const {
 
 Message* World::new_message(Rank& from, const Request* send, std::uint32_t dst_world) {
   const auto bytes = static_cast<std::uint64_t>(send->buffer.count * send->buffer.type->size());
-  return messages_.make(next_message_id_++, from.id_, dst_world, send->comm->rank_of(from.id_, from.id_), send->tag,
-                        send->context, bytes, bytes <= model_.eager_limit(), send->type_ref, send->buffer.count);
+  const bool eager = bytes <= model_.eager_limit();
+  // The run's memory budget (--max-memory) counts what a message holds until it
+  // is received: its record, and in data mode an eager message's copy of the data
+  // (with its provenance when tracked). Charged before the message exists, so a
+  // run over budget stops at the send that would exceed it.
+  std::int64_t held = static_cast<std::int64_t>(sizeof(Message));
+  if (mode_ == PayloadMode::data && eager) held += static_cast<std::int64_t>(bytes) * (track_origins_ ? 5 : 1);
+  if (budget_.used + held > budget_.limit)
+    throw LimitError("memory", "a message of " + std::to_string(bytes) + " bytes from rank " + std::to_string(from.id_) +
+                                   " to rank " + std::to_string(dst_world) + " needs " + std::to_string(held) +
+                                   " bytes until it is received; mpisim would then hold " +
+                                   std::to_string(budget_.used + held) + " bytes (with " +
+                                   std::to_string(messages_.live()) + " messages not yet received), over --max-memory " +
+                                   std::to_string(budget_.limit));
+  budget_.used += held;
+  Message* m = messages_.make(next_message_id_++, from.id_, dst_world, send->comm->rank_of(from.id_, from.id_), send->tag,
+                              send->context, bytes, eager, send->type_ref, send->buffer.count);
+  m->held = held;
+  return m;
 }
 
 void World::post(Message* m, Request* send) {
@@ -1819,6 +1836,7 @@ void World::track_origins(std::int64_t allocation_limit) {
 }
 
 void World::release(Message* m) {
+  budget_.used -= m->held;
   m->payload.clear();
   messages_.release(m);
 }

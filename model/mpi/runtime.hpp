@@ -177,6 +177,7 @@ struct Message {
   std::uint32_t channel = 0;
   std::int64_t collective = -1;  // instance id of the collective that sent it, -1 for p2p
   std::uint64_t bytes;
+  std::int64_t held = 0;       // bytes of the run's memory budget it holds (World::new_message)
   // A send waiting behind another: the event seq it was given when posted; an
   // arrival parked at its receiver: its arrival event's seq.
   std::uint64_t seq = 0;

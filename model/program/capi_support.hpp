@@ -198,8 +198,8 @@ inline mpi::OpRef op_of(const CRank& c, int h) {
   const auto i = static_cast<unsigned>(h) - 0x58000001u;
   if (i < ops.size()) return ops[i];
   if (mpi::OpRef o = c.handles.op(h)) return o;
-  throw MpiError(ErrorClass::op, "op",
-                 h == MPI_OP_NULL ? std::string("MPI_OP_NULL is not an operation") : hex(h) + " is not an operation handle",
+  if (h == MPI_OP_NULL) mpi::null_op("op");
+  throw MpiError(ErrorClass::op, "op", hex(h) + " is not an operation handle",
                  "MPI-4.1 §6.9.2: op must be a predefined or a user-defined operation");
 }
 

@@ -1,6 +1,7 @@
 // A C program's run: loading it, a fiber per rank driven by an engine process,
 // the globals swapped at every switch, and how the run ends.
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <algorithm>
@@ -28,6 +29,10 @@ Task<void> computing(mpi::Rank& rk, SimTime d) { co_await rk.compute(d); }
 
 
 bool is_program_file(const std::string& path) {
+  // Only a regular file is opened: open() of a FIFO waits for a writer (a
+  // scenario given as a pipe is refused by the scenario reader, not hung here).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   std::ifstream in(path, std::ios::binary);
   char magic[4] = {};
   in.read(magic, 4);

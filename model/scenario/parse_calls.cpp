@@ -51,7 +51,12 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
     const Json& v = j[p.name];
     a.text = v.is_string() ? v.get<std::string>() : v.dump();
     switch (p.kind) {
-      case ParamKind::integer: a.expr = expr(v, ap); break;
+      case ParamKind::integer:
+        // An integer too large for a JSON integer reaches us as a double.
+        if (v.is_number_float())
+          fail(ap, "expected an integer (an MPI int or count) or an expression, got the real number " + v.dump());
+        a.expr = expr(v, ap);
+        break;
       case ParamKind::int_array: a.expr = expr(v, ap); break;
       case ParamKind::buffer: a.buffer = buffer_ref(v, ap); break;
       case ParamKind::datatype:
@@ -132,7 +137,7 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
       case ParamKind::op_in:
         if (!v.is_string()) fail(ap, "expected an operation: MPI_SUM, MPI_MAX, ... or the name of one the program made");
         a.handle = v.get<std::string>();
-        if (!mpi::predefined_op(a.handle)) {
+        if (!mpi::predefined_op(a.handle) && a.handle != "MPI_OP_NULL") {
           if (!is_identifier(a.handle) || a.handle.rfind("MPI_", 0) == 0)
             fail(ap, "unknown operation " + sim::shown(a.handle) + "; predefined: MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, "
                      "MPI_BAND, MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP");

@@ -148,6 +148,8 @@ class ScenarioParser {
   }
 
   Expr expr(const Json& v, const std::string& path) {
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+      fail(path, "the integer " + v.dump() + " is beyond 2^63 - 1, the largest integer a scenario computes with");
     if (v.is_number_integer()) return Expr::constant(v.get<std::int64_t>());
     if (v.is_number_float()) {
       const double d = v.get<double>();

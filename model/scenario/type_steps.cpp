@@ -236,6 +236,7 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
 mpi::OpRef Executor::op_arg(RankEnv& env, const Step& s) {
   const Arg& a = arg(s, P::op);
   if (auto op = mpi::predefined_op(a.handle)) return op;
+  if (a.handle == "MPI_OP_NULL") mpi::null_op("op");
   mpi::OpRef* o = find_in(env.ops(), a.name);
   if (!o)
     throw MpiError(mpi::ErrorClass::op, "op", "operation '" + a.handle + "' was never created on this rank",

@@ -3,9 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string>
 
 #include "model/net/network_file.hpp"
+#include "model/program/program.hpp"
 #include "model/scenario/scenario.hpp"
 #include "sim/input_error.hpp"
 #include "tests/support.hpp"
@@ -66,6 +69,17 @@ TEST_CASE("only regular files of a bounded size are read as scenarios or network
       CHECK(has(e.what(), "must be a regular file"));
     }
   }
+  // A FIFO is refused at once, not opened (an open would wait for a writer).
+  const std::string fifo = (std::filesystem::temp_directory_path() / ("mpisim-fifo-" + std::to_string(::getpid()))).string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_FALSE(program::is_program_file(fifo));
+  try {
+    scenario::load_scenario(fifo);
+    FAIL("accepted");
+  } catch (const sim::InputError& e) {
+    CHECK(has(e.what(), "must be a regular file"));
+  }
+  std::filesystem::remove(fifo);
   try {
     scenario::load_scenario("/no/such/file.json");
     FAIL("accepted");
@@ -127,6 +141,16 @@ TEST_CASE("a number beyond a double's range is named with its place: file, JSON 
   }
   // Large numbers a double holds are not refused here (the field's own check decides).
   CHECK_FALSE(has(parse_error(R"({"mpisim": 1, "ranks": 1e300, "program": []})"), "beyond the range"));
+  // An integer past 2^63 - 1 is not wrapped; one past 2^64 (a double to the JSON
+  // reader) is not an integer argument.
+  const std::string bcast = R"({"mpisim": 1, "program": [{"buffer": "x", "type": "MPI_INT", "count": 4},
+    {"call": "MPI_Bcast", "buffer": "x", "datatype": "MPI_INT", "root": 0, "comm": "MPI_COMM_WORLD", "count": )";
+  CHECK(has(parse_error(bcast + "18446744073709551615}]}"),
+            "/program/1/count: the integer 18446744073709551615 is beyond 2^63 - 1"));
+  CHECK(has(parse_error(bcast + "18446744073709551616}]}"),
+            "/program/1/count: expected an integer (an MPI int or count) or an expression, got the real number"));
+  CHECK(has(parse_error(R"({"mpisim": 1, "program": [{"buffer": "x", "type": "MPI_INT", "count": 9223372036854775808}]})"),
+            "/program/0/count: the integer 9223372036854775808 is beyond 2^63 - 1"));
 }
 
 TEST_CASE("a runaway loop ends at the default event limit, 10^8 + 10^4 per rank, with LIMIT_EVENTS") {
@@ -170,4 +194,17 @@ TEST_CASE("--max-memory bounds the ranks' state and the provenance too: 2^24 ran
   CHECK(has(r.trace.diagnostics().front().message, "needs 5242880 bytes (with the provenance"));
   cfg.trace_level = sim::TraceLevel::summary;
   CHECK(test::first_code(scenario::run_scenario(one, n, cfg)) == "");
+  // Messages not yet received count too: a flood of sends nobody receives stops
+  // at the budget, not at the machine's memory.
+  scenario::Scenario flood = scenario::parse_scenario(R"({"mpisim": 1, "program": [
+    {"buffer": "x", "type": "MPI_INT", "count": 1},
+    {"repeat": 10000000, "program": [{"call": "MPI_Send", "ranks": "rank == 0", "buf": "x", "count": 1, "datatype": "MPI_INT",
+                                       "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD"}]},
+    {"call": "MPI_Barrier", "comm": "MPI_COMM_WORLD"}]})", "f.json");
+  cfg.ranks = 2;
+  cfg.max_memory = 16 << 20;
+  r = scenario::run_scenario(flood, n, cfg);
+  REQUIRE(test::first_code(r) == "LIMIT_MEMORY");
+  CHECK(has(r.trace.diagnostics().front().message, "a message of 4 bytes from rank 0 to rank 1 needs"));
+  CHECK(has(r.trace.diagnostics().front().message, "messages not yet received), over --max-memory 16777216"));
 }

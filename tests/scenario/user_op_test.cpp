@@ -75,3 +75,12 @@ TEST_CASE("an expression op on complex numbers, or giving a value its type canno
                          1)
             .rfind("MPI_ERR_OP: the user function of o (\"[rank for j in 0..len]\") failed: ", 0) == 0);
 }
+
+TEST_CASE("MPI_OP_NULL may be written as an op argument: the call is MPI_ERR_OP") {
+  CHECK(first_diagnostic(R"j(
+    {"buffer": "x", "type": "MPI_INT", "count": 1},
+    {"buffer": "y", "type": "MPI_INT", "count": 1},
+    {"call": "MPI_Allreduce", "sendbuf": "x", "recvbuf": "y", "count": 1, "datatype": "MPI_INT", "op": "MPI_OP_NULL",
+     "comm": "MPI_COMM_WORLD"})j",
+                         2) == "MPI_ERR_OP: MPI_OP_NULL is not an operation (/program/2)");
+}
