@@ -203,3 +203,44 @@ std::vector<CallSpec> collective_rows() {
 }
 
 }  // namespace mpisim::calls::rows
+
+namespace mpisim::calls {
+
+const char* in_place_definition(CallId id) {
+  switch (blocking_form(id).value_or(id)) {
+    case CallId::gather:
+    case CallId::gatherv:
+      return "MPI_IN_PLACE as sendbuf at the root (MPI-4.1 §6.5): the root's own block is taken to be in its place in "
+             "recvbuf already; the root sends itself nothing, and sendcount and sendtype are ignored there.";
+    case CallId::scatter:
+    case CallId::scatterv:
+      return "MPI_IN_PLACE as recvbuf at the root (MPI-4.1 §6.6): the root sends itself no block; its own block stays "
+             "where it is in sendbuf, and recvcount and recvtype are ignored there.";
+    case CallId::allgather:
+    case CallId::allgatherv:
+      return "MPI_IN_PLACE as sendbuf at every process (MPI-4.1 §6.7): each process's contribution is taken from its "
+             "own block of recvbuf, which the call leaves as it is; sendcount and sendtype are ignored.";
+    case CallId::alltoall:
+    case CallId::alltoallv:
+    case CallId::alltoallw:
+      return "MPI_IN_PLACE as sendbuf at every process (MPI-4.1 §6.8): the data sent is taken from recvbuf, laid out "
+             "as the receive arguments say, and the data received replaces it there.";
+    case CallId::reduce:
+      return "MPI_IN_PLACE as sendbuf at the root (MPI-4.1 §6.9.1): the root's input is taken from recvbuf, and the "
+             "result replaces it there.";
+    case CallId::allreduce:
+      return "MPI_IN_PLACE as sendbuf at every process (MPI-4.1 §6.9.6): each process's input is taken from recvbuf, "
+             "and the result replaces it there.";
+    case CallId::reduce_scatter_block:
+    case CallId::reduce_scatter:
+      return "MPI_IN_PLACE as sendbuf at every process (MPI-4.1 §6.10): each process's input is taken from recvbuf, "
+             "and its block of the result is left at the start of recvbuf.";
+    case CallId::scan:
+    case CallId::exscan:
+      return "MPI_IN_PLACE as sendbuf (MPI-4.1 §6.11): each process's input is taken from recvbuf, and its prefix "
+             "result replaces it there (MPI_Exscan leaves rank 0's recvbuf undefined).";
+    default: return nullptr;
+  }
+}
+
+}  // namespace mpisim::calls

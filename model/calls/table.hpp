@@ -171,6 +171,10 @@ const std::vector<CallSpec>& call_specs();
 // (MPI_Bcast_init) `id` is, if it is one; `persistent` tells which.
 std::optional<CallId> blocking_form(CallId id, bool* persistent = nullptr);
 const char* param_name(P p);
+// What MPI_IN_PLACE means for a collective (in its blocking, nonblocking or
+// persistent form), in the standard's terms: where it is given and what then
+// stands in for the buffer; null for a call that takes no MPI_IN_PLACE.
+const char* in_place_definition(CallId id);
 // The row of a call by its name or an alias's; null if there is none.
 const CallSpec* find_call(std::string_view name);
 // Whether mpi.h declares a function of this name (a row's or an alias's).

@@ -64,8 +64,13 @@ struct ExplainEntry {
   std::string args_json;
   std::string algorithm;
   std::int64_t start_ps = 0, end_ps = 0;
+  // A collective's role at this rank ("root", "non-root"; "" for the others) and
+  // whether it passed MPI_IN_PLACE; args_json then holds only the arguments
+  // significant at the rank (those the library read).
+  std::string role;
+  bool in_place = false;
   struct Change {
-    std::string buffer, before, after;
+    std::string buffer, before, after;  // equal when the call wrote the values the buffer held
   };
   std::vector<Change> changes;
   // What the call gave back at this rank: each output parameter and its value in

@@ -34,29 +34,38 @@ bool collective_of(CallId id, coll::Collective* kind, coll::Form* form) {
   return true;
 }
 
+// The step's arguments for the library, evaluated as it asks for them; under
+// mpisim explain it notes which it asked for (those significant at the rank).
 class Executor::StepArgs final : public coll::ArgSource {
  public:
-  StepArgs(Executor& ex, RankEnv& env, const Step& s) : ex_(ex), env_(env), s_(s) {}
+  StepArgs(Executor& ex, RankEnv& env, const Step& s, std::uint32_t* read) : ex_(ex), env_(env), s_(s), read_(read) {}
   bool given(coll::Param p) const override {
     const std::int8_t i = s_.slot[static_cast<std::size_t>(id(p))];
     return i >= 0 && s_.args[static_cast<std::size_t>(i)].present;
   }
-  std::int64_t integer(coll::Param p) override { return ex_.int_arg(env_, s_, id(p)); }
-  Address buffer(coll::Param p) override { return ex_.address(env_, ex_.arg(s_, id(p)), id(p)); }
-  mpi::TypeRef datatype(coll::Param p) override { return ex_.type_arg(env_, s_, id(p)); }
+  std::int64_t integer(coll::Param p) override { return ex_.int_arg(env_, s_, id(note(p))); }
+  Address buffer(coll::Param p) override { return ex_.address(env_, ex_.arg(s_, id(note(p))), id(p)); }
+  mpi::TypeRef datatype(coll::Param p) override { return ex_.type_arg(env_, s_, id(note(p))); }
   std::vector<std::int64_t> integers(coll::Param p, std::size_t) override {
-    Value v = ex_.eval(env_, *ex_.arg(s_, id(p)).expr);
+    Value v = ex_.eval(env_, *ex_.arg(s_, id(note(p))).expr);
     if (!v.is_array || v.is_real) throw StepError(std::string(param_name(id(p))) + " must be an array of integers");
     return std::move(v.array);
   }
   std::vector<mpi::TypeRef> datatypes(coll::Param p, std::size_t) override {
     std::vector<mpi::TypeRef> out;
-    for (NameId n : ex_.arg(s_, id(p)).names) out.push_back(ex_.named_type(env_, n, param_name(id(p))));
+    for (NameId n : ex_.arg(s_, id(note(p))).names) out.push_back(ex_.named_type(env_, n, param_name(id(p))));
     return out;
   }
-  mpi::OpRef op() override { return ex_.op_arg(env_, s_); }
+  mpi::OpRef op() override {
+    note(coll::Param::op);
+    return ex_.op_arg(env_, s_);
+  }
 
  private:
+  coll::Param note(coll::Param p) {
+    if (read_) *read_ |= std::uint32_t{1} << static_cast<unsigned>(p);
+    return p;
+  }
   static P id(coll::Param p) {
     switch (p) {
       case coll::Param::buffer: return P::buffer;
@@ -83,6 +92,7 @@ class Executor::StepArgs final : public coll::ArgSource {
   Executor& ex_;
   RankEnv& env_;
   const Step& s_;
+  std::uint32_t* read_;
 };
 
 // The nonblocking collectives and the persistent ones' _init: they start, never block.
@@ -132,9 +142,19 @@ void Executor::start_persistent(RankEnv& env, mpi::Rank& rk, NameId id, const ch
 // A collective call's arguments, checked against the standard here, at the
 // boundary; the coordinator checks them against the other members'.
 coll::CollArgs Executor::collective_args(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind, coll::Form form) {
-  StepArgs source(*this, env, s);
+  ExplainCall* explained = cfg_.explain ? &(explain_call_[env.rank] = ExplainCall{}) : nullptr;
+  StepArgs source(*this, env, s, explained ? &explained->read : nullptr);
   const mpi::Communicator& comm = comm_arg(env, s);
   coll::CollArgs a = coll::read_arguments(rk, kind, form, comm, source);
+  if (explained) {
+    explained->role = !coll::rooted(kind) ? "" : a.is_root() ? "root" : "non-root";
+    explained->in_place = a.in_place() || (a.recvbuf == coll::kInPlace);
+    for (const coll::Touched& t : coll::touched(a))
+      if (t.writes)
+        if (const mpi::Allocation* al = rk.memory().find(t.addr, 1); al && al->name &&
+            std::find(explained->written.begin(), explained->written.end(), al->name) == explained->written.end())
+          explained->written.push_back(al->name);
+  }
   a.segment_bytes = s.segment;
   a.instance = next_instance(env, comm);
   committed_ = true;  // numbered among the communicator's collectives: bound to the other members' calls

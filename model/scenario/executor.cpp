@@ -270,7 +270,10 @@ Blocking Executor::run_step(RankEnv& env, const Step& s) {
       }
       case Step::call: {
         env.call_start = world_.engine().now();
-        if (cfg_.explain) explain_before_[env.rank] = buffer_texts(env);
+        if (cfg_.explain) {
+          explain_before_[env.rank] = buffer_texts(env);
+          explain_call_.erase(env.rank);
+        }
         started_.clear();
         committed_ = false;
         const bool returns = returns_errors(env, s);  // before the call changes the handles it names

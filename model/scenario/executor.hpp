@@ -486,6 +486,16 @@ class Executor {
   const Program* counted_program_ = nullptr;
   std::size_t counted_buffers_ = 0;
   std::map<std::uint32_t, std::vector<std::string>> explain_before_;  // mpisim explain: buffers as each call found them
+  // mpisim explain: what the library made of a rank's collective call, from its
+  // arguments (collective_args): the parameters it read (significant at the
+  // rank), the rank's role, and the buffers the call writes there.
+  struct ExplainCall {
+    std::uint32_t read = 0;  // bits by coll::Param
+    std::string role;        // "root", "non-root", or "" when the call has no root
+    bool in_place = false;
+    std::vector<const std::string*> written;  // the allocations the call writes at the rank
+  };
+  std::map<std::uint32_t, ExplainCall> explain_call_;
   struct {
     const Step* step = nullptr;
     const coll::Algorithm* algorithm = nullptr;  // null: auto

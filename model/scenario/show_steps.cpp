@@ -4,6 +4,7 @@
 #include "model/scenario/executor.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace mpisim::scenario::exec {
 // An MPI_CHAR buffer that holds printable text (ASCII up to its first NUL): that
@@ -53,12 +54,26 @@ void Executor::record_explain(RankEnv& env, const Step& s, const char* algorithm
   e.algorithm = algorithm;
   e.start_ps = start.ps;
   e.end_ps = world_.engine().now().ps;
+  const ExplainCall* called = nullptr;
+  if (auto it = explain_call_.find(env.rank); it != explain_call_.end()) called = &it->second;
+  if (called) {
+    // Only the arguments significant at this rank: a collective's parameters the
+    // library did not read (a scatter's send arguments away from its root) go.
+    auto j = nlohmann::ordered_json::parse(args.empty() ? "{}" : args);
+    for (int p = 0; p <= static_cast<int>(coll::Param::recvtypes); ++p)
+      if (!(called->read >> p & 1)) j.erase(coll::param_name(static_cast<coll::Param>(p)));
+    e.args_json = j.dump();
+    e.role = called->role;
+    e.in_place = called->in_place;
+  }
   std::vector<std::string> after = buffer_texts(env);
   const auto& allocs = world_.rank(env.rank).memory().allocations();
   for (std::size_t i = 0; i < after.size(); ++i) {
     const auto& found = explain_before_[env.rank];
     std::string before = i < found.size() ? found[i] : "(not yet declared)";
-    if (before != after[i]) e.changes.push_back({*allocs[i].name, std::move(before), after[i]});
+    const bool written = called && std::find(called->written.begin(), called->written.end(), allocs[i].name) !=
+                                       called->written.end();
+    if (before != after[i] || written) e.changes.push_back({*allocs[i].name, std::move(before), after[i]});
   }
   e.results = explain_results(env, s);
   result_.explain.push_back(std::move(e));

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "model/calls/table.hpp"
 #include "model/net/units.hpp"
 #include "model/scenario/scenario.hpp"
 #include "sim/cli/report.hpp"
@@ -13,12 +14,25 @@
 namespace mpisim::cli {
 namespace {
 
-std::string fill(std::string text, const nlohmann::json& args) {
+using Json = nlohmann::ordered_json;
+
+std::string text_of(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// The definition with each {parameter} replaced by its value, or by the bare
+// parameter name where the run gives no one value (it differs among the ranks,
+// or is not significant at the ranks that ran the step).
+std::string fill(std::string text, const Json& args) {
   for (auto it = args.begin(); it != args.end(); ++it) {
     std::string key = "{" + it.key() + "}";
-    std::string value = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+    std::string value = text_of(it.value());
     for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
       text.replace(at, key.size(), value);
+  }
+  for (auto open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
+    const auto close = text.find('}', open);
+    if (close == std::string::npos) break;
+    text.erase(close, 1);
+    text.erase(open, 1);
   }
   return text;
 }
@@ -35,12 +49,13 @@ std::string rank_list(const std::vector<std::int64_t>& ranks) {
   return s;
 }
 
-std::string signature(const std::string& call, const nlohmann::json& args) {
+// The call with its arguments in the standard's order (the trace keeps them so).
+std::string signature(const std::string& call, const Json& args) {
   std::string s = call + "(";
   bool first = true;
   for (auto it = args.begin(); it != args.end(); ++it) {
     if (it.key() == "path") continue;
-    s += (first ? "" : ", ") + it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+    s += (first ? "" : ", ") + it.key() + "=" + text_of(it.value());
     first = false;
   }
   return s + ")";
@@ -75,14 +90,54 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
   for (const auto& path : order) {
     const auto& entries = by_path[path];
     const runner::ExplainEntry& first = *entries.front();
-    nlohmann::json args = nlohmann::json::parse(first.args_json.empty() ? "{}" : first.args_json);
-    out << "\n" << path << "  " << signature(first.call, args) << "\n";
+    // The ranks that called with the same (significant) arguments in the same
+    // role, together, in rank order: a v-variant's counts, a root and the others.
+    std::vector<const runner::ExplainEntry*> ranked(entries.begin(), entries.end());
+    std::stable_sort(ranked.begin(), ranked.end(), [](auto* a, auto* b) { return a->rank < b->rank; });
+    struct Group {
+      std::string role;
+      Json args;
+      std::vector<std::int64_t> ranks;
+    };
+    std::vector<Group> groups;
+    for (const auto* e : ranked) {
+      Json args = Json::parse(e->args_json.empty() ? "{}" : e->args_json);
+      args.erase("path");
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.role == e->role && x.args == args; });
+      if (g == groups.end()) groups.push_back({e->role, std::move(args), {e->rank}});
+      else g->ranks.push_back(e->rank);
+    }
+    std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.role == "root" && b.role != "root"; });
+    auto who = [](const Group& g) {
+      return std::string(g.ranks.size() == 1 ? "rank " : "ranks ") + rank_list(g.ranks) +
+             (g.role == "root" ? " (the root)" : g.role == "non-root" ? " (not the root)" : "");
+    };
+    if (groups.size() == 1) {
+      out << "\n" << path << "  " << signature(first.call, groups.front().args) << "\n";
+      if (!groups.front().role.empty()) out << "  at " << who(groups.front()) << "\n";
+    } else {
+      out << "\n" << path << "  " << first.call << ", called with different arguments:\n";
+      for (std::size_t i = 0; i < groups.size() && i < 16; ++i)
+        out << "  " << who(groups[i]) << ": " << signature(first.call, groups[i].args) << "\n";
+      if (groups.size() > 16) out << "  ... (" << groups.size() - 16 << " more)\n";
+    }
     if (auto n = notes.find(path); n != notes.end()) out << "  note: " << n->second << "\n";
-    // The standard's definition, from the call's row, with this run's values: the
-    // arguments, and what the output parameters got (at the first rank to run it).
+    // The standard's definition, from the call's row, with this run's values: each
+    // argument the ranks agree on, and what the output parameters got (at the first
+    // rank to run it); the others by name.
+    Json args;
+    for (const Group& g : groups)
+      for (auto it = g.args.begin(); it != g.args.end(); ++it) {
+        bool same = true;
+        for (const Group& h : groups) same = same && (!h.args.contains(it.key()) || h.args[it.key()] == it.value());
+        if (same) args[it.key()] = it.value();
+      }
     for (const auto& [param, value] : first.results) args[param] = value;
-    if (const scenario::CallSpec* spec = scenario::find_call(first.call))
+    if (const scenario::CallSpec* spec = scenario::find_call(first.call)) {
       out << "  " << spec->section << ": " << fill(spec->definition, args) << "\n";
+      const bool in_place = std::any_of(entries.begin(), entries.end(), [](auto* e) { return e->in_place; });
+      if (const char* rule = calls::in_place_definition(spec->id); rule && in_place) out << "  " << rule << "\n";
+    }
     if (!first.results.empty()) {
       // What each rank got, the ranks that got the same thing together, in rank order.
       std::map<std::string, std::vector<std::int64_t>> got;
@@ -117,8 +172,12 @@ void print_explanation(std::ostream& out, const scenario::Scenario& sc, const ne
     for (const auto* e : in_rank_order) {
       for (const auto& c : e->changes) {
         if (++shown > 32) break;
-        out << "  rank " << e->rank << "  " << c.buffer << ": " << compact_snapshot(c.before) << "  ->  "
-            << compact_snapshot(c.after) << "\n";
+        if (c.before == c.after)
+          out << "  rank " << e->rank << "  " << c.buffer << ": " << compact_snapshot(c.after)
+              << "  (written with the values it held)\n";
+        else
+          out << "  rank " << e->rank << "  " << c.buffer << ": " << compact_snapshot(c.before) << "  ->  "
+              << compact_snapshot(c.after) << "\n";
       }
     }
     if (shown > 32) out << "  ... (" << shown - 32 << " more changes)\n";

@@ -157,7 +157,7 @@ TEST_CASE("mpisim explain prints the scenario's and each call's note") {
   CHECK(mpisim::cli::run_cli(3, argv, out, err) == 0);
   std::string text = out.str();
   CHECK(text.find("note: Each section is one send mode") != std::string::npos);
-  CHECK(text.find("MPI_Ssend(buf=v, comm=MPI_COMM_WORLD, count=4, datatype=MPI_INT, dest=1, tag=1)\n  note: synchronous: "
+  CHECK(text.find("MPI_Ssend(buf=v, count=4, datatype=MPI_INT, dest=1, tag=1, comm=MPI_COMM_WORLD)\n  note: synchronous: "
                   "returns once") != std::string::npos);
   // A note is a string, on any step.
   CHECK(mpisim::test::has(mpisim::test::parse_error(R"({"mpisim": 1, "program": [{"compute": {"ns": 1}, "note": 5}]})"),
