@@ -31,6 +31,14 @@ struct Config {
   sim::TraceLevel trace_level = sim::TraceLevel::full;
   std::map<std::string, std::string> algorithms;   // collective -> algorithm (CLI over scenario)
   bool explain = false;                            // record every buffer before and after each call
+  // mpisim figure, in two runs. The first names a blocking collective's step by
+  // its JSON pointer (figure_step) and learns which call the first rank to reach
+  // it makes (Result::figure_call: the communicator's context and the call's
+  // number on it); the second gives that call (figure_call), and every member
+  // records its buffers before and after it, from whichever step it makes it
+  // (Result::figure).
+  std::string figure_step;
+  std::optional<std::pair<std::uint32_t, std::int64_t>> figure_call;
   bool verify = false;                             // compare every collective's result with the standard's definition
   // When nonblocking collectives advance (mpi::World::Progress): only while their
   // rank is inside an MPI call (true), asynchronously (false), or as the
@@ -103,6 +111,13 @@ struct Result {
   std::string network_kind;
   std::vector<net::LinkUsage> links;               // what each link carried (topology models)
   std::vector<ExplainEntry> explain;               // with Config::explain
+  // With Config::figure_step: per rank that made the call, in the order they
+  // returned from it, a JSON object: {"rank", "role", "regions": [{"argument",
+  // "block", "writes", "before", "after"}]}, each region a buffer argument (a
+  // block of it, for per-process blocks) as the library reads or writes it, its
+  // contents as a snapshot's data (values, origins, combined).
+  std::vector<std::string> figure;
+  std::optional<std::pair<std::uint32_t, std::int64_t>> figure_call;
   // Every datatype the program built, for the viewer's drawing of its type map
   // (full traces only): the JSON object, and the ranks that built it so.
   struct DatatypeDrawing {

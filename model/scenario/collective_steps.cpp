@@ -157,6 +157,13 @@ coll::CollArgs Executor::collective_args(RankEnv& env, const Step& s, mpi::Rank&
   }
   a.segment_bytes = s.segment;
   a.instance = next_instance(env, comm);
+  // mpisim figure: the collective call the step makes, at every member, whichever
+  // step the member makes it from (a root's step and the others').
+  if (!cfg_.figure_step.empty() && form == coll::Form::blocking) {
+    const std::pair<std::uint32_t, std::int64_t> call{comm.base_context(), a.instance};
+    if (!result_.figure_call && s.path == cfg_.figure_step) result_.figure_call = call;
+    if (cfg_.figure_call == call) figure_before(env, a, rk);
+  }
   committed_ = true;  // numbered among the communicator's collectives: bound to the other members' calls
   return a;
 }

@@ -325,6 +325,7 @@ std::int64_t Executor::record_call(RankEnv& env, const Step& s, const char* name
                          std::string args) {
   if (s.kind == Step::call && s.spec->names_outputs) name_results(env, s);
   if (cfg_.explain && s.kind == Step::call) record_explain(env, s, algorithm, start, args);
+  if (!figure_pending_.empty() && s.kind == Step::call) figure_after(env);
   if (result_.trace.level() == sim::TraceLevel::summary) {
     result_.trace.count_call(name, start, world_.engine().now());
     return -1;

@@ -496,6 +496,24 @@ class Executor {
     std::vector<const std::string*> written;  // the allocations the call writes at the rank
   };
   std::map<std::uint32_t, ExplainCall> explain_call_;
+  // mpisim figure (Config::figure_step): the regions of the step's call at each
+  // rank, with their contents before it; done once a rank's call returned.
+  struct FigureRegion {
+    const char* argument;
+    int block;
+    bool writes;
+    Address addr;
+    std::int64_t bytes;
+    std::string before;
+  };
+  struct FigureCall {
+    std::string role;
+    std::vector<FigureRegion> regions;
+  };
+  std::map<std::uint32_t, FigureCall> figure_pending_;
+  void figure_before(RankEnv& env, const coll::CollArgs& a, mpi::Rank& rk);
+  void figure_after(RankEnv& env);
+  std::string region_json(mpi::Rank& rk, Address addr, std::int64_t bytes);
   struct {
     const Step* step = nullptr;
     const coll::Algorithm* algorithm = nullptr;  // null: auto

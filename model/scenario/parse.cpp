@@ -36,6 +36,24 @@ std::optional<NameId> Names::find(std::string_view s) const {
   return it->second;
 }
 
+namespace {
+const Step* find_in(const Program& program, std::string_view path) {
+  for (const Step& s : program) {
+    if (s.path == path) return &s;
+    if (s.body && path.starts_with(s.path + "/"))
+      if (const Step* inner = find_in(*s.body, path)) return inner;
+  }
+  return nullptr;
+}
+}  // namespace
+
+const Step* find_step(const Scenario& sc, std::string_view path) {
+  if (const Step* s = find_in(sc.program, path)) return s;
+  for (const auto& [rank, program] : sc.per_rank)
+    if (const Step* s = find_in(program, path)) return s;
+  return nullptr;
+}
+
 const Program& Scenario::program_for(std::int64_t rank) const {
   if (!mpmd) return program;
   auto it = per_rank.find(rank);

@@ -149,6 +149,10 @@ struct Scenario {
   const Program& program_for(std::int64_t rank) const;
 };
 
+// The step at a JSON pointer ("/program/3", "/program/2/program/0",
+// "/program/*/1"), or null.
+const Step* find_step(const Scenario& sc, std::string_view path);
+
 // Parses and validates; throws sim::InputError naming the file, the JSON path and
 // what was expected.
 Scenario parse_scenario(const std::string& text, const std::string& file);

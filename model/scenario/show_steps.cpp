@@ -327,3 +327,86 @@ void Executor::show(RankEnv& env, const Step& s) {
 }
 
 }  // namespace mpisim::scenario::exec
+
+namespace mpisim::scenario::exec {
+
+// mpisim figure: a region of a rank's memory as a snapshot's data: the elements of
+// the allocation it lies in that it covers, their origins and combined ranks.
+std::string Executor::region_json(mpi::Rank& rk, Address addr, std::int64_t bytes) {
+  std::string out;
+  sim::JsonWriter w(out, 0);
+  w.begin_object();
+  const mpi::Allocation* al = rk.memory().find(addr, 1);
+  if (!al || !al->data || bytes <= 0) {
+    w.key("values").null().end_object();
+    out.pop_back();
+    return out;
+  }
+  const std::int64_t element = al->type->extent();
+  const std::int64_t first = (addr - al->base) / element;
+  const std::int64_t end = std::min(al->count, (addr + bytes - al->base + element - 1) / element);
+  const std::int64_t n = std::min<std::int64_t>(end - first, kMaxShown);
+  w.field("buffer", *al->name).field("type", al->type->name()).field("first", first).field("count", end - first);
+  w.key("values").begin_array();
+  for (std::int64_t i = 0; i < n; ++i) write_element_json(w, *al, first + i);
+  w.end_array();
+  if (al->origin) {
+    std::vector<std::int32_t> codes;
+    w.key("origins").begin_array();
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int32_t o = al->origin[(first + i) * al->type->size()];
+      w.value(o);
+      if (mpi::ProvenanceSets::combined(o) && std::find(codes.begin(), codes.end(), o) == codes.end()) codes.push_back(o);
+    }
+    w.end_array();
+    if (!codes.empty()) {
+      std::sort(codes.begin(), codes.end(), std::greater<>());
+      w.key("combined").begin_array();
+      for (std::int32_t code : codes) {
+        w.begin_object().field("origin", code).key("ranks").begin_array();
+        for (std::int32_t r : world_.provenance().ranks(code)) w.value(r);
+        w.end_array().end_object();
+      }
+      w.end_array();
+    }
+  }
+  w.end_object();
+  out.pop_back();
+  return out;
+}
+
+// The regions the library reads or writes at the rank (coll::touched), and their
+// contents before the call.
+void Executor::figure_before(RankEnv& env, const coll::CollArgs& a, mpi::Rank& rk) {
+  FigureCall& f = figure_pending_[env.rank];
+  f = FigureCall{};
+  f.role = !coll::rooted(a.kind) ? "" : a.is_root() ? "root" : "non-root";
+  for (const coll::Touched& t : coll::touched(a)) {
+    if (t.count <= 0) continue;
+    const std::int64_t bytes = (t.count - 1) * t.type->extent() + t.type->true_ub();
+    f.regions.push_back({t.argument, t.block, t.writes, t.addr + std::min<std::int64_t>(0, t.type->true_lb()), bytes, ""});
+    f.regions.back().before = region_json(rk, f.regions.back().addr, bytes);
+  }
+}
+
+void Executor::figure_after(RankEnv& env) {
+  auto it = figure_pending_.find(env.rank);
+  if (it == figure_pending_.end()) return;
+  mpi::Rank& rk = world_.rank(env.rank);
+  std::string out;
+  sim::JsonWriter w(out, 0);
+  w.begin_object().field("rank", static_cast<std::int64_t>(env.rank)).field("role", it->second.role);
+  w.key("regions").begin_array();
+  for (const FigureRegion& r : it->second.regions) {
+    w.begin_object().field("argument", r.argument).field("block", static_cast<std::int64_t>(r.block)).field("writes", r.writes);
+    w.key("before").raw(r.before);
+    w.key("after").raw(region_json(rk, r.addr, r.bytes));
+    w.end_object();
+  }
+  w.end_array().end_object();
+  out.pop_back();
+  result_.figure.push_back(std::move(out));
+  figure_pending_.erase(it);
+}
+
+}  // namespace mpisim::scenario::exec

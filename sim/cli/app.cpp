@@ -20,6 +20,7 @@
 #include "sim/cli/calibrate.hpp"
 #include "sim/cli/cost.hpp"
 #include "sim/cli/explain.hpp"
+#include "sim/cli/figure.hpp"
 #include "sim/cli/calls.hpp"
 #include "sim/cli/types.hpp"
 #include "sim/cli/cc.hpp"
@@ -53,6 +54,8 @@ struct RunFlags {
   std::string stack_size;         // a C program's stack per rank
   bool label = false;             // a C program's lines labelled with their rank
   std::string compute;            // a C program's own code: none or host
+  std::string step;               // mpisim figure: the step drawn
+  std::string figure_out;         // mpisim figure: the SVG file
 };
 
 void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
@@ -157,6 +160,9 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
                                               " is a scenario");
   if (is_program && explain)
     throw sim::InputError(f.scenario, "mpisim explain runs scenarios; run a C program with mpisim run or check");
+  const bool figure = !f.step.empty();
+  if (is_program && figure)
+    throw sim::InputError(f.scenario, "mpisim figure draws a scenario's step; a C program's calls have no step to name");
   if (is_program && f.payload == "sizes")
     throw sim::InputError("--payload", "a C program's buffers are its own memory: it runs in data mode only");
   if (!is_program && !f.compute.empty())
@@ -233,12 +239,31 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
                                        "; mpisim --list-algorithms lists them");
     }
   }
-  net::Network net = !f.network.empty()      ? net::load_network_file(f.network)
-                     : !sc.network.empty()   ? net::load_network_file(resolve(sc.network, sc.file))
-                                             : net::default_network();
+  auto load_network = [&] {
+    return !f.network.empty()    ? net::load_network_file(f.network)
+           : !sc.network.empty() ? net::load_network_file(resolve(sc.network, sc.file))
+                                 : net::default_network();
+  };
+  net::Network net = load_network();
 
   cfg.explain = explain;
   cfg.verify = f.verify;
+  const scenario::Step* drawn = nullptr;
+  if (figure) {
+    drawn = scenario::find_step(sc, f.step);
+    if (!drawn)
+      throw sim::InputError("--step", "the scenario has no step " + f.step +
+                                          " (a step's JSON pointer, e.g. /program/3; mpisim explain lists them)");
+    coll::Collective kind{};
+    if (drawn->kind != scenario::Step::call || calls::blocking_form(drawn->spec->id) ||
+        !coll::collective_by_name(drawn->spec->name, &kind) || coll::neighborhood(kind))
+      throw sim::InputError("--step", f.step + " is " +
+                                          (drawn->kind == scenario::Step::call ? "a call of " + std::string(drawn->spec->name)
+                                                                               : std::string("not a call")) +
+                                          "; mpisim figure draws a blocking collective (MPI_Bcast ... MPI_Exscan)");
+    cfg.figure_step = f.step;
+    cfg.trace_level = sim::TraceLevel::full;  // the provenance that colours the cells
+  }
   // A long run shows where it is on one line of a terminal's stderr, erased at the end.
   ProgressLine progress(err, !f.quiet);
   if (progress.on())
@@ -271,11 +296,36 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
     exit_status = pr.exit_status;
   } else {
     r = scenario::run_scenario(sc, net, cfg);
+    if (figure && r.figure_call) {
+      // The call is known now: the second run draws it at every member.
+      cfg.figure_call = r.figure_call;
+      net = load_network();  // a network model keeps the state of the run it served
+      r = scenario::run_scenario(sc, net, cfg);
+    }
     exit_status = r.exit_status;
   }
   progress.clear();
   if (explain) {
     print_explanation(out, sc, net, r);
+    return r.outcome == runner::Outcome::clean ? 0 : r.outcome == runner::Outcome::erroneous ? 2 : 1;
+  }
+  if (figure) {
+    print_diagnostics(err, r);
+    if (r.figure.empty())
+      throw sim::InputError("--step", "no rank made the call at " + f.step + " in this run (a filter or an earlier error)");
+    const calls::CallSpec& spec = *drawn->spec;
+    const std::string svg = figure_svg(std::string(spec.name) + " at " + f.step + " of " + (sc.name.empty() ? sc.file : sc.name) +
+                                           ", " + std::to_string(r.ranks) + " ranks",
+                                       std::string(spec.section) + ": " + spec.summary, r.figure);
+    if (f.figure_out.empty() || f.figure_out == "-") {
+      out << svg;
+    } else {
+      std::ofstream o(f.figure_out, std::ios::binary);
+      if (!o) throw sim::InputError(f.figure_out, "cannot write the figure");
+      o << svg;
+      if (!f.quiet) out << "figure of " << spec.name << " at " << f.step << " (" << r.figure.size() << " ranks) written to "
+                        << f.figure_out << "\n";
+    }
     return r.outcome == runner::Outcome::clean ? 0 : r.outcome == runner::Outcome::erroneous ? 2 : 1;
   }
 
@@ -427,13 +477,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   if (argc >= 2 && std::string_view(argv[1]) == "cc") return compile_program(argc - 2, argv + 2, err);
   // An unknown command is an error, also with --help after it, with the command it resembles.
   if (argc >= 2 && argv[1][0] != '-') {
-    static constexpr std::string_view kCommands[] = {"run", "check", "explain", "cost", "calibrate", "cc"};
+    static constexpr std::string_view kCommands[] = {"run", "check", "explain", "figure", "cost", "calibrate", "cc"};
     const std::string_view word = argv[1];
     if (std::find(std::begin(kCommands), std::end(kCommands), word) == std::end(kCommands)) {
       sim::Suggestion near(word);
       for (auto c : kCommands) near.consider(c);
       err << "error: unknown command \"" << word << "\"" << near.hint()
-          << "; the commands are run, check, explain, cost, calibrate and cc (mpisim --help)";
+          << "; the commands are run, check, explain, figure, cost, calibrate and cc (mpisim --help)";
       if (word.ends_with(".json") || program::is_program_file(std::string(word)))
         err << "; to run " << word << ": mpisim run " << word;
       err << "\n";
@@ -456,6 +506,16 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "explain", "run a scenario and print each step: the standard's definition with this run's values, and the "
                  "buffers it changed at each rank");
   add_run_options(explain, explain_flags, false);
+  RunFlags figure_flags;
+  CLI::App* figure = app.add_subcommand(
+      "figure", "draw one collective call of a scenario as the standard's figures of data movement do: a row per "
+                "process, a cell per block, before and after the call, coloured by the rank each block's data came "
+                "from; as SVG (docs/figures.md)");
+  add_run_options(figure, figure_flags, false);
+  figure->add_option("--step", figure_flags.step, "the step to draw: its JSON pointer, e.g. /program/4 (mpisim explain lists them)")
+      ->required();
+  figure->add_option("-o,--output", figure_flags.figure_out, "the SVG file to write (default: standard output)");
+  figure->add_flag("--quiet,-q", figure_flags.quiet, "print nothing but diagnostics");
   CostFlags cost_flags;
   CLI::App* cost = app.add_subcommand(
       "cost", "predict every algorithm's time for a collective over sizes and rank counts on a network: "
@@ -476,7 +536,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         << " --help)\n";
     return 2;
   }
-  for (CLI::App* cmd : {&app, run, check, explain, cost, calibrate}) {
+  for (CLI::App* cmd : {&app, run, check, explain, figure, cost, calibrate}) {
     if (cmd != &app && !cmd->parsed()) continue;
     std::vector<std::string> extra = cmd->remaining();
     // With extras allowed, CLI11 keeps the "--" that ends the options among them.
@@ -526,6 +586,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (run->parsed()) return execute(run_flags, false, out, err);
     if (check->parsed()) return execute(check_flags, true, out, err);
     if (explain->parsed()) return execute(explain_flags, true, out, err, true);
+    if (figure->parsed()) return execute(figure_flags, false, out, err);
     if (cost->parsed()) return run_cost(cost_flags, out, err);
     if (calibrate->parsed()) return run_calibrate(calibrate_flags, out, err);
   } catch (const sim::InputError& e) {
