@@ -360,8 +360,7 @@ const coll::Algorithm& ProgramRun::algorithm_for(const char* call, const coll::C
   const coll::Algorithm* named =
       coll::find_named_algorithm(a.kind, coll::named_algorithm(cfg_.algorithms, call, a.kind), call);
   const coll::Algorithm* alg = &coll::choose_algorithm(named, a, call);
-  auto& used = result_.algorithms_used[call];
-  if (used != alg->name) used = alg->name;
+  result_.used_algorithm(call, alg->name);
   return *alg;
 }
 

@@ -5,6 +5,7 @@
 // the world's rules of progress, spawns the ranks, runs the engine, and tells how
 // the run ended (a failure, a limit, a deadlock, operations left unfinished) and
 // what it cost.
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -101,7 +102,12 @@ struct Result {
   std::uint64_t events = 0;
   std::int64_t ranks = 0;
   mpi::PayloadMode payload = mpi::PayloadMode::data;
-  std::map<std::string, std::string> algorithms_used;  // collective -> algorithm, as run
+  // Per collective call name, the algorithms its calls ran, in the order first used.
+  std::map<std::string, std::vector<std::string>> algorithms_used;
+  void used_algorithm(const std::string& call, std::string_view algorithm) {
+    auto& v = algorithms_used[call];
+    if (std::find(v.begin(), v.end(), algorithm) == v.end()) v.emplace_back(algorithm);
+  }
   struct CollectiveTotals {
     std::int64_t calls = 0;
     std::int64_t time_ps = 0;                      // each call from its first entry to its last exit

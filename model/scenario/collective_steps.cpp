@@ -179,7 +179,7 @@ const coll::Algorithm& Executor::algorithm_for(const Step& s, const coll::CollAr
   }
   const coll::Algorithm* alg = &coll::choose_algorithm(named_.algorithm, a, s.spec->name);
   if (alg != last_used_ || s.spec != last_used_call_) {  // recorded when it changes, not for every rank
-    result_.algorithms_used[s.spec->name] = alg->name;
+    result_.used_algorithm(s.spec->name, alg->name);
     last_used_ = alg;
     last_used_call_ = s.spec;
   }

@@ -44,7 +44,16 @@ std::string trace_json(const scenario::Scenario& sc, const net::Network& net, co
     w.end_array();
   }
   w.key("algorithms").begin_object();
-  for (const auto& [k, v] : r.algorithms_used) w.field(k, v);
+  // One algorithm as its name; several (auto chose by size, or steps named others) as a list.
+  for (const auto& [k, v] : r.algorithms_used) {
+    if (v.size() == 1) {
+      w.field(k, v.front());
+      continue;
+    }
+    w.key(k).begin_array();
+    for (const auto& a : v) w.value(a);
+    w.end_array();
+  }
   w.end_object();
   r.trace.write_records(w);
   if (!r.datatypes.empty()) {
@@ -247,7 +256,10 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
       out << "  " << name;
       out << std::string(name.size() < 22 ? 22 - name.size() : 1, ' ') << "x" << st.count;
       auto alg = r.algorithms_used.find(name);
-      if (alg != r.algorithms_used.end()) out << "  algorithm " << alg->second;
+      if (alg != r.algorithms_used.end()) {
+        out << (alg->second.size() == 1 ? "  algorithm " : "  algorithms ");
+        for (std::size_t i = 0; i < alg->second.size(); ++i) out << (i ? ", " : "") << alg->second[i];
+      }
       out << "  longest " << format_time(st.max_ps) << "\n";
     }
   }

@@ -208,6 +208,16 @@ const path = require("path");
                      { id: 1, name: "switch->node1", messages: 1, bytes: 1024, busy_ps: 819200 }];
   await page.evaluate(t => load(t), withLinks);
   check(await page.locator("#links tr").count() === 2, "the link view lists every link");
+  // Calls of one collective that ran different algorithms: the summary names each.
+  const twoAlgorithms = JSON.parse(JSON.stringify(trace));
+  twoAlgorithms.calls = [{ rank: 0, call: "MPI_Allreduce", start_ps: 0, end_ps: 10, algorithm: "ring" },
+                         { rank: 1, call: "MPI_Allreduce", start_ps: 0, end_ps: 10, algorithm: "ring" },
+                         { rank: 0, call: "MPI_Allreduce", start_ps: 20, end_ps: 30, algorithm: "recursive_doubling" }];
+  twoAlgorithms.summary = { ...twoAlgorithms.summary, calls: { MPI_Allreduce: { count: 3, total_ps: 30, max_ps: 10 } } };
+  twoAlgorithms.algorithms = { MPI_Allreduce: ["ring", "recursive_doubling"] };
+  await page.evaluate(t => load(t), twoAlgorithms);
+  const allreduceRow = await page.locator("#summary tr", { hasText: "MPI_Allreduce" }).textContent();
+  check(allreduceRow.includes("algorithms ring ×2, recursive_doubling ×1"), `each algorithm a collective ran is named ("${allreduceRow}")`);
   // A nonblocking collective: its call bar, and a bar from the call to the operation's completion.
   const nonblocking = JSON.parse(JSON.stringify(trace));
   nonblocking.calls = [{ rank: 0, call: "MPI_Ibcast", start_ps: 0, end_ps: 0, completed_ps: 5000000, algorithm: "binomial" },
