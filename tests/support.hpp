@@ -1,5 +1,8 @@
 #pragma once
 // Helpers shared by the tests: run scenarios given as text, on networks given as text.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "model/net/network_file.hpp"
@@ -8,6 +11,14 @@
 #include "sim/input_error.hpp"
 
 namespace mpisim::test {
+
+// A file's whole contents ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 inline runner::Result run_text(const std::string& scenario_json, std::int64_t ranks,
                                     const std::string& network_json = "",

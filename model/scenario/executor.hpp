@@ -90,6 +90,7 @@ class Executor {
 
   // A buffer's contents as a snapshot writes them (local_steps.cpp).
   void write_buffer(sim::JsonWriter& w, const mpi::Allocation& a);
+  void write_origins(sim::JsonWriter& w, const mpi::Allocation& a, std::int64_t first, std::int64_t n);
   // The buffers show steps follow, at env's rank, recorded after `what` (a call,
   // or the buffer's declaration) when their contents changed (full traces).
   void follow_buffers(RankEnv& env, const Step& s, std::string_view what);

@@ -179,6 +179,30 @@ std::string Executor::handle_text(RankEnv& env, NameId id) {
   return "";
 }
 
+// The rank each of elements [first, first + n) came from: the origin of its first
+// byte; for an element a reduction computed from several ranks, a code (at most
+// -2) that "combined" lists with its ranks. Nothing when no provenance is kept.
+void Executor::write_origins(sim::JsonWriter& w, const mpi::Allocation& a, std::int64_t first, std::int64_t n) {
+  if (!a.origin) return;
+  std::vector<std::int32_t> codes;
+  w.key("origins").begin_array();
+  for (std::int64_t i = first; i < first + n; ++i) {
+    const std::int32_t o = a.origin[i * a.type->size()];
+    w.value(o);
+    if (mpi::ProvenanceSets::combined(o) && std::find(codes.begin(), codes.end(), o) == codes.end()) codes.push_back(o);
+  }
+  w.end_array();
+  if (codes.empty()) return;
+  std::sort(codes.begin(), codes.end(), std::greater<>());
+  w.key("combined").begin_array();
+  for (std::int32_t code : codes) {
+    w.begin_object().field("origin", code).key("ranks").begin_array();
+    for (std::int32_t r : world_.provenance().ranks(code)) w.value(r);
+    w.end_array().end_object();
+  }
+  w.end_array();
+}
+
 // A buffer's contents as a snapshot writes them: type, count, element size,
 // values, their origins (and the ranks of combined ones), text.
 void Executor::write_buffer(sim::JsonWriter& w, const mpi::Allocation& a) {
@@ -191,30 +215,7 @@ void Executor::write_buffer(sim::JsonWriter& w, const mpi::Allocation& a) {
     std::int64_t n = std::min<std::int64_t>(a.count, kMaxShown);
     for (std::int64_t i = 0; i < n; ++i) write_element_json(w, a, i);
     w.end_array();
-    if (a.origin) {
-      // The rank each element came from: the origin of its first byte; for an
-      // element a reduction computed from several ranks, a code (at most -2)
-      // that "combined" lists with its ranks.
-      std::vector<std::int32_t> codes;
-      w.key("origins").begin_array();
-      for (std::int64_t i = 0; i < n; ++i) {
-        const std::int32_t o = a.origin[i * a.type->size()];
-        w.value(o);
-        if (mpi::ProvenanceSets::combined(o) && std::find(codes.begin(), codes.end(), o) == codes.end())
-          codes.push_back(o);
-      }
-      w.end_array();
-      if (!codes.empty()) {
-        std::sort(codes.begin(), codes.end(), std::greater<>());
-        w.key("combined").begin_array();
-        for (std::int32_t code : codes) {
-          w.begin_object().field("origin", code).key("ranks").begin_array();
-          for (std::int32_t r : world_.provenance().ranks(code)) w.value(r);
-          w.end_array().end_object();
-        }
-        w.end_array();
-      }
-    }
+    write_origins(w, a, 0, n);
     if (n < a.count) w.field("truncated", true);
     write_text_json(w, a);
   }
@@ -350,26 +351,7 @@ std::string Executor::region_json(mpi::Rank& rk, Address addr, std::int64_t byte
   w.key("values").begin_array();
   for (std::int64_t i = 0; i < n; ++i) write_element_json(w, *al, first + i);
   w.end_array();
-  if (al->origin) {
-    std::vector<std::int32_t> codes;
-    w.key("origins").begin_array();
-    for (std::int64_t i = 0; i < n; ++i) {
-      const std::int32_t o = al->origin[(first + i) * al->type->size()];
-      w.value(o);
-      if (mpi::ProvenanceSets::combined(o) && std::find(codes.begin(), codes.end(), o) == codes.end()) codes.push_back(o);
-    }
-    w.end_array();
-    if (!codes.empty()) {
-      std::sort(codes.begin(), codes.end(), std::greater<>());
-      w.key("combined").begin_array();
-      for (std::int32_t code : codes) {
-        w.begin_object().field("origin", code).key("ranks").begin_array();
-        for (std::int32_t r : world_.provenance().ranks(code)) w.value(r);
-        w.end_array().end_object();
-      }
-      w.end_array();
-    }
-  }
+  write_origins(w, *al, first, n);
   w.end_object();
   out.pop_back();
   return out;

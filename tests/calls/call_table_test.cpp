@@ -17,16 +17,13 @@
 #include "sim/cli/calls.hpp"
 #include "sim/cli/types.hpp"
 #include "sim/input_error.hpp"
+#include "tests/support.hpp"
+
+using mpisim::test::slurp;
 
 using namespace mpisim;
 
 namespace {
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 }  // namespace
 
 TEST_CASE("every call has a complete row: name, parameters, summary, section, definition") {
@@ -137,21 +134,21 @@ TEST_CASE("docs/calls.md is what mpisim --list-calls markdown prints") {
   std::ostringstream out;
   REQUIRE(cli::print_calls(out, "markdown"));
   INFO("regenerate it: build/mpisim --list-calls markdown > docs/calls.md");
-  CHECK(out.str() == slurp("docs/calls.md"));
+  CHECK(out.str() == slurp(MPISIM_SOURCE_DIR "/docs/calls.md"));
 }
 
 TEST_CASE("docs/types.md is what mpisim --list-types markdown prints") {
   std::ostringstream out;
   REQUIRE(cli::print_types(out, "markdown"));
   INFO("regenerate it: build/mpisim --list-types markdown > docs/types.md");
-  CHECK(out.str() == slurp("docs/types.md"));
+  CHECK(out.str() == slurp(MPISIM_SOURCE_DIR "/docs/types.md"));
 }
 
 TEST_CASE("the scenario schema lists exactly the calls of the table") {
   std::ostringstream out;
   REQUIRE(cli::print_calls(out, "json"));
   const auto want = nlohmann::json::parse(out.str());
-  const auto schema = nlohmann::json::parse(slurp("docs/schema/scenario.schema.json"));
+  const auto schema = nlohmann::json::parse(slurp(MPISIM_SOURCE_DIR "/docs/schema/scenario.schema.json"));
   nlohmann::json listed;
   for (const auto& step : schema["$defs"]["step"]["oneOf"])
     if (step.contains("properties") && step["properties"].contains("call")) listed = step["properties"]["call"]["enum"];

@@ -8,17 +8,13 @@
 
 #include "sim/cli/cost.hpp"
 #include "sim/input_error.hpp"
+#include "tests/support.hpp"
+
+using mpisim::test::slurp;
 
 using namespace mpisim;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;

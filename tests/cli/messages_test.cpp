@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include "sim/cli/app.hpp"
+#include "tests/support.hpp"
+
+using mpisim::test::slurp;
 
 namespace fs = std::filesystem;
 
@@ -51,13 +54,6 @@ const std::vector<std::vector<std::string>> kCommands = {
     {"check", "T/type.json"},
     {"check", "T/buffer.json"},
 };
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 }  // namespace
 

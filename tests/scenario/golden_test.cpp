@@ -18,16 +18,11 @@
 #include "sim/frame_pool.hpp"
 #include "tests/support.hpp"
 
+using mpisim::test::slurp;
+
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct Output {
   int code;
