@@ -208,6 +208,29 @@ const path = require("path");
                      { id: 1, name: "switch->node1", messages: 1, bytes: 1024, busy_ps: 819200 }];
   await page.evaluate(t => load(t), withLinks);
   check(await page.locator("#links tr").count() === 2, "the link view lists every link");
+  // A call bar too thin to point at, under an arrow: its target is over the arrow.
+  const thin = JSON.parse(JSON.stringify(trace));
+  thin.calls = [{ rank: 0, call: "MPI_Scatterv", start_ps: 0, end_ps: 1, args: {} },
+                { rank: 1, call: "MPI_Recv", start_ps: 0, end_ps: 1000000, args: {} }];
+  thin.messages = [{ id: 0, src: 0, dst: 1, channel: 0, tag: 0, bytes: 4, send_ps: 0, arrival_ps: 1000000 }];
+  thin.diagnostics = [];
+  await page.evaluate(t => load(t), thin);
+  await page.locator(".call").first().scrollIntoViewIfNeeded();
+  const bar = await page.locator(".call").first().boundingBox();
+  const atBar = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.getAttribute("class"), [bar.x + bar.width / 2, bar.y + bar.height / 2]);
+  check(atBar === "call-hit" || atBar === "call", `a thin call bar can be pointed at under an arrow (found "${atBar}" at ${JSON.stringify(bar)})`);
+  // Snapshots read in time order, and the ranks of one moment in increasing order.
+  const shows = JSON.parse(JSON.stringify(trace));
+  shows.snapshots = [3, 2, 1, 0].map(r => ({ rank: r, step: 5, time_ps: 100, buffer: "out", data: { values: [r] } }))
+                     .concat([1, 0].map(r => ({ rank: r, step: 2, time_ps: 0, buffer: "in", data: { values: [r] } })));
+  await page.evaluate(t => load(t), shows);
+  const order = await page.locator(".snapshot").evaluateAll(bs => bs.map(b => b.dataset.buffer + b.dataset.rank).join(","));
+  check(order === "in0,in1,out0,out1,out2,out3", `snapshots in time and rank order (${order})`);
+  // A datatype's blocks are not drawn in the ranks' colours.
+  const rankColours = await page.evaluate(() => palette.map(c => c.toLowerCase()));
+  await page.evaluate(t => load(t), typed);
+  const blockColours = await page.locator(".dt-block").evaluateAll(rs => rs.map(r => r.getAttribute("fill").toLowerCase()));
+  check(blockColours.length > 0 && blockColours.every(c => !rankColours.includes(c)), "datatype blocks have colours of their own");
   // Calls of one collective that ran different algorithms: the summary names each.
   const twoAlgorithms = JSON.parse(JSON.stringify(trace));
   twoAlgorithms.calls = [{ rank: 0, call: "MPI_Allreduce", start_ps: 0, end_ps: 10, algorithm: "ring" },
