@@ -187,6 +187,15 @@ const path = require("path");
   const instances = new Set(trace.messages.filter(m => m.collective !== undefined).map(m => m.channel + ":" + m.collective));
   check(options === instances.size + 1, `one playback choice per collective call (${instances.size})`);
   if (instances.size > 0) {
+    // Named after the call its first message's sender made, when the trace has it
+    // (a run stopped by an error may have recorded none).
+    const sorted = trace.messages.filter(m => m.collective !== undefined && m.src < ranks && m.dst < ranks)
+                                 .sort((a, b) => a.send_ps - b.send_ps || a.id - b.id);
+    const firstSent = sorted[0];
+    if (trace.calls.some(c => c.rank === firstSent.src && c.start_ps <= firstSent.send_ps)) {
+      const named = await page.locator("#which option").nth(1).textContent();
+      check(/^MPI_\w+, collective call #[1-9]/.test(named), `a collective's playback choice names its call ("${named}")`);
+    }
     const key = [...instances][0];
     const count = trace.messages.filter(m => m.channel + ":" + m.collective === key).length;
     await page.selectOption("#which", key);
