@@ -101,6 +101,18 @@ const path = require("path");
   check((await page.locator(".followed .cell").first().textContent()) === "-1", "after reset it shows the buffer as declared");
   await page.click("#step");
   check((await page.locator(".followed .cell").first().textContent()) === "7", "stepping to the message shows the buffer after the receive");
+  // Playback never runs ahead: a message sent later that arrives earlier holds back
+  // the records its arrival made until it is shown.
+  const crossing = JSON.parse(JSON.stringify(follow));
+  crossing.messages = [{ id: 0, src: 0, dst: 1, channel: 0, tag: 0, bytes: 4, send_ps: 0, arrival_ps: 5000 },
+                       { id: 1, src: 0, dst: 1, channel: 1, tag: 0, bytes: 4, send_ps: 10, arrival_ps: 2000 }];
+  await page.evaluate(t => load(t), crossing);
+  await page.click("#reset");
+  await page.click("#step");
+  check((await page.locator(".followed .cell").first().textContent()) === "-1",
+        "after the first message, a record made by the second (sent later, arrived earlier) is not shown yet");
+  await page.click("#step");
+  check((await page.locator(".followed .cell").first().textContent()) === "7", "after the second it is");
   // A call with a derived type highlights the elements it touches in the buffer.
   const touching = JSON.parse(JSON.stringify(trace));
   touching.datatypes = [{ name: "every_other", type: "every_other", size: 8, extent: 16, lb: 0, ub: 16, true_lb: 0, true_ub: 12,
