@@ -257,12 +257,21 @@ void WorldRun::run(FrontEnd& fe) {
   conclude(world, engine_, cfg_, res_, fe);
   res_.links = net_.model->link_usage();
   res_.finish_ps.resize(n);
+  const auto& failure = engine_.failure();
   for (std::uint32_t r = 0; r < n; ++r) {
-    const std::int64_t end = world.finish_time(r).ps;
-    res_.makespan_ps = std::max(res_.makespan_ps, end);
-    if (engine_.process_done(r)) res_.finish_ps[r] = end;
-    else res_.makespan_ps = std::max(res_.makespan_ps, engine_.now().ps);
+    // A rank that returned from its program finished; one the run stopped (blocked,
+    // or ended by the error that stopped the run) did not.
+    if (engine_.process_done(r) && !(failure && failure->process == r)) {
+      res_.finish_ps[r] = world.finish_time(r).ps;
+      res_.makespan_ps = std::max(res_.makespan_ps, *res_.finish_ps[r]);
+    } else {
+      res_.makespan_ps = std::max(res_.makespan_ps, engine_.now().ps);
+    }
   }
+  // A run stopped by the time limit lasted until the limit.
+  if (engine_.limit_reached() == sim::Engine::Limit::time)
+    res_.makespan_ps = std::max(res_.makespan_ps, cfg_.max_sim_time_ps ? std::min(cfg_.max_sim_time_ps, net::kLongestTime)
+                                                                        : net::kLongestTime);
   res_.events = engine_.events_processed();
   for (const auto& [name, t] : fe.coordinator().totals()) res_.collectives[name] = {t.calls, t.time.ps};
   fe.abandon();

@@ -365,8 +365,10 @@ void Executor::figure_before(RankEnv& env, const coll::CollArgs& a, mpi::Rank& r
   f.role = !coll::rooted(a.kind) ? "" : a.is_root() ? "root" : "non-root";
   for (const coll::Touched& t : coll::touched(a)) {
     if (t.count <= 0) continue;
-    const std::int64_t bytes = (t.count - 1) * t.type->extent() + t.type->true_ub();
-    f.regions.push_back({t.argument, t.block, t.writes, t.addr + std::min<std::int64_t>(0, t.type->true_lb()), bytes, ""});
+    // From the first element's true lower bound to the last one's true upper bound.
+    const std::int64_t lb = std::min<std::int64_t>(0, t.type->true_lb());
+    const std::int64_t bytes = (t.count - 1) * t.type->extent() + t.type->true_ub() - lb;
+    f.regions.push_back({t.argument, t.block, t.writes, t.addr + lb, bytes, ""});
     f.regions.back().before = region_json(rk, f.regions.back().addr, bytes);
   }
 }

@@ -107,8 +107,8 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
   cmd->add_option("--max-sim-time", f.max_sim_time, "stop at this virtual time, e.g. 10ms (default: no limit)");
   cmd->add_option("--max-memory", f.max_memory,
                   "budget of the run, e.g. 24GiB (default 8GiB): the ranks' state (about 1.3 KB each, checked before "
-                  "the run starts), the buffers' data and the provenance a full trace keeps; going beyond it ends the "
-                  "run with LIMIT_MEMORY");
+                  "the run starts), the buffers' data, the provenance a full trace keeps and the messages not yet "
+                  "received; going beyond it ends the run with LIMIT_MEMORY");
   cmd->add_flag("--verify", f.verify,
                 "after every collective, compare each rank's result with the standard's definition (data mode); "
                 "a difference is an internal error of mpisim (exit 1)");
@@ -261,6 +261,8 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
                                           (drawn->kind == scenario::Step::call ? "a call of " + std::string(drawn->spec->name)
                                                                                : std::string("not a call")) +
                                           "; mpisim figure draws a blocking collective (MPI_Bcast ... MPI_Exscan)");
+    if (cfg.payload == mpi::PayloadMode::sizes)
+      throw sim::InputError("--payload", "mpisim figure draws the data a call moves; in sizes mode no data moves");
     cfg.figure_step = f.step;
     cfg.trace_level = sim::TraceLevel::full;  // the provenance that colours the cells
   }

@@ -21,20 +21,21 @@ std::string text_of(const Json& v) { return v.is_string() ? v.get<std::string>()
 // The definition with each {parameter} replaced by its value, or by the bare
 // parameter name where the run gives no one value (it differs among the ranks,
 // or is not significant at the ranks that ran the step).
-std::string fill(std::string text, const Json& args) {
-  for (auto it = args.begin(); it != args.end(); ++it) {
-    std::string key = "{" + it.key() + "}";
-    std::string value = text_of(it.value());
-    for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
-      text.replace(at, key.size(), value);
+std::string fill(const std::string& text, const Json& args) {
+  // One pass over the definition: each {name} becomes its value, or the name when
+  // the run gives none; braces inside the values ({2, 2}) are kept.
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto close = text[i] == '{' ? text.find('}', i) : std::string::npos;
+    if (close == std::string::npos) {
+      out += text[i++];
+      continue;
+    }
+    const std::string name = text.substr(i + 1, close - i - 1);
+    out += args.contains(name) ? text_of(args[name]) : name;
+    i = close + 1;
   }
-  for (auto open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
-    const auto close = text.find('}', open);
-    if (close == std::string::npos) break;
-    text.erase(close, 1);
-    text.erase(open, 1);
-  }
-  return text;
+  return out;
 }
 
 // Ranks as runs: "0..3, 5, 7..9".

@@ -38,7 +38,7 @@ std::string rank_text(const std::vector<int>& ranks) {
 }
 
 // What a cell shows of a region's contents: where its data came from (one rank,
-// several combined, or the rank's initial data) and its values in short.
+// several combined, several, or unknown) and its values in short.
 struct Cell {
   std::string values;
   int origin = -1;          // the rank, when every element came from one
@@ -102,7 +102,7 @@ std::string figure_svg(const std::string& title, const std::string& definition, 
   std::vector<std::vector<Cell>> before(rows.size()), after(rows.size());
   std::size_t widest = 1;
   std::vector<int> origins;
-  bool any_combined = false, any_initial = false;
+  bool any_combined = false, any_initial = false, any_mixed = false;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     for (const auto& region : rows[i]["regions"]) {
       before[i].push_back(cell_of(region, region["before"]));
@@ -113,7 +113,8 @@ std::string figure_svg(const std::string& title, const std::string& definition, 
       for (const Cell& c : *side) {
         if (c.origin >= 0) origins.push_back(c.origin);
         any_combined = any_combined || !c.ranks.empty();
-        any_initial = any_initial || (c.origin < 0 && c.ranks.empty());
+        any_initial = any_initial || (c.origin < 0 && c.ranks.empty() && !c.mixed && c.values != "no data");
+        any_mixed = any_mixed || c.mixed;
       }
   }
   std::sort(origins.begin(), origins.end());
@@ -142,7 +143,7 @@ std::string figure_svg(const std::string& title, const std::string& definition, 
       std::string from = !c.ranks.empty() ? "combined from ranks " + rank_text(c.ranks)
                          : c.origin >= 0  ? "from rank " + std::to_string(c.origin)
                          : c.mixed        ? "from several ranks"
-                                          : "this rank's initial data";
+                                          : "origin unknown";
       const std::string where =
           c.argument + (c.block >= 0 ? " block " + std::to_string(c.block) : "") +
           (c.buffer.empty() ? ""
@@ -187,7 +188,7 @@ std::string figure_svg(const std::string& title, const std::string& definition, 
     o << "<text x=\"10\" y=\"" << y << "\">(the first " << kMaxRows << " ranks)</text>\n";
     y += 18;
   }
-  // The legend: the colours of the ranks whose data appears, combined and initial data.
+  // The legend: the colours of the ranks whose data appears, combined data, the rest.
   int x = 10;
   o << "<g class=\"legend\">";
   for (int r : origins) {
@@ -202,9 +203,12 @@ std::string figure_svg(const std::string& title, const std::string& definition, 
     x += 210;
     if (x > width - 120) x = 10, y += 18;
   }
-  if (any_initial)
+  if (any_initial || any_mixed)
     o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"12\" height=\"12\" fill=\"" << kUnknown
-      << "\" stroke=\"#9aa7b4\"/><text x=\"" << x + 16 << "\" y=\"" << y + 10 << "\">the rank's initial data</text>";
+      << "\" stroke=\"#9aa7b4\"/><text x=\"" << x + 16 << "\" y=\"" << y + 10 << "\">"
+      << (any_initial && any_mixed ? "data of unknown origin, or from several ranks (see the tooltip)"
+          : any_mixed              ? "data from several ranks (see the tooltip)"
+                                   : "data of unknown origin") << "</text>";
   o << "</g>\n</svg>\n";
   return o.str();
 }
