@@ -488,10 +488,10 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
                           Context ctx, std::int64_t collective, bool phantom, PackedBytes* packed,
                           std::vector<std::int32_t>* origins, SendMode mode, bool pinned) {
   const std::uint32_t dst_world = dest == PROC_NULL ? 0 : comm.peer_world(dest, id_);
+  const auto bytes = static_cast<std::uint64_t>(buf.count * buf.type->size());
+  const bool eager = bytes <= world_->model_.eager_limit();
   const std::int64_t held =
-      dest == PROC_NULL ? 0
-                        : world_->charge_message(*this, dst_world, static_cast<std::uint64_t>(buf.count * buf.type->size()),
-                                                 phantom, packed != nullptr, mode);
+      dest == PROC_NULL ? 0 : world_->charge_message(*this, dst_world, bytes, eager, phantom, packed != nullptr, mode);
   Request* r = new_request(Request::Kind::send, buf, std::move(type), dest, tag, comm, ctx);
   r->phantom = phantom;
   if (dest == PROC_NULL) {
@@ -499,7 +499,7 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
     world_->complete(r, now());
     return r;
   }
-  Message* m = world_->new_message(*this, r, dst_world, held);
+  Message* m = world_->new_message(*this, r, dst_world, bytes, eager, held);
   m->collective = collective;
   m->phantom = phantom;
   m->pinned = pinned;
@@ -1275,27 +1275,30 @@ SimTime World::finish_time(std::uint32_t r) const {
   return max(end, model_.cpu_free(r));
 }
 
-std::int64_t World::charge_message(const Rank& from, std::uint32_t dst_world, std::uint64_t bytes, bool phantom,
-                                   bool packed, SendMode mode) {
-  const bool eager = mode == SendMode::buffered || (mode != SendMode::synchronous && bytes <= model_.eager_limit());
+std::int64_t World::charge_message(const Rank& from, std::uint32_t dst_world, std::uint64_t bytes, bool eager,
+                                   bool phantom, bool packed, SendMode mode) {
+  eager = mode == SendMode::buffered || (mode != SendMode::synchronous && eager);
   const bool holds_data = mode_ == PayloadMode::data && !phantom && (packed || eager);
   std::int64_t held = static_cast<std::int64_t>(sizeof(Message));
   if (holds_data) held += static_cast<std::int64_t>(bytes) * (track_origins_ ? 5 : 1);
-  if (budget_.used + held > budget_.limit)
-    throw LimitError("memory", "a message of " + std::to_string(bytes) + " bytes from rank " + std::to_string(from.id_) +
-                                   " to rank " + std::to_string(dst_world) + " needs " + std::to_string(held) +
-                                   " bytes until it is received; mpisim would then hold " +
-                                   std::to_string(budget_.used + held) + " bytes (with " +
-                                   std::to_string(messages_.live()) + " messages not yet received), over --max-memory " +
-                                   std::to_string(budget_.limit));
+  if (budget_.used + held > budget_.limit) [[unlikely]] over_budget(from, dst_world, bytes, held);
   budget_.used += held;
   return held;
 }
 
-Message* World::new_message(Rank& from, const Request* send, std::uint32_t dst_world, std::int64_t held) {
-  const auto bytes = static_cast<std::uint64_t>(send->buffer.count * send->buffer.type->size());
+void World::over_budget(const Rank& from, std::uint32_t dst_world, std::uint64_t bytes, std::int64_t held) const {
+  throw LimitError("memory", "a message of " + std::to_string(bytes) + " bytes from rank " + std::to_string(from.id_) +
+                                 " to rank " + std::to_string(dst_world) + " needs " + std::to_string(held) +
+                                 " bytes until it is received; mpisim would then hold " +
+                                 std::to_string(budget_.used + held) + " bytes (with " +
+                                 std::to_string(messages_.live()) + " messages not yet received), over --max-memory " +
+                                 std::to_string(budget_.limit));
+}
+
+Message* World::new_message(Rank& from, const Request* send, std::uint32_t dst_world, std::uint64_t bytes, bool eager,
+                            std::int64_t held) {
   Message* m = messages_.make(next_message_id_++, from.id_, dst_world, send->comm->rank_of(from.id_, from.id_), send->tag,
-                              send->context, bytes, bytes <= model_.eager_limit(), send->type_ref, send->buffer.count);
+                              send->context, bytes, eager, send->type_ref, send->buffer.count);
   m->held = held;
   return m;
 }

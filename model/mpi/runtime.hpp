@@ -745,9 +745,12 @@ class World {
   // buffered or packed one carries (with its provenance when tracked). Charged
   // before the send makes anything, so a send over budget throws LimitError and
   // leaves nothing behind; new_message keeps the charge, release gives it back.
-  std::int64_t charge_message(const Rank& from, std::uint32_t dst_world, std::uint64_t bytes, bool phantom, bool packed,
-                              SendMode mode);
-  Message* new_message(Rank& from, const Request* send, std::uint32_t dst_world, std::int64_t held);
+  std::int64_t charge_message(const Rank& from, std::uint32_t dst_world, std::uint64_t bytes, bool eager, bool phantom,
+                              bool packed, SendMode mode);
+  [[noreturn, gnu::cold]] void over_budget(const Rank& from, std::uint32_t dst_world, std::uint64_t bytes,
+                                           std::int64_t held) const;
+  Message* new_message(Rank& from, const Request* send, std::uint32_t dst_world, std::uint64_t bytes, bool eager,
+                       std::int64_t held);
   void post(Message* m, Request* send);
   // Queues an item the running program or activity issues at the current instant
   // (its first waiting send, a computation), or gives the seq one keeps for later.
