@@ -92,6 +92,15 @@ std::vector<CallSpec> datatype_rows() {
        "MPI-4.1 §5.1.10",
        "a new handle {newtype} for the same type map as {oldtype}, committed if it is.",
        "MPI_Datatype oldtype, MPI_Datatype *newtype"},
+      {CallId::type_match_size, "MPI_Type_match_size",
+       {{P::typeclass, "typeclass", K::integer, req}, {P::size, "size", K::integer, req},
+        {P::datatype, "datatype", K::datatype_out, req}},
+       "the predefined type of a class and size",
+       "MPI-4.1 §19.1.9",
+       "{datatype} = the predefined type of class {typeclass} (MPI_TYPECLASS_REAL, MPI_TYPECLASS_INTEGER or "
+       "MPI_TYPECLASS_COMPLEX) whose elements have {size} bytes: MPI_REAL4, MPI_REAL8, MPI_LONG_DOUBLE, "
+       "MPI_INTEGER1 to MPI_INTEGER8, MPI_COMPLEX8, MPI_COMPLEX16, MPI_C_LONG_DOUBLE_COMPLEX; MPI_ERR_ARG if none.",
+       "int typeclass, int size, MPI_Datatype *datatype"},
       {CallId::type_commit, "MPI_Type_commit", {{P::datatype, "datatype", K::datatype_inout, req}},
        "commits a datatype for use in communication",
        "MPI-4.1 §5.1.9",

@@ -89,6 +89,14 @@ std::vector<CallSpec> info_rows() {
        "as MPI_Comm_dup, collective over {comm}: {newcomm} has the same group and a new context, and {info} "
        "(an info object or MPI_INFO_NULL) is its hints instead of {comm}'s; mpisim takes no hint from it.",
        "MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm", "int", kNoInfo},
+      {CallId::comm_idup_with_info, "MPI_Comm_idup_with_info",
+       {{P::comm, "comm", K::comm, req}, {P::info, "info", K::info_in, req}, {P::newcomm, "newcomm", K::comm_out, req},
+        {P::request, "request", K::request_out, req}},
+       "MPI_Comm_dup_with_info, nonblocking",
+       "MPI-4.1 §7.4.2",
+       "as MPI_Comm_idup, and {info} (an info object or MPI_INFO_NULL) is the new communicator's hints instead of "
+       "{comm}'s; mpisim takes no hint from it.",
+       "MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request", "int", kNoInfo},
       {CallId::comm_set_info, "MPI_Comm_set_info", {{P::comm, "comm", K::comm, req}, {P::info, "info", K::info_in, req}},
        "give a communicator hints",
        "MPI-4.1 §7.4.4",

@@ -169,7 +169,7 @@ const char* param_name(P p) {
       "local_group", "remote_group", "stringtag", "argc", "argv", "required", "provided", "name", "comm_keyval",
       "attribute_val", "value", "valuelen", "buflen", "nkeys", "newinfo", "info_used",
       "comm_copy_attr_fn", "comm_delete_attr_fn", "extra_state", "type_copy_attr_fn", "type_delete_attr_fn",
-      "type_keyval", "comm_errhandler_fn"};
+      "type_keyval", "comm_errhandler_fn", "typeclass"};
   static_assert(std::size(names) == static_cast<std::size_t>(P::count_));
   return names[static_cast<std::size_t>(p)];
 }
@@ -202,7 +202,9 @@ const std::vector<CallAlias>& call_aliases() {
       {"MPI_Type_get_extent_x", "MPI_Type_get_extent", "MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent"},
       {"MPI_Type_get_true_extent_x", "MPI_Type_get_true_extent",
        "MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent"},
-      {"MPI_Get_elements_x", "MPI_Get_elements", "const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count"}};
+      {"MPI_Get_elements_x", "MPI_Get_elements", "const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count"},
+      {"MPI_Status_set_elements_x", "MPI_Status_set_elements",
+       "MPI_Status *status, MPI_Datatype datatype, MPI_Count count"}};
   return aliases;
 }
 

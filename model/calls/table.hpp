@@ -70,7 +70,7 @@ enum class P : std::uint8_t {
   argc, argv, required, provided, name, comm_keyval, attribute_val,
   value, valuelen, buflen, nkeys, newinfo, info_used,
   comm_copy_attr_fn, comm_delete_attr_fn, extra_state, type_copy_attr_fn, type_delete_attr_fn, type_keyval,
-  comm_errhandler_fn,
+  comm_errhandler_fn, typeclass,
   count_
 };
 
@@ -124,9 +124,11 @@ enum class CallId {
   type_set_attr, type_get_attr, type_delete_attr,
   comm_create_errhandler, comm_call_errhandler, add_error_class, add_error_code, add_error_string,
   remove_error_class, remove_error_code, remove_error_string, status_set_cancelled,
+  isendrecv, isendrecv_replace, request_get_status_any, request_get_status_all, request_get_status_some,
+  type_match_size, comm_idup, comm_idup_with_info,
 };
 // How many calls there are: one past the last CallId (tables indexed by call).
-inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::status_set_cancelled) + 1;
+inline constexpr std::size_t kCallIds = static_cast<std::size_t>(CallId::comm_idup_with_info) + 1;
 
 // A call's row: the one description of it that --list-calls, docs/calls.md, the
 // schema's list of calls, `mpisim explain` and the C binding (mpi.h's prototypes,

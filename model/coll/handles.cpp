@@ -36,6 +36,12 @@ const mpi::Communicator& Handles::comm(int h, const mpi::World& world, const cha
   if (h == handle::kCommSelf) return world.comm_self();
   if (const mpi::Communicator* const* c = named(comms_, h, handle::kComm)) {
     if (*c) return **c;
+    if (std::find(pending_comms_.begin(), pending_comms_.end(), h) != pending_comms_.end())
+      throw MpiError(ErrorClass::comm, argument,
+                     "communicator " + handle::text(h) + " is not made yet: the MPI_Comm_idup that gives it has not "
+                     "completed",
+                     "MPI-4.1 §7.4.2: the new communicator of MPI_Comm_idup may not be used before the operation "
+                     "completes");
     throw MpiError(ErrorClass::comm, argument, "communicator " + handle::text(h) + " was freed",
                    "MPI-4.1 §7.4.3: a freed communicator handle may not be used");
   }
@@ -49,6 +55,18 @@ int Handles::add_comm(const mpi::Communicator* made) {
   if (made == nullptr) return handle::kCommNull;
   comms_.push_back(made);
   return handle::kComm | static_cast<int>(comms_.size() - 1);
+}
+
+int Handles::reserve_comm() {
+  comms_.push_back(nullptr);
+  const int h = handle::kComm | static_cast<int>(comms_.size() - 1);
+  pending_comms_.push_back(h);
+  return h;
+}
+
+void Handles::fill_comm(int h, const mpi::Communicator* made) {
+  std::erase(pending_comms_, h);
+  if (const mpi::Communicator** c = named(comms_, h, handle::kComm)) *c = made;
 }
 
 void Handles::free_comm(int h) {

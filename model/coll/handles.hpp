@@ -49,6 +49,11 @@ class Handles {
   // The communicator h names, or MPI_ERR_COMM.
   const mpi::Communicator& comm(int h, const mpi::World& world, const char* argument) const;
   int add_comm(const mpi::Communicator* made);  // MPI_COMM_NULL for null
+  // A nonblocking constructor (MPI_Comm_idup): the handle is given at the call and
+  // names the communicator once the operation completes (fill_comm); until then
+  // using it is erroneous (MPI-4.1 §7.4.2).
+  int reserve_comm();
+  void fill_comm(int h, const mpi::Communicator* made);
   // MPI_Comm_free: the slot empties; operations under way keep the communicator.
   void free_comm(int h);
   // A communicator's error handler (MPI_ERRORS_ARE_FATAL unless set).
@@ -152,7 +157,8 @@ class Handles {
   static const T* named(const std::vector<T>& table, int h, int k) {
     return kind(h, k) && slot(h) < table.size() ? &table[slot(h)] : nullptr;
   }
-  std::vector<const mpi::Communicator*> comms_;  // null: freed
+  std::vector<const mpi::Communicator*> comms_;  // null: freed, or not made yet (pending_comms_)
+  std::vector<int> pending_comms_;                // handles reserve_comm gave that fill_comm has not filled
   std::vector<std::pair<int, int>> errhandlers_;  // communicator handle -> error handler, where set
   std::vector<std::pair<int, std::string>> names_;  // handle -> name, where set
   std::vector<mpi::TypeRef> types_;               // null: free

@@ -9,6 +9,8 @@ namespace mpisim::mpi {
 // The version of the standard mpisim implements (MPI_Get_version, MPI_VERSION).
 inline constexpr int VERSION = 4, SUBVERSION = 1;
 inline constexpr int COMM_TYPE_SHARED = 1;  // MPICH's value
+// The type classes of MPI_Type_match_size (MPICH's values).
+inline constexpr std::int64_t TYPECLASS_REAL = 1, TYPECLASS_INTEGER = 2, TYPECLASS_COMPLEX = 3;
 inline constexpr int ANY_SOURCE = -2;
 inline constexpr int PROC_NULL = -1;
 inline constexpr int ROOT = -3;

@@ -193,6 +193,56 @@ std::int64_t get_elements(std::int64_t bytes, const Datatype& type) {
   return rest == 0 ? n : UNDEFINED;
 }
 
+std::int64_t status_bytes_of_elements(std::int64_t count, const Datatype& type) {
+  if (count < 0)
+    throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(count) + " is negative",
+                   "MPI-4.1 §13.3: count is a number of basic elements");
+  const std::int64_t per = type.basic_count();
+  if (per == 0) return 0;
+  std::int64_t bytes = count / per * type.size();
+  std::int64_t left = count % per;
+  for (const SignatureRun& run : type.signature()) {
+    if (left == 0) break;
+    const std::int64_t n = std::min<std::int64_t>(left, run.count);
+    bytes += n * basic_type(run.basic).size;
+    left -= n;
+  }
+  return bytes;
+}
+
+TypeRef match_size(std::int64_t typeclass, std::int64_t size) {
+  const char* name = nullptr;
+  switch (typeclass) {
+    case TYPECLASS_REAL:
+      name = size == 4 ? "MPI_REAL4" : size == 8 ? "MPI_REAL8" : size == 16 ? "MPI_LONG_DOUBLE" : nullptr;
+      break;
+    case TYPECLASS_INTEGER:
+      name = size == 1   ? "MPI_INTEGER1"
+             : size == 2 ? "MPI_INTEGER2"
+             : size == 4 ? "MPI_INTEGER4"
+             : size == 8 ? "MPI_INTEGER8"
+                         : nullptr;
+      break;
+    case TYPECLASS_COMPLEX:
+      name = size == 8    ? "MPI_COMPLEX8"
+             : size == 16 ? "MPI_COMPLEX16"
+             : size == 32 ? "MPI_C_LONG_DOUBLE_COMPLEX"
+                          : nullptr;
+      break;
+    default:
+      throw MpiError(ErrorClass::arg, "typeclass",
+                     "typeclass = " + std::to_string(typeclass) +
+                         " is none of MPI_TYPECLASS_REAL, MPI_TYPECLASS_INTEGER, MPI_TYPECLASS_COMPLEX",
+                     "MPI-4.1 §19.1.9: typeclass is MPI_TYPECLASS_REAL, MPI_TYPECLASS_INTEGER or MPI_TYPECLASS_COMPLEX");
+  }
+  if (name == nullptr)
+    throw MpiError(ErrorClass::arg, "size",
+                   "no predefined type of this class has elements of " + std::to_string(size) +
+                       (size == 1 ? " byte" : " bytes"),
+                   "MPI-4.1 §19.1.9: MPI_Type_match_size returns a predefined type of the class and size asked for");
+  return predefined_type(name);
+}
+
 void check_type_free(const Datatype& type, const std::string& name) {
   if (type.predefined())
     throw MpiError(ErrorClass::type, "datatype", "predefined datatype " + name + " cannot be freed",

@@ -60,6 +60,17 @@ std::int64_t get_count(std::int64_t bytes, const Datatype& type);
 // when the bytes end inside one.
 std::int64_t get_elements(std::int64_t bytes, const Datatype& type);
 
+// MPI_Status_set_elements and _x (MPI-4.1 §13.3): the bytes a status reports so
+// that MPI_Get_elements with `type` gives `count`: whole elements of type, then
+// the first basic elements of its type map. A negative count is MPI_ERR_COUNT.
+std::int64_t status_bytes_of_elements(std::int64_t count, const Datatype& type);
+
+// MPI_Type_match_size (MPI-4.1 §19.1.9): the predefined type of class `typeclass`
+// whose elements have `size` bytes (the Fortran sized types, as MPICH gives them;
+// MPI_LONG_DOUBLE and MPI_C_LONG_DOUBLE_COMPLEX for 16 and 32 bytes); MPI_ERR_ARG
+// for an unknown class or a size no type of it has.
+TypeRef match_size(std::int64_t typeclass, std::int64_t size);
+
 // MPI_Type_free (§5.1.9): a predefined datatype cannot be freed (`name` as the
 // program named it).
 void check_type_free(const Datatype& type, const std::string& name);

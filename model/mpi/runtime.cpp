@@ -239,7 +239,7 @@ bool Rank::test_all(std::span<Request*> reqs, std::span<Status> statuses) {
 namespace {
 // The request of `reqs` complete by `now` that completed first (ties: the lowest
 // index); -1 if none.
-int first_complete(std::span<Request*> reqs, SimTime now) {
+int first_complete(std::span<Request* const> reqs, SimTime now) {
   int best = -1;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     const Request* r = reqs[i];
@@ -248,7 +248,7 @@ int first_complete(std::span<Request*> reqs, SimTime now) {
   }
   return best;
 }
-bool all_null(std::span<Request*> reqs) {
+bool all_null(std::span<Request* const> reqs) {
   return std::all_of(reqs.begin(), reqs.end(), [](const Request* r) { return r == nullptr; });
 }
 }  // namespace
@@ -301,7 +301,7 @@ void Rank::free_request(Request*& req) {
   if (req == nullptr)
     throw MpiError(ErrorClass::request, "request", "the request is MPI_REQUEST_NULL",
                    "MPI-4.1 §3.7.3: MPI_Request_free takes an active or inactive request, not MPI_REQUEST_NULL");
-  if (req->kind == Request::Kind::activity)
+  if (req->kind == Request::Kind::activity && !world_->point_to_point_activity(req))
     throw MpiError(ErrorClass::request, "request", "the request is a nonblocking collective's",
                    "MPI-4.1 §6.12: freeing the request of a nonblocking collective operation is erroneous; complete "
                    "it with a wait or a test");
@@ -328,6 +328,41 @@ bool Rank::request_get_status(const Request* req, Status* status) const {
   if (!req->complete || req->done_at > now()) return false;
   if (status) *status = req->status;
   return true;
+}
+
+bool Rank::request_get_status_any(std::span<Request* const> reqs, int* index, Status* status) const {
+  *index = UNDEFINED;
+  if (all_null(reqs)) {
+    if (status) *status = Status{};
+    return true;
+  }
+  const int best = first_complete(reqs, now());
+  if (best < 0) return false;
+  *index = best;
+  if (status) *status = reqs[static_cast<std::size_t>(best)]->status;
+  return true;
+}
+
+bool Rank::request_get_status_all(std::span<Request* const> reqs, std::span<Status> statuses) const {
+  for (const Request* r : reqs)
+    if (r != nullptr && (!r->complete || r->done_at > now())) return false;
+  for (std::size_t i = 0; i < reqs.size() && !statuses.empty(); ++i)
+    statuses[i] = reqs[i] ? reqs[i]->status : Status{};
+  return true;
+}
+
+int Rank::request_get_status_some(std::span<Request* const> reqs, std::vector<int>* indices,
+                                  std::vector<Status>* statuses) const {
+  indices->clear();
+  statuses->clear();
+  if (all_null(reqs)) return UNDEFINED;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    const Request* r = reqs[i];
+    if (r == nullptr || !r->complete || r->done_at > now()) continue;
+    indices->push_back(static_cast<int>(i));
+    statuses->push_back(r->status);
+  }
+  return static_cast<int>(indices->size());
 }
 
 // ---------------------------------------------------------------------------
@@ -667,6 +702,59 @@ Task<Status> Rank::sendrecv_replace(TypedBuffer buf, TypeRef type, int dest, int
   co_return sts[0];
 }
 
+Request* Rank::isendrecv_request(const TypedBuffer& sendbuf, TypeRef sendtype, int dest, int sendtag,
+                                 const TypedBuffer& recvbuf, TypeRef recvtype, int source, int recvtag,
+                                 const Communicator& comm) {
+  auto [recv, send] = isendrecv(sendbuf, sendtype, dest, sendtag, recvbuf, recvtype, source, recvtag, comm);
+  Request* r = both_complete(recv, send, comm, "MPI_Isendrecv");
+  if (dest != PROC_NULL)
+    hold({r, sendbuf.addr, sendbuf.count, std::move(sendtype), "MPI_Isendrecv", "sendbuf", -1, dest, sendtag, false, true});
+  if (source != PROC_NULL)
+    hold({r, recvbuf.addr, recvbuf.count, std::move(recvtype), "MPI_Isendrecv", "recvbuf", -1, source, recvtag, true, true});
+  return r;
+}
+
+Request* Rank::isendrecv_replace_request(const TypedBuffer& buf, TypeRef type, int dest, int sendtag, int source,
+                                         int recvtag, const Communicator& comm) {
+  const std::int64_t n = buf.count;
+  if (n < 0)
+    throw MpiError(ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative", kRuleCount);
+  check_access(buf, data_bytes(n, *type, "count"), "buf");
+  validate_peer(dest, comm, false, "dest");
+  validate_tag(sendtag, false);
+  check_held({buf.addr, buf.count, buf.type}, true, "buf");
+  // The data sent is the buffer's content at the call (MPI-4.1 §3.10), packed now.
+  PackedBytes packed;
+  std::vector<std::int32_t> origins;
+  if (world_->mode_ == PayloadMode::data) {
+    packed.resize(static_cast<std::size_t>(n * type->size()));
+    if (world_->tracks_origins()) origins.assign(packed.size(), static_cast<std::int32_t>(id_));
+    pack(buf, n * type->size(), packed.data(), origins.empty() ? nullptr : origins.data());
+  }
+  Request* recv = irecv(buf, type, source, recvtag, comm);
+  Request* send = isend_packed(std::move(packed), type, n, dest, sendtag, comm, std::move(origins));
+  Request* r = both_complete(recv, send, comm, "MPI_Isendrecv_replace");
+  if (source != PROC_NULL || dest != PROC_NULL)
+    hold({r, buf.addr, buf.count, std::move(type), "MPI_Isendrecv_replace", "buf", -1, source, recvtag, true, true});
+  return r;
+}
+
+Request* Rank::both_complete(Request* recv, Request* send, const Communicator& comm, const char* call) {
+  Task<void> body;
+  {
+    sim::frame_pool::OutsideArena outside;  // touched at the start and at the end only
+    body = complete_pair(recv, send);
+  }
+  return world_->start_activity(id_, std::move(body), comm, call, true);
+}
+
+Task<void> Rank::complete_pair(Request* recv, Request* send) {
+  Request* reqs[2] = {recv, send};
+  Status sts[2];
+  co_await wait_all(reqs, sts);
+  world_->end_activity(sts[0]);
+}
+
 // ---------------------------------------------------------------------------
 // Probe and compute
 
@@ -793,10 +881,16 @@ void Rank::cancel(Request* r) {
   if (r == nullptr)
     throw MpiError(ErrorClass::request, "request", "the request is MPI_REQUEST_NULL",
                    "MPI-4.1 §3.8.4: MPI_Cancel takes an active request");
-  if (r->kind == Request::Kind::activity)
+  if (r->kind == Request::Kind::activity) {
+    if (world_->point_to_point_activity(r))
+      throw MpiError(ErrorClass::request, "request",
+                     "the request is an MPI_Isendrecv's; mpisim cancels the requests of single sends and receives, "
+                     "not this pair's",
+                     "MPI-4.1 §3.8.4: MPI_Cancel marks a pending nonblocking communication for cancellation");
     throw MpiError(ErrorClass::request, "request", "the request is a nonblocking collective's",
                    "MPI-4.1 §6.12: calling MPI_Cancel on the request of a nonblocking collective operation is "
                    "erroneous");
+  }
   if (r->complete) return;  // done already: the cancellation fails
   World& w = *world_;
   if (r->kind == Request::Kind::recv) {
@@ -924,7 +1018,8 @@ Activity* World::find_activity(std::uint32_t rank, std::uint16_t thread) const {
   return nullptr;
 }
 
-Request* World::start_activity(std::uint32_t r, Task<void> body, const Communicator& comm, const char* call) {
+Request* World::start_activity(std::uint32_t r, Task<void> body, const Communicator& comm, const char* call,
+                               bool point_to_point) {
   if (activities_.empty()) activities_.assign(size(), nullptr);
   // The smallest thread number free at r: the list is kept in thread order.
   std::uint16_t thread = 1;
@@ -944,6 +1039,7 @@ Request* World::start_activity(std::uint32_t r, Task<void> body, const Communica
   a->rank = r;
   a->thread = thread;
   a->call = call;
+  a->point_to_point = point_to_point;
   a->next = *link;
   *link = a;
   static const TypeRef kNoType;
@@ -955,10 +1051,10 @@ Request* World::start_activity(std::uint32_t r, Task<void> body, const Communica
   return a->request;
 }
 
-void World::end_activity() {
+void World::end_activity(const Status& status) {
   Activity& a = *running_;
   a.done = true;
-  a.request->status = Status{};
+  a.request->status = status;
   trace_.complete_call(a.trace_call, engine_.now());
   complete(a.request, engine_.now());
 }
@@ -969,6 +1065,11 @@ void World::set_trace_call(const Request* r, std::int64_t index) {
     a->trace_call = index;
     if (a->done) trace_.complete_call(index, r->done_at);  // it ended inside the call
   }
+}
+
+bool World::point_to_point_activity(const Request* r) const {
+  const Activity* a = find_activity(r->owner, static_cast<std::uint16_t>(r->peer));
+  return a != nullptr && a->point_to_point;
 }
 
 void World::run_activity(Activity& a, std::coroutine_handle<> h) {
@@ -983,7 +1084,10 @@ void World::run_activity(Activity& a, std::coroutine_handle<> h) {
     a.done = true;
     std::exception_ptr error = a.body.error();
     engine_.fail(a.rank, error ? error : std::make_exception_ptr(std::logic_error("an activity ended unfinished")));
+    return;
   }
+  // An MPI_Isendrecv whose request was freed before it completed: nobody waits.
+  if (a.done && a.request->freed) [[unlikely]] release(a.request);  // frees `a` too
 }
 
 void World::resume_activity_at(Activity& a, SimTime t, std::coroutine_handle<> h) {
@@ -1833,7 +1937,8 @@ void World::complete(Request* r, SimTime at) {
   r->complete = true;
   r->done_at = at;
   if (r->freed) {  // MPI_Request_free'd: nobody waits for it
-    release(r);
+    // An activity's request goes once its body has returned (run_activity).
+    if (r->kind != Request::Kind::activity) release(r);
     return;
   }
   rank(r->owner).on_complete(r);

@@ -224,6 +224,7 @@ struct Activity {
   std::uint16_t thread = 0;   // 1, 2, ... at its rank (Request::thread)
   bool done = false;          // its body ended
   bool parked = false;        // its resumption waits for the program to enter MPI (Progress::in_mpi)
+  bool point_to_point = false;  // MPI_Isendrecv's, not a collective's: its request may be freed
   std::uint32_t needed = 0;   // as Rank::wait_needed_
   SimTime time{};             // as Rank::wait_time_
   std::coroutine_handle<> waiter = nullptr, resume = nullptr;
@@ -317,6 +318,15 @@ class Rank {
   std::pair<Request*, Request*> isendrecv(const TypedBuffer& sendbuf, TypeRef sendtype, int dest, int sendtag,
                                           const TypedBuffer& recvbuf, TypeRef recvtype, int source, int recvtag,
                                           const Communicator& comm);
+  // MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4.1 §3.10): as MPI_Sendrecv and
+  // MPI_Sendrecv_replace, started now, with one request that completes when both
+  // the send and the receive have; its status is the receive's. The buffers are
+  // the operation's until a wait or test completes it (check_held).
+  Request* isendrecv_request(const TypedBuffer& sendbuf, TypeRef sendtype, int dest, int sendtag,
+                             const TypedBuffer& recvbuf, TypeRef recvtype, int source, int recvtag,
+                             const Communicator& comm);
+  Request* isendrecv_replace_request(const TypedBuffer& buf, TypeRef type, int dest, int sendtag, int source,
+                                     int recvtag, const Communicator& comm);
   // A message of buf.count * size bytes that carries no data, on the communicator's
   // collective context: for exchanges whose content the simulator keeps itself
   // (the communicator constructors). The buffer is not read or written.
@@ -378,6 +388,13 @@ class Rank {
   // MPI_Request_get_status (§3.7.3): whether req is complete, and its status then,
   // without freeing it (null: MPI_REQUEST_NULL, complete with an empty status).
   bool request_get_status(const Request* req, Status* status) const;
+  // MPI_Request_get_status_any, _all and _some (MPI-4.1 §3.7.5): as test_any,
+  // test_all and test_some, but no request is freed and no handle changes; a
+  // request that completed with an error reports it in its status.
+  bool request_get_status_any(std::span<Request* const> reqs, int* index, Status* status) const;
+  bool request_get_status_all(std::span<Request* const> reqs, std::span<Status> statuses) const;
+  int request_get_status_some(std::span<Request* const> reqs, std::vector<int>* indices,
+                              std::vector<Status>* statuses) const;
   // MPI-4.1 §3.7.5. test_all: true, and every request freed, when all are
   // complete now (null handles count as complete); else nothing changes.
   // `statuses` is empty (ignored) or as long as `reqs`.
@@ -482,6 +499,10 @@ class Rank {
   Request* new_request(Request::Kind kind, const TypedBuffer& buf, TypeRef type, int peer, int tag,
                        const Communicator& comm, Context ctx);
   void finish(Request* r, Status* status);  // frees r; throws if it failed
+  // The activity of MPI_Isendrecv(_replace) (`call`): its request completes when
+  // both `recv` and `send` have, with the receive's status.
+  Request* both_complete(Request* recv, Request* send, const Communicator& comm, const char* call);
+  Task<void> complete_pair(Request* recv, Request* send);
   // Posts a send whose arguments were checked: a phantom carries no data; `packed`
   // (with its provenance) is data already taken out of the buffer.
   Request* start_send(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm, Context ctx,
@@ -636,12 +657,16 @@ class World {
   // body's last act is end_activity(), which completes it. `call` names the call
   // in diagnostics (a string literal). An exception leaving the body fails the
   // run at r.
-  Request* start_activity(std::uint32_t r, Task<void> body, const Communicator& comm, const char* call);
-  // Called by the activity that runs now, as its last act: its request completes.
-  void end_activity();
+  Request* start_activity(std::uint32_t r, Task<void> body, const Communicator& comm, const char* call,
+                          bool point_to_point = false);
+  // Called by the activity that runs now, as its last act: its request completes,
+  // with `status`.
+  void end_activity(const Status& status = Status{});
   // The trace record of the call that started the activity of `r` (a request
   // start_activity gave): its completion is noted there.
   void set_trace_call(const Request* r, std::int64_t index);
+  // Whether `r` (an activity's request) is an MPI_Isendrecv's, which may be freed.
+  bool point_to_point_activity(const Request* r) const;
   // The activities that have not ended (after a run: what never completed), in
   // rank order, each with what it waits for.
   struct PendingActivity {

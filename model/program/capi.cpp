@@ -141,8 +141,18 @@ int MPI_Is_thread_main(int* flag) {
 double MPI_Wtime(void) {
   if (!program::g_run) return 0.0;
   program::ProgramRun& run = *program::g_run;
-  if (run.host_compute()) run.catch_up();  // the time the code took so far is the rank's now
-  return static_cast<double>(run.world().engine().now().ps) * 1e-12;
+  if (!run.on_its_thread() || !run.on_fiber()) return static_cast<double>(run.world().engine().now().ps) * 1e-12;
+  program::CRank& c = run.current();
+  if (run.host_compute()) {
+    run.catch_up();  // the time the code took so far is the rank's now
+  } else if (run.world().engine().now().ps == c.last_wtime_ps) {
+    // A second reading with no time passed: a loop that waits for the clock to
+    // advance (the program's code costs no time), which would never end. The
+    // reading costs what a failed poll does, so time runs on.
+    run.block(capi::compute(run.world().rank(run.current_rank()), capi::kPollCost));
+  }
+  c.last_wtime_ps = run.world().engine().now().ps;
+  return static_cast<double>(c.last_wtime_ps) * 1e-12;
 }
 double MPI_Wtick(void) { return 1e-12; }
 
@@ -211,6 +221,18 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     // attributes its keys' copy callbacks give it (§7.7.2).
     if (const mpi::Info* hints = x.c.handles.hints(comm)) x.c.handles.set_hints(*newcomm, *hints);
     x.returnable = true;  // the collective part is over: a callback's error is this process's own
+    x.c.handles.attributes().copy(mpi::AttrObject::comm, comm, *newcomm);
+  });
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Comm_idup", [&](Ctx& x) {
+    capi::construct_nonblocking(x, comm, newcomm, request, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::dup(x.rk, c, seq, std::move(label));
+    });
+    // The hints and the attributes are copied at the call, as MPI_Comm_dup's
+    // (MPI-4.1 §7.4.2, §7.7.2).
+    if (const mpi::Info* hints = x.c.handles.hints(comm)) x.c.handles.set_hints(*newcomm, *hints);
     x.c.handles.attributes().copy(mpi::AttrObject::comm, comm, *newcomm);
   });
 }
@@ -665,26 +687,31 @@ int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
   });
 }
 
-int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
-  return call(__builtin_return_address(0), "MPI_Status_set_elements", [&](Ctx& x) {
+}  // extern "C"
+
+namespace {
+// MPI_Status_set_elements and _x: the status keeps its source, tag and
+// cancellation; it reports the bytes of `count` basic elements of datatype.
+int set_elements(const void* site, const char* name, MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return call(site, name, [&](Ctx& x) {
     capi::need(status, "status");
-    if (count < 0)
-      throw mpi::MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(count) + " is negative",
-                          "MPI-4.1 §11.2.4: count is a number of basic elements");
     auto t = capi::type_of(x.c, datatype, "datatype");
-    // count basic elements: whole elements of the type, then the first basic
-    // elements of its type map (so that MPI_Get_elements gives count back).
-    const std::int64_t per = t->basic_count();
-    std::int64_t bytes = per ? count / per * t->size() : 0;
-    std::int64_t left = per ? count % per : 0;
-    for (const mpi::SignatureRun& run : t->signature()) {
-      if (left == 0) break;
-      const std::int64_t n = std::min<std::int64_t>(left, run.count);
-      bytes += n * mpi::basic_type(run.basic).size;
-      left -= n;
-    }
-    capi::put_status(status, mpi::Status{status->MPI_SOURCE, status->MPI_TAG, mpi::ErrorClass::success, false, bytes});
+    const std::int64_t bytes = mpi::status_bytes_of_elements(count, *t);
+    const bool cancelled = (status->count_hi_and_cancelled & 1) != 0;
+    const int error = status->MPI_ERROR;
+    capi::put_status(status, mpi::Status{status->MPI_SOURCE, status->MPI_TAG, mpi::ErrorClass::success, cancelled, bytes});
+    status->MPI_ERROR = error;
   });
+}
+}  // namespace
+
+extern "C" {
+
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+  return set_elements(__builtin_return_address(0), "MPI_Status_set_elements", status, datatype, count);
+}
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return set_elements(__builtin_return_address(0), "MPI_Status_set_elements_x", status, datatype, count);
 }
 
 // ---- error handlers: MPI_ERRORS_ARE_FATAL (the default), MPI_ERRORS_ABORT, MPI_ERRORS_RETURN
@@ -781,6 +808,31 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
     auto task = x.rk.sendrecv_replace(capi::typed(x, buf, count, t), t, dest, sendtag, source, recvtag, cm);
     x.run.block(capi::status_of(std::move(task), &st));
     capi::put_status(status, st);
+  });
+}
+
+int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Isendrecv", [&](Ctx& x) {
+    const auto& cm = x.run.comm(comm, "comm");
+    auto st_t = capi::type_of(x.c, sendtype, "sendtype");
+    auto rt_t = capi::type_of(x.c, recvtype, "recvtype");
+    capi::need(request, "request");
+    const auto sb = capi::typed(x, sendbuf, sendcount, st_t);
+    const auto rb = capi::typed(x, recvbuf, recvcount, rt_t);
+    *request = capi::add_request(
+        x.c, x.rk.isendrecv_request(sb, std::move(st_t), dest, sendtag, rb, std::move(rt_t), source, recvtag, cm));
+  });
+}
+
+int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                          int recvtag, MPI_Comm comm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Isendrecv_replace", [&](Ctx& x) {
+    const auto& cm = x.run.comm(comm, "comm");
+    auto t = capi::type_of(x.c, datatype, "datatype");
+    capi::need(request, "request");
+    const auto b = capi::typed(x, buf, count, t);
+    *request = capi::add_request(x.c, x.rk.isendrecv_replace_request(b, std::move(t), dest, sendtag, source, recvtag, cm));
   });
 }
 
@@ -970,6 +1022,54 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
     *flag = done ? 1 : 0;
     if (!done) return capi::poll_failed(x);
     capi::put_status(status, st);
+  });
+}
+
+int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int* index, int* flag,
+                               MPI_Status* status) {
+  return call(__builtin_return_address(0), "MPI_Request_get_status_any", [&](Ctx& x) {
+    capi::need(index, "index");
+    capi::need(flag, "flag");
+    const auto& reqs = capi::gather(x.c, count, array_of_requests);
+    mpi::Status st;
+    const bool done = x.rk.request_get_status_any(reqs, index, &st);
+    *flag = done ? 1 : 0;
+    if (!done) return capi::poll_failed(x);
+    capi::put_status(status, st);
+  });
+}
+
+int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int* flag,
+                               MPI_Status array_of_statuses[]) {
+  return call(__builtin_return_address(0), "MPI_Request_get_status_all", [&](Ctx& x) {
+    capi::need(flag, "flag");
+    const auto& reqs = capi::gather(x.c, count, array_of_requests);
+    std::vector<mpi::Status>& sts = x.c.scratch_statuses;
+    sts.assign(reqs.size(), mpi::Status{});
+    const bool done = x.rk.request_get_status_all(reqs, sts);
+    *flag = done ? 1 : 0;
+    if (!done) return capi::poll_failed(x);
+    if (array_of_statuses != MPI_STATUSES_IGNORE && array_of_statuses != nullptr)
+      for (std::size_t i = 0; i < sts.size(); ++i) capi::put_status(&array_of_statuses[i], sts[i], true);
+  });
+}
+
+int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int* outcount,
+                                int array_of_indices[], MPI_Status array_of_statuses[]) {
+  return call(__builtin_return_address(0), "MPI_Request_get_status_some", [&](Ctx& x) {
+    capi::need(outcount, "outcount");
+    const auto& reqs = capi::gather(x.c, incount, array_of_requests);
+    std::vector<int>& indices = x.c.scratch_indices;
+    const int n = x.rk.request_get_status_some(reqs, &indices, &x.c.scratch_statuses);
+    *outcount = n;
+    if (n == MPI_UNDEFINED) return;
+    if (n == 0) return capi::poll_failed(x);
+    capi::need(array_of_indices, "array_of_indices");
+    for (int k = 0; k < n; ++k) {
+      array_of_indices[k] = indices[static_cast<std::size_t>(k)];
+      if (array_of_statuses != MPI_STATUSES_IGNORE && array_of_statuses != nullptr)
+        capi::put_status(&array_of_statuses[k], x.c.scratch_statuses[static_cast<std::size_t>(k)], true);
+    }
   });
 }
 

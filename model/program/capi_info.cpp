@@ -136,6 +136,17 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   });
 }
 
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm, MPI_Request* request) {
+  return call(__builtin_return_address(0), "MPI_Comm_idup_with_info", [&](Ctx& x) {
+    mpi::Info hints = mpi::communicator_hints(nullptr, given_hints(x, info));
+    capi::construct_nonblocking(x, comm, newcomm, request, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
+      return coll::comm::dup(x.rk, c, seq, std::move(label));
+    });
+    x.c.handles.set_hints(*newcomm, std::move(hints));
+    x.c.handles.attributes().copy(mpi::AttrObject::comm, comm, *newcomm);  // as MPI_Comm_idup
+  });
+}
+
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   return call(__builtin_return_address(0), "MPI_Comm_set_info", [&](Ctx& x) {
     x.run.comm(comm, "comm");

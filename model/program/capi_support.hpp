@@ -179,6 +179,10 @@ inline mpi::TypeRef type_of(const CRank& c, int h, const char* argument) {
     return m;
   }();
   if (auto it = predefined.find(h); it != predefined.end()) return it->second;
+  if (h == MPI_LB || h == MPI_UB)
+    throw MpiError(ErrorClass::type, argument,
+                   std::string(h == MPI_LB ? "MPI_LB" : "MPI_UB") + " may only appear in MPI_Type_struct",
+                   "MPI-4.1 §5.1.7: the MPI-1 markers MPI_LB and MPI_UB are type-map entries of struct types");
   if (mpi::TypeRef t = c.handles.type(h, argument)) return t;
   throw MpiError(ErrorClass::type, argument,
                  h == MPI_DATATYPE_NULL ? std::string("MPI_DATATYPE_NULL is not a datatype")
@@ -517,6 +521,31 @@ inline Task<void> made_comm(Task<const mpi::Communicator*> t, const mpi::Communi
 // A communicator constructor: a collective on `comm` whose result is a new handle.
 // `counted`: whether the call is a collective of all of comm's members, one of
 // the calls counted on it (MPI_Comm_create_group is the group's members' only).
+// A nonblocking constructor's work (MPI_Comm_idup), run as an activity of the
+// rank: once the collective is over, the handle given at the call names the
+// communicator, and the request completes.
+inline Task<void> fill_comm(coll::Handles& handles, int handle, Task<const mpi::Communicator*> made, mpi::World& w) {
+  handles.fill_comm(handle, co_await std::move(made));
+  w.end_activity();
+}
+// MPI_Comm_idup and MPI_Comm_idup_with_info: the handle is reserved now, with its
+// parent's error handler (MPI-4.1 §9.3); the collective goes on in the background.
+template <typename Make>
+inline void construct_nonblocking(Ctx& x, MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request, Make make) {
+  const mpi::Communicator& c = x.run.comm(comm, "comm");
+  need(newcomm, "newcomm");
+  need(request, "request");
+  const std::int64_t seq = x.run.next_instance(x.c, c);
+  *newcomm = x.c.handles.reserve_comm();
+  Task<void> body = fill_comm(x.c.handles, *newcomm,
+                              make(c, seq, std::string(x.name) + " #" + std::to_string(seq) + " of " + c.name()),
+                              x.run.world());
+  mpi::Request* r = x.run.world().start_activity(x.r, std::move(body), c, x.name);
+  *request = add_request(x.c, r);
+  x.started = r;
+  if (const int h = x.run.errhandler(comm); h != MPI_ERRORS_ARE_FATAL) x.run.set_errhandler(*newcomm, h);
+}
+
 template <typename Make>
 inline void construct(Ctx& x, MPI_Comm comm, MPI_Comm* newcomm, Make make, bool counted = true) {
   const mpi::Communicator& c = x.run.comm(comm, "comm");

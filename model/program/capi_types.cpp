@@ -79,10 +79,13 @@ std::vector<std::int64_t> array_of(const T* a, int n, const char* argument) {
   return std::vector<std::int64_t>(a, a + n);
 }
 
+// The array_of_types of a struct type: datatypes, and the MPI-1 markers MPI_LB and
+// MPI_UB (removed by MPI-3.0; MPICH's mpi.h still has them), which only a struct takes.
 std::vector<mpi::TypeRef> types_of(const CRank& c, const MPI_Datatype* a, int n, const char* argument) {
   if (n > 0) need(a, argument);
+  static const mpi::TypeRef lb = mpi::Datatype::make_marker(true), ub = mpi::Datatype::make_marker(false);
   std::vector<mpi::TypeRef> out;
-  for (int i = 0; i < n; ++i) out.push_back(type_of(c, a[i], argument));
+  for (int i = 0; i < n; ++i) out.push_back(a[i] == MPI_LB ? lb : a[i] == MPI_UB ? ub : type_of(c, a[i], argument));
   return out;
 }
 
@@ -276,6 +279,13 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
   return call(__builtin_return_address(0), "MPI_Type_create_resized", [&](Ctx& x) {
     capi::new_type(x, newtype, mpi::type_resized(capi::type_of(x.c, oldtype, "oldtype"), lb, extent));
+  });
+}
+
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
+  return call(__builtin_return_address(0), "MPI_Type_match_size", [&](Ctx&) {
+    capi::need(datatype, "datatype");
+    *datatype = capi::handle_of(*mpi::match_size(typeclass, size));  // a predefined type's own handle
   });
 }
 

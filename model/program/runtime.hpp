@@ -74,6 +74,7 @@ struct CRank {
   std::vector<Status> scratch_statuses;
   std::vector<int> scratch_indices;
   std::int64_t cpu_mark_ns = -1;                // with host compute: CPU time when the program's code resumed
+  std::int64_t last_wtime_ps = -1;              // what MPI_Wtime last gave, in ps
   std::FILE* out = nullptr;                     // with labels: the rank's stdout and stderr
   std::FILE* err = nullptr;
   std::vector<std::string> args;                // argv's strings, this rank's own copy

@@ -469,6 +469,9 @@ class Executor {
 
   // The communicator constructors: collectives whose result is a communicator handle.
   Task<Status> construct(RankEnv& env, const Step& s, mpi::Rank& rk);
+  // MPI_Comm_idup's work, an activity of the rank: the name is bound to the new
+  // communicator once the collective is over, then the request completes.
+  Task<void> idup(RankEnv& env, NameId name, const mpi::Communicator& parent, Task<const mpi::Communicator*> made);
 
   // The position of this call among the collectives on `c` at this rank.
   std::int64_t next_instance(RankEnv& env, const mpi::Communicator& c);

@@ -156,6 +156,14 @@ std::vector<std::int64_t> Executor::counted_array(RankEnv& env, const Step& s, P
 }
 
 // The communicator constructors: collectives whose result is a communicator handle.
+Task<void> Executor::idup(RankEnv& env, NameId name, const mpi::Communicator& parent,
+                          Task<const mpi::Communicator*> made) {
+  const mpi::Communicator* c = co_await std::move(made);
+  bind(env.comms(), name, c);
+  inherit_errhandler(env, parent, c);
+  world_.end_activity();
+}
+
 Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
   const mpi::Communicator* made = nullptr;
   switch (s.spec->id) {

@@ -1,4 +1,5 @@
 // The point-to-point calls and the completion calls.
+#include "model/coll/comm/constructors.hpp"
 #include "model/scenario/executor.hpp"
 
 namespace mpisim::scenario::exec {
@@ -215,6 +216,60 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       const int n = rk.test_some(reqs, &indices, &sts);
       write_back(env, s, reqs);
       bind_some(env, s, n, indices, sts);
+      return true;
+    }
+    case CallId::comm_idup: {
+      const auto& c = comm_arg(env, s);
+      const NameId name = arg(s, P::newcomm).name;
+      Task<void> body = idup(env, name, c, coll::comm::dup(rk, c, next_instance(env, c), names_.str(name)));
+      Request* r = world_.start_activity(env.rank, std::move(body), c, "MPI_Comm_idup");
+      started_.push_back(r);
+      bind_request(env, s, r);
+      return true;
+    }
+    case CallId::request_get_status_any: {
+      const std::vector<Request*> reqs = gather_requests(env, s, P::count);
+      Status st;
+      int index = mpi::UNDEFINED;
+      const bool done = rk.request_get_status_any(reqs, &index, &st);
+      bind_int(env, s, P::index, index);
+      bind_int(env, s, P::flag, done ? 1 : 0);
+      if (done) bind_status(env, s, P::status, st);
+      return true;
+    }
+    case CallId::request_get_status_all: {
+      const std::vector<Request*> reqs = gather_requests(env, s, P::count);
+      std::vector<Status> sts(reqs.size());
+      const bool done = rk.request_get_status_all(reqs, sts);
+      bind_int(env, s, P::flag, done ? 1 : 0);
+      if (done) bind_statuses(env, s, sts);
+      return true;
+    }
+    case CallId::request_get_status_some: {
+      const std::vector<Request*> reqs = gather_requests(env, s, P::incount);
+      std::vector<int> indices;
+      std::vector<Status> sts;
+      bind_some(env, s, rk.request_get_status_some(reqs, &indices, &sts), indices, sts);
+      return true;
+    }
+    case CallId::isendrecv: {
+      auto st_t = type_arg(env, s, P::sendtype);
+      auto rt_t = type_arg(env, s, P::recvtype);
+      auto sb = typed(env, s, P::sendbuf, int_arg(env, s, P::sendcount), st_t);
+      auto rb = typed(env, s, P::recvbuf, int_arg(env, s, P::recvcount), rt_t);
+      const int dest = rank_arg(env, s, P::dest), sendtag = rank_arg(env, s, P::sendtag);
+      const int source = rank_arg(env, s, P::source), recvtag = rank_arg(env, s, P::recvtag);
+      const auto& c = comm_arg(env, s);
+      bind_request(env, s, rk.isendrecv_request(sb, std::move(st_t), dest, sendtag, rb, std::move(rt_t), source, recvtag, c));
+      return true;
+    }
+    case CallId::isendrecv_replace: {
+      auto t = type_arg(env, s, P::datatype);
+      auto b = typed(env, s, P::buf, int_arg(env, s, P::count), t);
+      const int dest = rank_arg(env, s, P::dest), sendtag = rank_arg(env, s, P::sendtag);
+      const int source = rank_arg(env, s, P::source), recvtag = rank_arg(env, s, P::recvtag);
+      const auto& c = comm_arg(env, s);
+      bind_request(env, s, rk.isendrecv_replace_request(b, std::move(t), dest, sendtag, source, recvtag, c));
       return true;
     }
     case CallId::request_free: {

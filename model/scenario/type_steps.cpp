@@ -102,6 +102,9 @@ bool Executor::type_call(RankEnv& env, const Step& s) {
                 mpi::type_resized(type_arg(env, s, P::oldtype), int_arg(env, s, P::lb), int_arg(env, s, P::extent),
                                   type_name(s)));
       return true;
+    case CallId::type_match_size:
+      bind_type(env, s, P::datatype, mpi::match_size(int_arg(env, s, P::typeclass), int_arg(env, s, P::size)));
+      return true;
     case CallId::type_dup:
       bind_type(env, s, P::newtype, mpi::type_dup(type_arg(env, s, P::oldtype), type_name(s)));
       return true;

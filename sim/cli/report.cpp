@@ -252,9 +252,10 @@ void print_summary(std::ostream& out, const scenario::Scenario& sc, const net::N
   out << ")\n";
   if (!r.trace.call_stats().empty()) {
     out << "calls:\n";
+    std::size_t width = 22;  // the counts in one column, after the longest name
+    for (const auto& [name, st] : r.trace.call_stats()) width = std::max(width, name.size() + 1);
     for (const auto& [name, st] : r.trace.call_stats()) {
-      out << "  " << name;
-      out << std::string(name.size() < 22 ? 22 - name.size() : 1, ' ') << "x" << st.count;
+      out << "  " << name << std::string(width - name.size(), ' ') << "x" << st.count;
       auto alg = r.algorithms_used.find(name);
       if (alg != r.algorithms_used.end()) {
         out << (alg->second.size() == 1 ? "  algorithm " : "  algorithms ");

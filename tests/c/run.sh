@@ -14,6 +14,10 @@ build() {  # name
   "$mpisim" cc -O1 -g -pthread "$src/$1.c" -o "$1" || { fail "$1: mpisim cc"; return 1; }
   if [ -n "$mpicc" ]; then "$mpicc" -O1 -pthread "$src/$1.c" -o "$1.mpich" || fail "$1: $mpicc"; fi
 }
+# A program of calls MPICH 4.0 does not have: built for mpisim only.
+build_own() {  # name
+  "$mpisim" cc -O1 -g -pthread "$src/$1.c" -o "$1" || fail "$1: mpisim cc"
+}
 
 # name ranks args...: the output against expected/NAME.RANKS.txt and MPICH's.
 compare() {
@@ -54,7 +58,9 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info attributes errhandler_api create_group persistent_order errors; do build $p; done
+for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info attributes errhandler_api create_group persistent_order isendrecv idup errors; do build $p; done
+build_own request_status
+build match_size
 compare ring 1 5
 compare ring 4 3
 compare ring 7 2
@@ -123,6 +129,14 @@ for n in 2 4; do expected_only persistent $n; done
 # persistent receive from MPI_PROC_NULL a source other than MPI_PROC_NULL (§3.11
 # asks for MPI_PROC_NULL); Open MPI 4.1 prints exactly the expected files.
 for n in 1 2 4; do expected_only p2p_more $n; done
+# MPICH 4.0.2's MPI_Isendrecv gives a status of source 0, tag 0, count 0, crashes
+# on MPI_PROC_NULL and hangs on one rank; the data it moves is as expected here.
+for n in 1 2 3; do expected_only isendrecv $n; done
+for n in 1 2 3; do expected_only request_status $n; done
+for n in 1 3 4; do compare idup $n; done
+# MPICH raises MPI_Type_match_size's errors on MPI_COMM_WORLD (MPI-4.1 §9.3:
+# MPI_COMM_SELF) and has quad types for 16-byte reals (match_size.c says more).
+expected_only match_size 1
 grep -q "^warning: MPI_ERR_TRUNCATE: rank 1, MPI_Recv, argument count: returned to the program (MPI_ERRORS_RETURN)" \
   errhandler.2.err || { fail "a returned error is a warning"; cat errhandler.2.err; }
 for n in 1 3 4 5; do compare collectives $n; compare nonblocking $n; compare datatypes $n; compare comms $n; done

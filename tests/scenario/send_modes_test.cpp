@@ -158,6 +158,56 @@ TEST_CASE("MPI_Request_get_status reports completion without freeing the request
   CHECK(test::first_code(r) == "");
 }
 
+TEST_CASE("MPI_Isendrecv and MPI_Isendrecv_replace: one request for both; the get_status forms free none") {
+  auto r = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 2, "init": "rank * 10 + i"},
+    {"buffer": "w", "type": "MPI_INT", "count": 2},
+    {"buffer": "u", "type": "MPI_INT", "count": 2, "init": "rank * 10 + i"},
+    {"call": "MPI_Isendrecv", "sendbuf": "v", "sendcount": 2, "sendtype": "MPI_INT", "dest": "(rank + 1) % size",
+     "sendtag": 1, "recvbuf": "w", "recvcount": 2, "recvtype": "MPI_INT", "source": "(rank + size - 1) % size",
+     "recvtag": 1, "comm": "MPI_COMM_WORLD", "request": "q"},
+    {"call": "MPI_Isendrecv_replace", "buf": "u", "count": 2, "datatype": "MPI_INT", "dest": "(rank + size - 1) % size",
+     "sendtag": 2, "source": "(rank + 1) % size", "recvtag": 2, "comm": "MPI_COMM_WORLD", "request": "p"},
+    {"call": "MPI_Request_get_status_all", "array_of_requests": ["q", "p"], "flag": "before"},
+    {"compute": {"us": 100}},
+    {"call": "MPI_Request_get_status_all", "array_of_requests": ["q", "p"], "flag": "after", "array_of_statuses": "sts"},
+    {"call": "MPI_Request_get_status_any", "array_of_requests": ["q", "p"], "index": "i", "flag": "anyflag"},
+    {"call": "MPI_Request_get_status_some", "array_of_requests": ["q", "p"], "outcount": "n", "array_of_indices": "idx"},
+    {"call": "MPI_Wait", "request": "q", "status": "st"},
+    {"call": "MPI_Wait", "request": "p"},
+    {"expect": "before == 0 && after == 1 && anyflag == 1 && n == 2 && st.MPI_SOURCE == (rank + size - 1) % size"},
+    {"expect": "sts.MPI_SOURCE[1] == (rank + 1) % size && sts.MPI_TAG[1] == 2"},
+    {"expect": {"w": "[((rank + size - 1) % size) * 10 + i for i in 0..2]",
+                "u": "[((rank + 1) % size) * 10 + i for i in 0..2]"}})"), 3);
+  CHECK(test::first_code(r) == "");
+  // The buffers are the operation's until it completes (MPI-4.1 §3.10).
+  auto held = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 2},
+    {"call": "MPI_Isendrecv_replace", "buf": "v", "count": 2, "datatype": "MPI_INT", "dest": 0, "sendtag": 2,
+     "source": 0, "recvtag": 3, "comm": "MPI_COMM_WORLD", "request": "p"},
+    {"call": "MPI_Send", "buf": "v", "count": 2, "datatype": "MPI_INT", "dest": 0, "tag": 3, "comm": "MPI_COMM_WORLD"})"), 1);
+  CHECK(test::first_code(held) == "MPI_ERR_BUFFER");
+}
+
+TEST_CASE("MPI_Comm_idup: the name is bound once the request completes; MPI_Type_match_size") {
+  auto r = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 1, "init": "rank + 1"},
+    {"buffer": "w", "type": "MPI_INT", "count": 1},
+    {"call": "MPI_Comm_idup", "comm": "MPI_COMM_WORLD", "newcomm": "d", "request": "q"},
+    {"call": "MPI_Allreduce", "sendbuf": "v", "recvbuf": "w", "count": 1, "datatype": "MPI_INT", "op": "MPI_SUM",
+     "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Wait", "request": "q"},
+    {"call": "MPI_Allreduce", "sendbuf": "v", "recvbuf": "w", "count": 1, "datatype": "MPI_INT", "op": "MPI_MAX",
+     "comm": "d"},
+    {"call": "MPI_Comm_compare", "comm1": "d", "comm2": "MPI_COMM_WORLD", "result": "cmp"},
+    {"call": "MPI_Type_match_size", "typeclass": "MPI_TYPECLASS_INTEGER", "size": 8, "datatype": "t"},
+    {"call": "MPI_Type_size", "datatype": "t", "size": "ts"},
+    {"expect": "cmp == MPI_CONGRUENT && ts == 8"},
+    {"expect": {"w": "[size]"}},
+    {"call": "MPI_Comm_free", "comm": "d"})"), 3);
+  CHECK(test::first_code(r) == "");
+  auto none = test::run_text(program(R"({"call": "MPI_Type_match_size", "typeclass": "MPI_TYPECLASS_REAL", "size": 2,
+    "datatype": "t"})"), 1);
+  CHECK(test::first_code(none) == "MPI_ERR_ARG");
+}
+
 TEST_CASE("address arithmetic and the _x forms of the datatype queries") {
   auto r = test::run_text(program(R"({"buffer": "v", "type": "MPI_DOUBLE", "count": 4},
     {"call": "MPI_Get_address", "location": "v", "address": "a0"},
