@@ -1,6 +1,7 @@
 /* MPI_Comm_idup and MPI_Comm_idup_with_info (MPI-4.1 §7.4.2): the duplicates are
    made while the ranks reduce on MPI_COMM_WORLD, and work once the requests
-   complete; an attribute is copied to them as by MPI_Comm_dup. Any number of ranks. */
+   complete; an attribute is copied to them as by MPI_Comm_dup. Handles convert to
+   Fortran's and back. Any number of ranks. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -29,6 +30,11 @@ int main(int argc, char **argv) {
   MPI_Comm_get_attr(dup, keyval, &got, &flag);
   printf("rank %d: sum %d, dup size %d congruent %d, sum on the second %d, attribute %d %d\n", rank, sum, dup_size,
          cmp == MPI_CONGRUENT, sum2, flag, flag ? *got : -1);
+  /* A handle is the same in Fortran (MPI_Fint) and back. */
+  MPI_Message none = MPI_MESSAGE_NULL;
+  printf("rank %d: handles through Fortran: %d %d %d %d\n", rank, MPI_Comm_f2c(MPI_Comm_c2f(dup)) == dup,
+         MPI_Type_f2c(MPI_Type_c2f(MPI_DOUBLE)) == MPI_DOUBLE, MPI_Message_f2c(MPI_Message_c2f(none)) == none,
+         MPI_Request_f2c(MPI_Request_c2f(reqs[0])) == MPI_REQUEST_NULL);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&dup2);
   MPI_Comm_free_keyval(&keyval);
