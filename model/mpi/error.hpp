@@ -25,6 +25,16 @@ class MpiError : public std::runtime_error {
   std::string rule_;
 };
 
+// MPI-4.1 §3.7.5: a request of MPI_Waitall, MPI_Testall, MPI_Waitsome or
+// MPI_Testsome failed (`first`, the first in array order): the call returns
+// MPI_ERR_IN_STATUS, and each status's MPI_ERROR says how its request ended.
+inline MpiError in_status(const MpiError& first) {
+  return MpiError(ErrorClass::in_status, first.argument(),
+                  std::string(error_class_name(first.error_class())) + " in a status: " + first.what(),
+                  first.rule() + "; MPI-4.1 §3.7.5: a call on an array of requests one of which fails returns "
+                                 "MPI_ERR_IN_STATUS, with each request's error in its status");
+}
+
 // A limit of the run was reached (memory for simulated buffers, events): not an
 // error of the simulated program, but the run cannot go on.
 class LimitError : public std::runtime_error {

@@ -860,7 +860,11 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     for (int i = 0; i < count; ++i)
       reqs[static_cast<std::size_t>(i)] = capi::request_of(x.c, array_of_requests[i], "array_of_requests");
     for (int i = 0; i < count; ++i) capi::release(x.c, array_of_requests[i]);
-    x.run.block(capi::wait_all(x.rk, reqs, sts));
+    try {
+      x.run.block(capi::wait_all(x.rk, reqs, sts));
+    } catch (const mpi::MpiError& e) {
+      capi::failed_in_status(e, array_of_statuses, sts);
+    }
     if (array_of_statuses != MPI_STATUSES_IGNORE && array_of_statuses != nullptr)
       for (int i = 0; i < count; ++i)
         capi::put_status(&array_of_statuses[i], sts[static_cast<std::size_t>(i)], true);
@@ -912,9 +916,10 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
     bool done = false;
     try {
       done = x.rk.test_all(reqs, sts);
-    } catch (...) {
+    } catch (const mpi::MpiError& e) {
       capi::released_on_error(x.c, reqs, array_of_requests);
-      throw;
+      *flag = 1;
+      capi::failed_in_status(e, array_of_statuses, sts);
     }
     *flag = done ? 1 : 0;
     if (!done) return capi::poll_failed(x);
@@ -985,9 +990,9 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount, in
     int n = 0;
     try {
       x.run.block(capi::wait_some(x.rk, reqs, &indices, &x.c.scratch_statuses, &n));
-    } catch (...) {
+    } catch (const mpi::MpiError& e) {
       capi::released_on_error(x.c, reqs, array_of_requests);
-      throw;
+      capi::some_failed(x.c, e, outcount, array_of_indices, array_of_statuses);
     }
     capi::some_done(x.c, n, indices, array_of_requests, outcount, array_of_indices, array_of_statuses);
   });
@@ -1004,9 +1009,9 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, in
     int n = 0;
     try {
       n = x.rk.test_some(reqs, &indices, &x.c.scratch_statuses);
-    } catch (...) {
+    } catch (const mpi::MpiError& e) {
       capi::released_on_error(x.c, reqs, array_of_requests);
-      throw;
+      capi::some_failed(x.c, e, outcount, array_of_indices, array_of_statuses);
     }
     capi::some_done(x.c, n, indices, array_of_requests, outcount, array_of_indices, array_of_statuses);
     if (n == 0) capi::poll_failed(x);

@@ -330,6 +330,25 @@ inline void released_on_error(CRank& c, const std::vector<Request*>& scratch, MP
   }
 }
 
+// A request of an array call failed: every status the call fills says how its
+// request ended (MPI_ERROR), and the call fails with MPI_ERR_IN_STATUS.
+[[noreturn]] inline void failed_in_status(const MpiError& e, MPI_Status* out, const std::vector<Status>& sts) {
+  if (out != MPI_STATUSES_IGNORE && out != nullptr)
+    for (std::size_t i = 0; i < sts.size(); ++i) put_status(&out[i], sts[i], true);
+  throw mpi::in_status(e);
+}
+
+// MPI_Waitsome and MPI_Testsome when a request failed: the requests completed are
+// reported (their handles were released already), then MPI_ERR_IN_STATUS.
+[[noreturn]] inline void some_failed(CRank& c, const MpiError& e, int* outcount, int* array_of_indices,
+                                     MPI_Status* statuses) {
+  const std::vector<int>& indices = c.scratch_indices;
+  *outcount = static_cast<int>(indices.size());
+  if (array_of_indices != nullptr)
+    for (std::size_t k = 0; k < indices.size(); ++k) array_of_indices[k] = indices[k];
+  failed_in_status(e, statuses, c.scratch_statuses);
+}
+
 // MPI_Waitsome and MPI_Testsome's results.
 inline void some_done(CRank& c, int n, const std::vector<int>& indices, MPI_Request* handles, int* outcount,
                       int* array_of_indices, MPI_Status* statuses) {

@@ -192,7 +192,13 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
     case CallId::testall: {
       std::vector<Request*> reqs = gather_requests(env, s, P::count);
       std::vector<Status> sts(reqs.size());
-      const bool done = rk.test_all(reqs, sts);
+      bool done = false;
+      try {
+        done = rk.test_all(reqs, sts);
+      } catch (const MpiError& e) {
+        write_back(env, s, reqs);
+        throw mpi::in_status(e);
+      }
       write_back(env, s, reqs);
       bind_int(env, s, P::flag, done ? 1 : 0);
       if (done) bind_statuses(env, s, sts);
@@ -213,7 +219,13 @@ bool Executor::p2p_call(RankEnv& env, const Step& s) {
       std::vector<Request*> reqs = gather_requests(env, s, P::incount);
       std::vector<int> indices;
       std::vector<Status> sts;
-      const int n = rk.test_some(reqs, &indices, &sts);
+      int n = 0;
+      try {
+        n = rk.test_some(reqs, &indices, &sts);
+      } catch (const MpiError& e) {
+        write_back(env, s, reqs);
+        throw mpi::in_status(e);
+      }
       write_back(env, s, reqs);
       bind_some(env, s, n, indices, sts);
       return true;
@@ -412,7 +424,11 @@ Task<Status> Executor::waitall(RankEnv& env, const Step& s, mpi::Rank& rk) {
   // The names are cleared first: a failing request must not stay bound.
   const Arg& a = arg(s, P::array_of_requests);
   for (NameId id : a.names) *find_in(env.requests(), id) = nullptr;
-  co_await rk.wait_all(reqs, sts);
+  try {
+    co_await rk.wait_all(reqs, sts);
+  } catch (const MpiError& e) {
+    throw mpi::in_status(e);
+  }
   bind_statuses(env, s, sts);
   co_return Status{};
 }
@@ -421,7 +437,13 @@ Task<Status> Executor::waitsome(RankEnv& env, const Step& s, mpi::Rank& rk) {
   std::vector<Request*> reqs = gather_requests(env, s, P::incount);
   std::vector<int> indices;
   std::vector<Status> sts;
-  const int n = co_await rk.wait_some(reqs, &indices, &sts);
+  int n = 0;
+  try {
+    n = co_await rk.wait_some(reqs, &indices, &sts);
+  } catch (const MpiError& e) {
+    write_back(env, s, reqs);
+    throw mpi::in_status(e);
+  }
   write_back(env, s, reqs);
   bind_some(env, s, n, indices, sts);
   co_return Status{};
