@@ -16,6 +16,10 @@ int CartTopology::size() const {
 }
 
 std::vector<int> CartTopology::coords(int r) const {
+  if (r < 0 || r >= size())
+    throw MpiError(ErrorClass::rank, "rank",
+                   "rank = " + std::to_string(r) + " is not a rank of the grid (size " + std::to_string(size()) + ")",
+                   "MPI-4.1 §8.5.5: rank is a rank of the Cartesian communicator");
   std::vector<int> c(dims.size());
   for (std::size_t i = dims.size(); i-- > 0;) {
     c[i] = r % dims[i];
@@ -25,6 +29,11 @@ std::vector<int> CartTopology::coords(int r) const {
 }
 
 int CartTopology::rank(const std::vector<int>& coords, const char* argument) const {
+  if (coords.size() != dims.size())
+    throw MpiError(ErrorClass::arg, argument,
+                   std::string(argument) + " has " + std::to_string(coords.size()) + " entries; the grid has " +
+                       std::to_string(dims.size()) + " dimensions",
+                   "MPI-4.1 §8.5.5: coords has one entry per dimension");
   int r = 0;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     int c = coords[i];

@@ -15,7 +15,8 @@ struct CartTopology {
   std::vector<bool> periods;
 
   int size() const;  // the product of dims
-  // The coordinates of grid rank r (0 <= r < size()).
+  // The coordinates of grid rank r (MPI_Cart_coords, §8.5.5): a rank outside the
+  // grid is MPI_ERR_RANK.
   std::vector<int> coords(int r) const;
   // The rank at `coords`: a periodic coordinate wraps; an out-of-range one of a
   // non-periodic dimension is MPI_ERR_ARG naming `argument`.

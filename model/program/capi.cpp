@@ -559,11 +559,6 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   return call(__builtin_return_address(0), "MPI_Cart_coords", [&](Ctx& x) {
     const mpi::CartTopology& t = capi::need_cart(x, comm);
-    if (rank < 0 || rank >= t.size())
-      throw mpi::MpiError(mpi::ErrorClass::rank, "rank",
-                          "rank = " + std::to_string(rank) + " is not a rank of the grid (size " +
-                              std::to_string(t.size()) + ")",
-                          "MPI-4.1 §8.5.5: rank is a rank of the Cartesian communicator");
     const std::vector<int> c = t.coords(rank);
     const int n = std::min(maxdims, static_cast<int>(c.size()));
     if (n > 0) capi::need(coords, "coords");

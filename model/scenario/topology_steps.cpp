@@ -173,21 +173,12 @@ bool Executor::topology_call(RankEnv& env, const Step& s) {
     case CallId::cart_rank: {
       const mpi::CartTopology& t = mpi::topology_of(comm_arg(env, s), Kind::cart, "comm").cart;
       const std::vector<int> coords = int_vector(env, s, P::coords);
-      if (coords.size() != t.dims.size())
-        throw MpiError(mpi::ErrorClass::arg, "coords",
-                       "coords has " + std::to_string(coords.size()) + " entries; the grid has " +
-                           std::to_string(t.dims.size()) + " dimensions",
-                       "MPI-4.1 §8.5.5: coords has one entry per dimension");
       bind_int(env, s, P::rank, t.rank(coords, "coords"));
       return true;
     }
     case CallId::cart_coords: {
       const mpi::CartTopology& t = mpi::topology_of(comm_arg(env, s), Kind::cart, "comm").cart;
       const int r = rank_arg(env, s, P::rank);
-      if (r < 0 || r >= t.size())
-        throw MpiError(mpi::ErrorClass::rank, "rank",
-                       "rank = " + std::to_string(r) + " is not a rank of the grid (size " + std::to_string(t.size()) + ")",
-                       "MPI-4.1 §8.5.5: rank is a rank of the Cartesian communicator");
       bind_array(P::coords, wide(t.coords(r), int_arg(env, s, P::maxdims)));
       return true;
     }

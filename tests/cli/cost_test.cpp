@@ -51,7 +51,7 @@ TEST_CASE("sweeps: values, lists and geometric ranges that keep both ends") {
   CHECK_THROWS_AS(parse_sweep("8..lots", "--bytes", true), sim::InputError);
 }
 
-TEST_CASE("cost times every algorithm and marks the fastest; ring allgather meets its closed form") {
+TEST_CASE("cost times every algorithm and marks the fastest, ring allgather meets its closed form") {
   // Hockney α = 1 us, β = 1 ns/B. Ring allgather on p ranks with b bytes per rank:
   // (p-1)(α + bβ).
   std::string net = temp("cost-test-net.json");
@@ -83,7 +83,7 @@ TEST_CASE("cost times every algorithm and marks the fastest; ring allgather meet
   CHECK(out.str().find("MPI_Allgather on 8 ranks") != std::string::npos);
 }
 
-TEST_CASE("cost shards partition the points; their JSON Lines concatenate into the whole") {
+TEST_CASE("cost shards partition the points, their JSON Lines concatenate into the whole") {
   cli::CostFlags f;
   f.collective = "MPI_Bcast";
   f.ranks = "4..16";

@@ -51,7 +51,7 @@ TEST_CASE("handles: communicators, freed and made up ones refused with the rule"
   CHECK(error_of([&] { t.comm(h::kComm | 7, world, "comm"); }).find("not a communicator handle") != std::string::npos);
 }
 
-TEST_CASE("handles: datatypes reuse freed slots and forget their names; groups and ops") {
+TEST_CASE("handles: datatypes reuse freed slots and forget their names, groups and ops") {
   coll::Handles t;
   mpi::TypeRef v = mpi::type_contiguous(4, mpi::predefined_type("MPI_INT"));
   const int a = t.add_type(v);

@@ -39,7 +39,7 @@ TEST_CASE("a nonblocking collective waited for at once costs what the blocking c
   CHECK(nonblocking.finish_ps == blocking.finish_ps);
 }
 
-TEST_CASE("async progress hides the collective behind a longer computation; in-mpi progress does not") {
+TEST_CASE("async progress hides the collective behind a longer computation, in-mpi progress does not") {
   const std::string compute = R"(, {"compute": {"ms": 10}})";
   auto alone = run(program(kIallreduce + kWait));
   const std::int64_t t = alone.makespan_ps, d = 10'000'000'000;

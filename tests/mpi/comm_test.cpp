@@ -14,7 +14,7 @@ std::string run_steps(const std::string& steps, std::int64_t ranks, mpi::Payload
 }
 }  // namespace
 
-TEST_CASE("MPI_Comm_split: equal keys keep the old order; MPI_UNDEFINED gets MPI_COMM_NULL") {
+TEST_CASE("MPI_Comm_split: equal keys keep the old order, MPI_UNDEFINED gets MPI_COMM_NULL") {
   CHECK(run_steps(R"j(
     {"call": "MPI_Comm_split", "comm": "MPI_COMM_WORLD", "color": "rank == 5 ? MPI_UNDEFINED : rank % 2", "key": 7, "newcomm": "c"},
     {"call": "MPI_Comm_rank", "comm": "c", "rank": "r", "where": "rank != 5"},

@@ -57,7 +57,7 @@ TEST_CASE("under MPI_ERRORS_ARE_FATAL an erroneous call stops the run") {
   CHECK(d[0].rfind("error MPI_ERR_RANK: dest = 9 is not a rank", 0) == 0);
 }
 
-TEST_CASE("under MPI_ERRORS_RETURN the call does nothing and returns its class; the run goes on") {
+TEST_CASE("under MPI_ERRORS_RETURN the call does nothing and returns its class, the run goes on") {
   auto d = diagnostics(R"j(
     {"call": "MPI_Comm_set_errhandler", "comm": "MPI_COMM_WORLD", "errhandler": "MPI_ERRORS_RETURN"},
     {"buffer": "b", "type": "MPI_INT", "count": 1},
@@ -100,7 +100,7 @@ TEST_CASE("a completion's error goes to its request's communicator's handler") {
   CHECK(d[0].rfind("warning MPI_ERR_TRUNCATE", 0) == 0);
 }
 
-TEST_CASE("new communicators inherit the handler; MPI_Errhandler_free nulls the handle") {
+TEST_CASE("new communicators inherit the handler, MPI_Errhandler_free nulls the handle") {
   CHECK(diagnostics(R"j(
     {"call": "MPI_Comm_set_errhandler", "comm": "MPI_COMM_WORLD", "errhandler": "MPI_ERRORS_RETURN"},
     {"call": "MPI_Comm_split", "comm": "MPI_COMM_WORLD", "color": "rank % 2", "key": 0, "newcomm": "c"},

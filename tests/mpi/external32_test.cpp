@@ -50,7 +50,7 @@ TEST_CASE("external32 sizes: MPI_LONG in 4 bytes, MPI_WCHAR in 2, the pairs as t
   CHECK_THROWS_AS(pack_external_size("external32", -1, *predefined_type("MPI_INT")), MpiError);
 }
 
-TEST_CASE("external32 bytes are big-endian; narrowed integers keep their low bytes") {
+TEST_CASE("external32 bytes are big-endian, narrowed integers keep their low bytes") {
   CHECK(packed<int>("MPI_INT", {0x01020304}) == std::vector<unsigned char>{1, 2, 3, 4});
   CHECK(packed<long>("MPI_LONG", {-2}) == std::vector<unsigned char>{0xff, 0xff, 0xff, 0xfe});
   CHECK(packed<wchar_t>("MPI_WCHAR", {0x263a}) == std::vector<unsigned char>{0x26, 0x3a});

@@ -33,7 +33,7 @@ TEST_CASE("intersection and difference keep group1's order") {
   CHECK(Group::difference(*b, *a)->size() == 0);
 }
 
-TEST_CASE("incl orders by ranks; excl keeps the group's order") {
+TEST_CASE("incl orders by ranks, excl keeps the group's order") {
   auto w = Group::range(0, 8);
   CHECK(w->incl({6, 0, 3})->members() == V{6, 0, 3});
   CHECK(w->excl({6, 0, 3})->members() == V{1, 2, 4, 5, 7});

@@ -15,7 +15,7 @@ TypeRef committed(TypeRef t) {
 }
 }  // namespace
 
-TEST_CASE("two columns of one matrix interleave without sharing a byte; the same column twice does") {
+TEST_CASE("two columns of one matrix interleave without sharing a byte, the same column twice does") {
   // Column j of a 4x4 int matrix: 4 ints, stride 4 ints, from byte 4j.
   auto column = committed(type_vector(4, 1, 4, predefined_type("MPI_INT")));
   const Region c0{1000, 1, column.get()}, c1{1004, 1, column.get()};
@@ -40,7 +40,7 @@ TEST_CASE("the overlap found is the shared range, with the blocks it belongs to"
   CHECK_FALSE(find_overlap(recv, {&apart, 1}));
 }
 
-TEST_CASE("blocks of one side: shared bytes between two blocks, in any order; none when they only touch") {
+TEST_CASE("blocks of one side: shared bytes between two blocks, in any order, none when they only touch") {
   auto i = predefined_type("MPI_INT");
   const std::vector<Region> touching{{16, 2, i.get(), 0}, {8, 2, i.get(), 1}, {0, 2, i.get(), 2}};
   CHECK_FALSE(find_self_overlap(touching));
@@ -57,7 +57,7 @@ TEST_CASE("blocks of one side: shared bytes between two blocks, in any order; no
   CHECK(n->first == 104);
 }
 
-TEST_CASE("blocks of no data take no part; a resized type whose blocks overlap is caught") {
+TEST_CASE("blocks of no data take no part, a resized type whose blocks overlap is caught") {
   auto i = predefined_type("MPI_INT");
   const std::vector<Region> empty{{0, 0, i.get(), 0}, {0, 0, i.get(), 1}, {0, 1, i.get(), 2}};
   CHECK_FALSE(find_self_overlap(empty));

@@ -26,7 +26,7 @@ TEST_CASE("messages from one sender are received in the order sent (non-overtaki
   CHECK(test::first_code(r) == "");
 }
 
-TEST_CASE("receives match in the order they were posted; tags select") {
+TEST_CASE("receives match in the order they were posted, tags select") {
   const char* s = R"({"mpisim": 1, "program": [
     {"buffer": "x", "type": "MPI_INT", "count": 1, "init": "10 + rank"},
     {"buffer": "y", "type": "MPI_INT", "count": 2, "init": -1},
@@ -168,7 +168,7 @@ TEST_CASE("a rank whose wait an arrival completes goes on in that arrival's even
   CHECK(r.finish_ps[1] == 99 * 2'003'200);
 }
 
-TEST_CASE("a run that deadlocks lasts until it stopped; the blocked ranks have no finish time") {
+TEST_CASE("a run that deadlocks lasts until it stopped, the blocked ranks have no finish time") {
   // Rank 0 sends with tag 4 and ends; rank 1 waits for tag 5 forever. The run
   // stops once the message has arrived (α + 4β), with rank 1 blocked.
   auto r = test::run_text(R"({"mpisim": 1, "program": [

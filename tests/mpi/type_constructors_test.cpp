@@ -112,7 +112,7 @@ TEST_CASE("resized and dup") {
   CHECK(d->combiner() == Combiner::dup);
 }
 
-TEST_CASE("signatures follow the type map; zero block lengths give an empty map") {
+TEST_CASE("signatures follow the type map, zero block lengths give an empty map") {
   auto s = type_struct({2, 1}, {0, 8}, {T("MPI_INT"), T("MPI_DOUBLE")});
   s->commit();
   REQUIRE(s->signature().size() == 2);

@@ -149,7 +149,7 @@ TEST_CASE("LogGOPS: a send a completed receive frees goes before an arrival sent
   CHECK(r.finish_ps[2] == done + o + L + o + sG);
 }
 
-TEST_CASE("Hockney: one message costs alpha + n beta; a rank's sends leave one after another") {
+TEST_CASE("Hockney: one message costs alpha + n beta, a rank's sends leave one after another") {
   for (std::int64_t n : {0, 1, 4096, 1 << 20}) {
     auto r = test::run_text(one_message(n), 2, kHockney);
     CHECK(r.finish_ps[1] == alpha + n * beta);

@@ -495,7 +495,7 @@ TEST_CASE("rendezvous: linear alltoall on a crossbar costs α + (p−1)·nβ") {
   }
 }
 
-TEST_CASE("rendezvous: a probe sees the envelope; a cancel succeeds until a receive matches") {
+TEST_CASE("rendezvous: a probe sees the envelope, a cancel succeeds until a receive matches") {
   // MPI_Probe returns when the envelope arrives (2 us), long before the data moves.
   const char* probe = R"({"mpisim": 1, "program": [
     {"buffer": "b", "type": "MPI_BYTE", "count": 1048576},

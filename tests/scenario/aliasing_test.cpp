@@ -15,7 +15,7 @@ const sim::Diagnostic& first(const runner::Result& r) { return r.trace.diagnosti
 std::string program(const std::string& steps) { return R"({"mpisim": 1, "program": [)" + steps + "]}"; }
 }  // namespace
 
-TEST_CASE("MPI_Allreduce with the same buffer twice is an error; with MPI_IN_PLACE it is not") {
+TEST_CASE("MPI_Allreduce with the same buffer twice is an error, with MPI_IN_PLACE it is not") {
   auto r = test::run_text(program(R"({"buffer": "b", "type": "MPI_INT", "count": 4, "init": "rank"},
     {"call": "MPI_Allreduce", "sendbuf": "b", "recvbuf": "b", "count": 4, "datatype": "MPI_INT", "op": "MPI_SUM",
      "comm": "MPI_COMM_WORLD"})"), 3);

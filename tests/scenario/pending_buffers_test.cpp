@@ -21,7 +21,7 @@ const char* kExchange = R"({"buffer": "x", "type": "MPI_INT", "count": 4, "init"
      "comm": "MPI_COMM_WORLD", "request": "s"},)";
 }  // namespace
 
-TEST_CASE("a pending send's buffer may be sent again; after the waits every buffer is free") {
+TEST_CASE("a pending send's buffer may be sent again, after the waits every buffer is free") {
   auto r = test::run_text(program(std::string(kExchange) + R"(
     {"call": "MPI_Send", "buf": "x", "count": 4, "datatype": "MPI_INT", "dest": "1 - rank", "tag": 1,
      "comm": "MPI_COMM_WORLD"},
@@ -32,7 +32,7 @@ TEST_CASE("a pending send's buffer may be sent again; after the waits every buff
   CHECK(test::first_code(r) == "");
 }
 
-TEST_CASE("reading a pending receive's buffer in an expression is an error; show may look") {
+TEST_CASE("reading a pending receive's buffer in an expression is an error, show may look") {
   auto r = test::run_text(program(std::string(kExchange) + R"(
     {"show": ["y"]},
     {"expect": "y[0] == 1 - rank"},

@@ -23,7 +23,7 @@ runner::Result run_sync(const std::string& text, std::int64_t ranks) {
 }
 }  // namespace
 
-TEST_CASE("MPI_Ssend of 8 bytes returns only when the receive matches; MPI_Send returns at once") {
+TEST_CASE("MPI_Ssend of 8 bytes returns only when the receive matches, MPI_Send returns at once") {
   const std::string steps = R"({"buffer": "v", "type": "MPI_INT", "count": 2, "init": 5},
     {"call": "SEND", "ranks": "rank == 0", "buf": "v", "count": 2, "datatype": "MPI_INT", "dest": 1, "tag": 0,
      "comm": "MPI_COMM_WORLD"},
@@ -116,7 +116,7 @@ TEST_CASE("MPI_Rsend and MPI_Irsend: legal once the receive is posted, an error 
   CHECK(has(first(early).rule, "§3.4"));
 }
 
-TEST_CASE("--send-mode sync: the unsafe exchange deadlocks and says why; a safe one still runs") {
+TEST_CASE("--send-mode sync: the unsafe exchange deadlocks and says why, a safe one still runs") {
   const char* unsafe = R"({"buffer": "o", "type": "MPI_INT", "count": 2}, {"buffer": "i", "type": "MPI_INT", "count": 2},
     {"call": "MPI_Send", "buf": "o", "count": 2, "datatype": "MPI_INT", "dest": "1 - rank", "tag": 0, "comm": "MPI_COMM_WORLD"},
     {"call": "MPI_Recv", "buf": "i", "count": 2, "datatype": "MPI_INT", "source": "1 - rank", "tag": 0, "comm": "MPI_COMM_WORLD"})";
@@ -158,7 +158,7 @@ TEST_CASE("MPI_Request_get_status reports completion without freeing the request
   CHECK(test::first_code(r) == "");
 }
 
-TEST_CASE("MPI_Isendrecv and MPI_Isendrecv_replace: one request for both; the get_status forms free none") {
+TEST_CASE("MPI_Isendrecv and MPI_Isendrecv_replace have one request for both, and the get_status forms free none") {
   auto r = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 2, "init": "rank * 10 + i"},
     {"buffer": "w", "type": "MPI_INT", "count": 2},
     {"buffer": "u", "type": "MPI_INT", "count": 2, "init": "rank * 10 + i"},
@@ -187,7 +187,7 @@ TEST_CASE("MPI_Isendrecv and MPI_Isendrecv_replace: one request for both; the ge
   CHECK(test::first_code(held) == "MPI_ERR_BUFFER");
 }
 
-TEST_CASE("MPI_Comm_idup: the name is bound once the request completes; MPI_Type_match_size") {
+TEST_CASE("MPI_Comm_idup binds the name once the request completes, and MPI_Type_match_size") {
   auto r = test::run_text(program(R"({"buffer": "v", "type": "MPI_INT", "count": 1, "init": "rank + 1"},
     {"buffer": "w", "type": "MPI_INT", "count": 1},
     {"call": "MPI_Comm_idup", "comm": "MPI_COMM_WORLD", "newcomm": "d", "request": "q"},

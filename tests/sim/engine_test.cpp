@@ -84,7 +84,7 @@ TEST_CASE("an event re-queued with its sequence number goes before younger event
   CHECK(q.order == std::vector<std::uint64_t>{1, 2});
 }
 
-TEST_CASE("a task awaiting tasks gets their values; time advances only through the queue") {
+TEST_CASE("a task awaiting tasks gets their values, time advances only through the queue") {
   Engine e;
   std::vector<int> out;
   e.spawn(root(e, out, 3));

@@ -14,7 +14,7 @@ std::string best(const char* word, std::initializer_list<const char*> names) {
 }
 }  // namespace
 
-TEST_CASE("edit distance: insertions, deletions, substitutions and neighbour swaps cost one; case nothing") {
+TEST_CASE("edit distance: insertions, deletions, substitutions and neighbour swaps cost one, case nothing") {
   CHECK(edit_distance("run", "run") == 0);
   CHECK(edit_distance("rnu", "run") == 1);       // a swap
   CHECK(edit_distance("MPI_Bcst", "MPI_Bcast") == 1);
