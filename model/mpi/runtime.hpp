@@ -588,8 +588,17 @@ class World {
     std::vector<const Communicator*> result;  // by the same index, once resolved
     bool resolved = false;
     std::size_t taken = 0;
+    std::uint32_t context = 0;  // the members' own exchange context, when they need one (fresh_context)
   };
   Agreement& agreement(std::uint32_t context, std::int64_t seq, std::size_t members);
+  // A context pair no communicator uses: for the messages of one call whose
+  // members are not all of a communicator (MPI_Comm_create_group), so that
+  // concurrent calls on other groups of it cannot match each other's messages.
+  std::uint32_t fresh_context() {
+    const std::uint32_t c = next_context_;
+    next_context_ += 2;
+    return c;
+  }
   // The two leaders of an MPI_Intercomm_create meet here (keyed by the peer
   // communicator's context, the tag and the leaders' world ranks).
   struct Pairing {

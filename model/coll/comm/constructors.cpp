@@ -505,10 +505,13 @@ Task<const Communicator*> create_group(Rank& rank, const Communicator& comm, Gro
   const std::int64_t key = w.group_call_key(comm.base_context(), tag, members, rank.id());
   World::Deposit d{"MPI_Comm_create_group"};
   d.group = group;
-  deposit(w.agreement(key_ctx, key, n), static_cast<std::size_t>(me_in_group), std::move(d), comm);
-  // Only the group's members take part: they exchange on comm's collective context
-  // addressing each other by group rank.
-  Communicator view = Communicator::intra(comm.name(), group, comm.base_context());
+  World::Agreement& joined = w.agreement(key_ctx, key, n);
+  deposit(joined, static_cast<std::size_t>(me_in_group), std::move(d), comm);
+  if (joined.context == 0) joined.context = w.fresh_context();
+  // Only the group's members take part: they exchange addressing each other by
+  // group rank, on a context of this call's own (calls on other groups of comm,
+  // with the same tag, run at the same time: MPICH's comm_group_rand).
+  Communicator view = Communicator::intra(comm.name(), group, joined.context);
   view.set_channels(comm.channel(mpi::Context::p2p), comm.channel(mpi::Context::collective));
   co_await allgather_items(rank, view, 8, kTagConstruct + 2 + tag);
   World::Agreement& a = w.agreement(key_ctx, key, n);
