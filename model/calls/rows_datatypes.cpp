@@ -232,7 +232,8 @@ std::vector<CallSpec> datatype_rows() {
        "the name of a datatype",
        "MPI-4.1 §7.8",
        "write the name of {datatype} into {type_name}, MPI_MAX_OBJECT_NAME (128) MPI_CHAR ended by a NUL: the name a "
-       "call gave it, the predefined type's own name, or the empty string; {resultlen} = its length.",
+       "call gave it, the predefined type's own name, or the empty string; {resultlen} = its length. A C program "
+       "may pass MPI_DATATYPE_NULL, whose name is \"MPI_DATATYPE_NULL\".",
        "MPI_Datatype datatype, char *type_name, int *resultlen"},
       {CallId::get_elements, "MPI_Get_elements",
        {{P::status, "status", K::status_in, req}, {P::datatype, "datatype", K::datatype, req},

@@ -142,7 +142,8 @@ std::vector<CallSpec> group_rows() {
        "the name of a communicator",
        "MPI-4.1 §7.8",
        "write the name of {comm} into {comm_name}, MPI_MAX_OBJECT_NAME (128) MPI_CHAR ended by a NUL: the name a "
-       "call gave it, MPI_COMM_WORLD or MPI_COMM_SELF for those, or the empty string; {resultlen} = its length.",
+       "call gave it, MPI_COMM_WORLD or MPI_COMM_SELF for those, or the empty string; {resultlen} = its length. "
+       "A C program may pass MPI_COMM_NULL, whose name is \"MPI_COMM_NULL\".",
        "MPI_Comm comm, char *comm_name, int *resultlen"},
       {CallId::comm_compare, "MPI_Comm_compare",
        {{P::comm1, "comm1", K::comm, req}, {P::comm2, "comm2", K::comm, req}, {P::result, "result", K::out_int, req}},

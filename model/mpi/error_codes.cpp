@@ -41,8 +41,19 @@ void ErrorCodes::update_last_used() {
   for (const Added& a : added_) last_used_ = std::max(last_used_, a.code);
 }
 
+// An added class is MPI_ERR_LASTCODE + n, n the smallest of 1..127 no class of the
+// program has now (a removed class's number is used again); a code added to it is
+// the class plus a serial number from bit 8 up, and a code added to a predefined
+// class has bit 7 set besides: no two can be equal.
 int ErrorCodes::add_class() {
-  const int c = kFirstClass + ++classes_;
+  int n = 1;
+  while (n < 128 && find(kFirstClass + n) != nullptr) ++n;
+  if (n == 128)
+    throw MpiError(ErrorClass::other, "errorclass",
+                   "the program has 127 error classes of its own, the most mpisim keeps at once (as MPICH)",
+                   "MPI-4.1 §9.5: MPI_Add_error_class may fail when no class is left; MPI_Remove_error_class "
+                   "gives one back");
+  const int c = kFirstClass + n;
   added_.push_back(Added{c, c, {}});
   update_last_used();
   return c;
@@ -55,7 +66,10 @@ int ErrorCodes::add_code(int error_class) {
   // The serial number of the class's next code: one past its largest.
   int serial = 0;
   for (const Added& a : added_)
-    if (a.error_class == error_class && a.code != a.error_class) serial = std::max(serial, a.code >> 8 & 0xfffff);
+    if (a.error_class == error_class && a.code != a.error_class) serial = std::max(serial, a.code >> 8 & 0x3fffff);
+  if (serial + 1 > 0x3fffff)
+    throw MpiError(ErrorClass::other, "errorclass", "the class has 2^22 - 1 codes, the most mpisim numbers",
+                   "MPI-4.1 §9.5: MPI_Add_error_code may fail when no code is left");
   const int code = predefined ? kFirstClass | (serial + 1) << 8 | 0x80 | error_class
                               : error_class | (serial + 1) << 8;
   added_.push_back(Added{code, error_class, {}});

@@ -42,7 +42,6 @@ class ErrorCodes {
   Added* find(int code);
   void update_last_used();
   std::vector<Added> added_;
-  int classes_ = 0;                 // added so far (removed ones keep their numbers)
   int last_used_ = 0x3fffffff;      // MPI_ERR_LASTCODE
 };
 

@@ -606,6 +606,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char* comm_name) {
 
 int MPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen) {
   return call(__builtin_return_address(0), "MPI_Comm_get_name", [&](Ctx& x) {
+    if (comm == MPI_COMM_NULL) return capi::put_name("MPI_COMM_NULL", comm_name, resultlen);  // MPI-4.1 §7.8
     x.run.comm(comm, "comm");
     const std::string* n = x.c.handles.name(comm);
     capi::put_name(n ? *n : comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : comm == MPI_COMM_SELF ? "MPI_COMM_SELF" : "",

@@ -345,11 +345,15 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
 
 int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
   return call(__builtin_return_address(0), "MPI_Type_get_name", [&](Ctx& x) {
-    auto t = capi::type_of(x.c, datatype, "datatype");
     capi::need(type_name, "type_name");
     capi::need(resultlen, "resultlen");
-    std::string name = t->predefined() ? t->name() : "";
-    if (const std::string* n = x.c.handles.name(datatype)) name = *n;
+    // MPI-4.1 §7.8: the null handle has a name too.
+    std::string name = "MPI_DATATYPE_NULL";
+    if (datatype != MPI_DATATYPE_NULL) {
+      auto t = capi::type_of(x.c, datatype, "datatype");
+      name = t->predefined() ? t->name() : "";
+      if (const std::string* n = x.c.handles.name(datatype)) name = *n;
+    }
     const std::size_t len = std::min<std::size_t>(name.size(), MPI_MAX_OBJECT_NAME - 1);
     std::memcpy(type_name, name.data(), len);
     type_name[len] = '\0';
