@@ -15,5 +15,8 @@ void write_mpi_h(std::ostream& out, std::string_view header_template);
 // A C++ source that takes the address of every C entry point the table declares,
 // so that linking mpisim fails while one has no definition.
 void write_entry_points(std::ostream& out);
+// A C++ source defining the C entry points of every collective row (blocking,
+// nonblocking, persistent) and of their large-count forms (MPI_Bcast_c).
+void write_collective_entry_points(std::ostream& out);
 
 }  // namespace mpisim::calls

@@ -174,37 +174,120 @@ const char* param_name(P p) {
   return names[static_cast<std::size_t>(p)];
 }
 
+bool collective_row(const CallSpec& c) {
+  const std::string_view f = c.family;
+  return f == "collectives" || f == "nonblocking collectives" || f == "persistent collectives";
+}
+
+std::string large_count_params(std::string_view c_params) {
+  std::string out;
+  while (!c_params.empty()) {
+    const std::size_t comma = c_params.find(", ");
+    std::string_view one = c_params.substr(0, comma);
+    c_params = comma == std::string_view::npos ? std::string_view{} : c_params.substr(comma + 2);
+    const bool array = one.ends_with("[]");
+    const std::string_view name = one.substr(one.rfind(' ') + 1);
+    std::string decl(one);
+    const auto retype = [&](std::string_view from, std::string_view to) {
+      if (decl.starts_with(from)) decl = std::string(to) + decl.substr(from.size());
+    };
+    if (!array && name.ends_with("count")) retype("int ", "MPI_Count ");
+    if (array && name.ends_with("counts[]")) retype("const int ", "const MPI_Count ");
+    if (array && name.ends_with("displs[]")) retype("const int ", "const MPI_Aint ");
+    out += (out.empty() ? "" : ", ") + decl;
+  }
+  return out;
+}
+
 const std::vector<CallAlias>& call_aliases() {
   // The MPI-1 names (the seed material uses them; MPICH's mpi.h still declares
-  // them), and the _x forms of MPI-3, which give MPI_Count results: every count
-  // here is 64-bit already.
-  static const std::vector<CallAlias> aliases = {
-      {"MPI_Type_hvector", "MPI_Type_create_hvector",
-       "int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype"},
-      {"MPI_Type_hindexed", "MPI_Type_create_hindexed",
-       "int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, "
-       "MPI_Datatype *newtype"},
-      {"MPI_Type_struct", "MPI_Type_create_struct",
-       "int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], "
-       "const MPI_Datatype array_of_types[], MPI_Datatype *newtype"},
-      {"MPI_Address", "MPI_Get_address", "const void *location, MPI_Aint *address"},
-      {"MPI_Attr_get", "MPI_Comm_get_attr", "MPI_Comm comm, int keyval, void *attribute_val, int *flag"},
-      {"MPI_Attr_put", "MPI_Comm_set_attr", "MPI_Comm comm, int keyval, void *attribute_val"},
-      {"MPI_Attr_delete", "MPI_Comm_delete_attr", "MPI_Comm comm, int keyval"},
-      {"MPI_Keyval_create", "MPI_Comm_create_keyval",
-       "MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state"},
-      {"MPI_Keyval_free", "MPI_Comm_free_keyval", "int *keyval"},
-      {"MPI_Errhandler_create", "MPI_Comm_create_errhandler",
-       "MPI_Handler_function *function, MPI_Errhandler *errhandler"},
-      {"MPI_Errhandler_set", "MPI_Comm_set_errhandler", "MPI_Comm comm, MPI_Errhandler errhandler"},
-      {"MPI_Errhandler_get", "MPI_Comm_get_errhandler", "MPI_Comm comm, MPI_Errhandler *errhandler"},
-      {"MPI_Type_size_x", "MPI_Type_size", "MPI_Datatype datatype, MPI_Count *size"},
-      {"MPI_Type_get_extent_x", "MPI_Type_get_extent", "MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent"},
-      {"MPI_Type_get_true_extent_x", "MPI_Type_get_true_extent",
-       "MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent"},
-      {"MPI_Get_elements_x", "MPI_Get_elements", "const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count"},
-      {"MPI_Status_set_elements_x", "MPI_Status_set_elements",
-       "MPI_Status *status, MPI_Datatype datatype, MPI_Count count"}};
+  // them), the _x forms of MPI-3, which give MPI_Count results, and the
+  // large-count forms of MPI-4 (MPI_Bcast_c): every count here is 64-bit already.
+  static const std::vector<CallAlias> aliases = [] {
+    std::vector<CallAlias> all = {
+        {"MPI_Type_hvector", "MPI_Type_create_hvector",
+         "int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype"},
+        {"MPI_Type_hindexed", "MPI_Type_create_hindexed",
+         "int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, "
+         "MPI_Datatype *newtype"},
+        {"MPI_Type_struct", "MPI_Type_create_struct",
+         "int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], "
+         "const MPI_Datatype array_of_types[], MPI_Datatype *newtype"},
+        {"MPI_Address", "MPI_Get_address", "const void *location, MPI_Aint *address"},
+        {"MPI_Attr_get", "MPI_Comm_get_attr", "MPI_Comm comm, int keyval, void *attribute_val, int *flag"},
+        {"MPI_Attr_put", "MPI_Comm_set_attr", "MPI_Comm comm, int keyval, void *attribute_val"},
+        {"MPI_Attr_delete", "MPI_Comm_delete_attr", "MPI_Comm comm, int keyval"},
+        {"MPI_Keyval_create", "MPI_Comm_create_keyval",
+         "MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state"},
+        {"MPI_Keyval_free", "MPI_Comm_free_keyval", "int *keyval"},
+        {"MPI_Errhandler_create", "MPI_Comm_create_errhandler",
+         "MPI_Handler_function *function, MPI_Errhandler *errhandler"},
+        {"MPI_Errhandler_set", "MPI_Comm_set_errhandler", "MPI_Comm comm, MPI_Errhandler errhandler"},
+        {"MPI_Errhandler_get", "MPI_Comm_get_errhandler", "MPI_Comm comm, MPI_Errhandler *errhandler"},
+        {"MPI_Type_size_x", "MPI_Type_size", "MPI_Datatype datatype, MPI_Count *size"},
+        {"MPI_Type_get_extent_x", "MPI_Type_get_extent", "MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent"},
+        {"MPI_Type_get_true_extent_x", "MPI_Type_get_true_extent",
+         "MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent"},
+        {"MPI_Get_elements_x", "MPI_Get_elements", "const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count"},
+        {"MPI_Status_set_elements_x", "MPI_Status_set_elements",
+         "MPI_Status *status, MPI_Datatype datatype, MPI_Count count"},
+        {"MPI_Type_size_c", "MPI_Type_size", "MPI_Datatype datatype, MPI_Count *size"},
+        {"MPI_Type_get_extent_c", "MPI_Type_get_extent", "MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent"},
+        {"MPI_Type_get_true_extent_c", "MPI_Type_get_true_extent",
+         "MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent"},
+        {"MPI_Get_elements_c", "MPI_Get_elements", "const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count"},
+        {"MPI_Get_count_c", "MPI_Get_count", "const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count"},
+        {"MPI_Status_set_elements_c", "MPI_Status_set_elements",
+         "MPI_Status *status, MPI_Datatype datatype, MPI_Count count"},
+        {"MPI_Type_contiguous_c", "MPI_Type_contiguous", "MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype"},
+        {"MPI_Type_vector_c", "MPI_Type_vector",
+         "MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype"},
+        {"MPI_Type_create_hvector_c", "MPI_Type_create_hvector",
+         "MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype"},
+        {"MPI_Type_indexed_c", "MPI_Type_indexed",
+         "MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], "
+         "MPI_Datatype oldtype, MPI_Datatype *newtype"},
+        {"MPI_Type_create_hindexed_c", "MPI_Type_create_hindexed",
+         "MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], "
+         "MPI_Datatype oldtype, MPI_Datatype *newtype"},
+        {"MPI_Type_create_indexed_block_c", "MPI_Type_create_indexed_block",
+         "MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, "
+         "MPI_Datatype *newtype"},
+        {"MPI_Type_create_hindexed_block_c", "MPI_Type_create_hindexed_block",
+         "MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, "
+         "MPI_Datatype *newtype"},
+        {"MPI_Type_create_struct_c", "MPI_Type_create_struct",
+         "MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], "
+         "const MPI_Datatype array_of_types[], MPI_Datatype *newtype"},
+        {"MPI_Type_create_resized_c", "MPI_Type_create_resized",
+         "MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype"},
+        {"MPI_Reduce_local_c", "MPI_Reduce_local",
+         "const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op"},
+        {"MPI_Op_create_c", "MPI_Op_create", "MPI_User_function_c *user_fn, int commute, MPI_Op *op"}};
+    // The large-count point-to-point calls: their rows' parameters, counts MPI_Count.
+    for (const char* name : {"MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Isend", "MPI_Issend", "MPI_Irsend",
+                             "MPI_Ibsend", "MPI_Recv", "MPI_Irecv"})
+      all.push_back({nullptr, name, nullptr});
+    static std::vector<std::unique_ptr<std::string>> texts;  // the large-count forms' names and parameters
+    const auto keep = [](std::string t) {
+      texts.push_back(std::make_unique<std::string>(std::move(t)));
+      return texts.back()->c_str();
+    };
+    for (CallAlias& a : all)
+      if (a.name == nullptr) {
+        const auto& s = call_specs();
+        const auto row = std::find_if(s.begin(), s.end(), [&](const CallSpec& c) { return a.stands_for == std::string_view(c.name); });
+        a.c_params = keep(large_count_params(row->c_params));
+        a.name = keep(std::string(a.stands_for) + "_c");
+      }
+    for (const CallSpec& c : call_specs()) {
+      if (!collective_row(c)) continue;
+      std::string params = large_count_params(c.c_params);
+      if (params == c.c_params) continue;
+      all.push_back({keep(std::string(c.name) + "_c"), c.name, keep(std::move(params))});
+    }
+    return all;
+  }();
   return aliases;
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -164,6 +165,15 @@ struct CallAlias {
   const char* c_result = "int";
 };
 const std::vector<CallAlias>& call_aliases();
+
+// A call's C parameters in its large-count form (MPI-4.1 §19.2: MPI_Bcast_c):
+// each count (an int named ...count, an int array named ...counts) an MPI_Count,
+// and each displacement array (...displs) an MPI_Aint. The same text when
+// `c_params` has neither: such a call has no large-count form.
+std::string large_count_params(std::string_view c_params);
+// Whether a row is a collective in one of its three forms (the families
+// "collectives", "nonblocking collectives", "persistent collectives").
+bool collective_row(const CallSpec& c);
 
 // Every call, in the table's order (families together: the environment and
 // point-to-point, collectives, nonblocking and persistent collectives, groups and

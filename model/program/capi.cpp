@@ -1,9 +1,11 @@
 // The C entry points of mpi.h: the environment, communicators and
-// point-to-point (capi_collectives.cpp and capi_types.cpp have the rest). Each
+// point-to-point (capi_types.cpp has the datatypes; the collectives are written from the call table, model/calls/c_binding.cpp). Each
 // translates its C arguments (handles, host pointers) into a call of the MPI
 // library and back. Nothing of the standard is checked here but what only the C
 // binding has (a handle that names no object, a call before MPI_Init); the
 // library checks the rest.
+#include <limits>
+
 #include "model/program/capi_support.hpp"
 
 namespace mpisim::program::capi {
@@ -709,6 +711,9 @@ int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count
 int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
   return set_elements(__builtin_return_address(0), "MPI_Status_set_elements_x", status, datatype, count);
 }
+int MPI_Status_set_elements_c(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return set_elements(__builtin_return_address(0), "MPI_Status_set_elements_c", status, datatype, count);
+}
 
 // ---- error handlers: MPI_ERRORS_ARE_FATAL (the default), MPI_ERRORS_ABORT, MPI_ERRORS_RETURN
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
@@ -737,48 +742,107 @@ int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
 
 // ---- point-to-point
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  return capi::send_in_mode(__builtin_return_address(0), "MPI_Send", buf, count, datatype, dest, tag, comm, mpi::SendMode::standard, nullptr);
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Send", buf, count, datatype, dest, tag, comm, mpi::SendMode::standard, nullptr, false);
 }
 int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   return capi::send_in_mode(__builtin_return_address(0), "MPI_Ssend", buf, count, datatype, dest, tag, comm, mpi::SendMode::synchronous,
-                               nullptr);
+                               nullptr, false);
 }
 int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  return capi::send_in_mode(__builtin_return_address(0), "MPI_Rsend", buf, count, datatype, dest, tag, comm, mpi::SendMode::ready, nullptr);
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Rsend", buf, count, datatype, dest, tag, comm, mpi::SendMode::ready, nullptr, false);
 }
 int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
               MPI_Request* request) {
-  return capi::send_in_mode(__builtin_return_address(0), "MPI_Isend", buf, count, datatype, dest, tag, comm, mpi::SendMode::standard, request);
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Isend", buf, count, datatype, dest, tag, comm, mpi::SendMode::standard, request, true);
 }
 int MPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request* request) {
   return capi::send_in_mode(__builtin_return_address(0), "MPI_Issend", buf, count, datatype, dest, tag, comm, mpi::SendMode::synchronous,
-                               request);
+                               request, true);
 }
 int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request* request) {
-  return capi::send_in_mode(__builtin_return_address(0), "MPI_Irsend", buf, count, datatype, dest, tag, comm, mpi::SendMode::ready, request);
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Irsend", buf, count, datatype, dest, tag, comm, mpi::SendMode::ready, request, true);
 }
 
-int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  return call(__builtin_return_address(0), "MPI_Recv", [&](Ctx& x) {
+}  // extern "C"
+
+namespace {
+// MPI_Recv and MPI_Irecv (request non-null), in both their forms.
+int receive(const void* site, const char* name, void* buf, std::int64_t count, MPI_Datatype datatype, int source,
+            int tag, MPI_Comm comm, MPI_Status* status, MPI_Request* request, bool nonblocking) {
+  return call(site, name, [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     auto t = capi::type_of(x.c, datatype, "datatype");
+    if (nonblocking) {
+      capi::need(request, "request");
+      *request = capi::add_request(x.c, x.rk.irecv_held(capi::typed(x, buf, count, t), t, source, tag, cm));
+      return;
+    }
     Request* r = x.rk.irecv(capi::typed(x, buf, count, t), t, source, tag, cm);
     mpi::Status st;
     x.run.block(capi::wait_one(x.rk, r, &st));
     capi::put_status(status, st);
   });
 }
+}  // namespace
 
+extern "C" {
+
+int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return receive(__builtin_return_address(0), "MPI_Recv", buf, count, datatype, source, tag, comm, status, nullptr, false);
+}
 int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Request* request) {
-  return call(__builtin_return_address(0), "MPI_Irecv", [&](Ctx& x) {
-    const auto& cm = x.run.comm(comm, "comm");
-    auto t = capi::type_of(x.c, datatype, "datatype");
-    capi::need(request, "request");
-    *request = capi::add_request(x.c, x.rk.irecv_held(capi::typed(x, buf, count, t), t, source, tag, cm));
-  });
+  return receive(__builtin_return_address(0), "MPI_Irecv", buf, count, datatype, source, tag, comm, nullptr,
+                 request, true);
+}
+
+// ---- the large-count forms (MPI-4.1 §19.2): counts are MPI_Count
+int MPI_Send_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Send_c", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::standard, nullptr, false);
+}
+int MPI_Ssend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Ssend_c", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::synchronous, nullptr, false);
+}
+int MPI_Rsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Rsend_c", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::ready, nullptr, false);
+}
+int MPI_Bsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Bsend_c", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::buffered, nullptr, false);
+}
+int MPI_Isend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request* request) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Isend_c", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::standard, request, true);
+}
+int MPI_Issend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request* request) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Issend_c", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::synchronous, request, true);
+}
+int MPI_Irsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request* request) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Irsend_c", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::ready, request, true);
+}
+int MPI_Ibsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request* request) {
+  return capi::send_in_mode(__builtin_return_address(0), "MPI_Ibsend_c", buf, count, datatype, dest, tag, comm,
+                            mpi::SendMode::buffered, request, true);
+}
+int MPI_Recv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Status* status) {
+  return receive(__builtin_return_address(0), "MPI_Recv_c", buf, count, datatype, source, tag, comm, status, nullptr, false);
+}
+int MPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                MPI_Request* request) {
+  return receive(__builtin_return_address(0), "MPI_Irecv_c", buf, count, datatype, source, tag, comm, nullptr,
+                 request, true);
 }
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
@@ -929,12 +993,12 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
 
 int MPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   return capi::send_in_mode(__builtin_return_address(0), "MPI_Bsend", buf, count, datatype, dest, tag, comm,
-                            mpi::SendMode::buffered, nullptr);
+                            mpi::SendMode::buffered, nullptr, false);
 }
 int MPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request* request) {
   return capi::send_in_mode(__builtin_return_address(0), "MPI_Ibsend", buf, count, datatype, dest, tag, comm,
-                            mpi::SendMode::buffered, request);
+                            mpi::SendMode::buffered, request, true);
 }
 
 int MPI_Buffer_attach(void* buffer, int size) {
@@ -1210,15 +1274,31 @@ int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message
   });
 }
 
-int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
-  return call(__builtin_return_address(0), "MPI_Get_count", [&](Ctx& x) {
+}  // extern "C"
+
+namespace {
+// MPI_Get_count and MPI_Get_count_c: the count, or MPI_UNDEFINED when it is too
+// large for the result (MPI-4.1 §3.2.5).
+template <typename Count>
+int get_count(const void* site, const char* name, const MPI_Status* status, MPI_Datatype datatype, Count* count) {
+  return call(site, name, [&](Ctx& x) {
     capi::need(status, "status");
     capi::need(count, "count");
     auto t = capi::type_of(x.c, datatype, "datatype");
-    mpi::check_not_cancelled(status->count_hi_and_cancelled & 1, "MPI_Get_count");
+    mpi::check_not_cancelled(status->count_hi_and_cancelled & 1, name);
     const std::int64_t n = mpi::get_count(capi::status_bytes(status), *t);
-    *count = n > INT32_MAX ? MPI_UNDEFINED : static_cast<int>(n);  // too many for an int (MPI-4.1 §3.2.5)
+    *count = n > std::numeric_limits<Count>::max() ? MPI_UNDEFINED : static_cast<Count>(n);
   });
+}
+}  // namespace
+
+extern "C" {
+
+int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  return get_count(__builtin_return_address(0), "MPI_Get_count", status, datatype, count);
+}
+int MPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return get_count(__builtin_return_address(0), "MPI_Get_count_c", status, datatype, count);
 }
 
 // ---- mpisim.h

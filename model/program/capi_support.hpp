@@ -234,7 +234,7 @@ inline void put_status(MPI_Status* out, const Status& st, bool many = false) {
 
 inline std::int64_t status_bytes(const MPI_Status* st) {
   return static_cast<std::int64_t>(static_cast<std::uint32_t>(st->count_lo)) +
-         (static_cast<std::int64_t>(st->count_hi_and_cancelled >> 1) << 32);
+         (static_cast<std::int64_t>(static_cast<std::uint32_t>(st->count_hi_and_cancelled) >> 1) << 32);
 }
 
 // An MPI_Test, MPI_Testall or MPI_Iprobe that finds nothing costs the caller this
@@ -244,7 +244,7 @@ constexpr SimTime kPollCost = SimTime::from_ps(100'000);
 
 inline mpi::Address address(const void* p) { return static_cast<mpi::Address>(reinterpret_cast<std::intptr_t>(p)); }
 
-inline mpi::TypedBuffer typed(Ctx& x, const void* buf, int count, const mpi::TypeRef& t) {
+inline mpi::TypedBuffer typed(Ctx& x, const void* buf, std::int64_t count, const mpi::TypeRef& t) {
   return mpi::TypedBuffer{&x.rk.memory(), address(buf), count, t.get()};
 }
 
@@ -369,18 +369,24 @@ class CArgs final : public coll::ArgSource {
  public:
   explicit CArgs(const CRank& c) : c_(c) {}
   CArgs& buffer(coll::Param p, const void* v) { return set(p, v == MPI_IN_PLACE ? coll::kInPlace : address(v)); }
-  CArgs& integer(coll::Param p, int v) { return set(p, v); }
+  CArgs& integer(coll::Param p, std::int64_t v) { return set(p, v); }
   CArgs& type(coll::Param p, MPI_Datatype h) { return set(p, h); }
+  // An array of counts or displacements: int, MPI_Count (a large-count call's
+  // counts) or MPI_Aint (MPI_Neighbor_alltoallw's displacements, a large-count
+  // call's).
   CArgs& ints(coll::Param p, const int* a) {
     arrays_[static_cast<std::size_t>(p)] = a;
     return set(p, 0);
   }
-  CArgs& op(MPI_Op h) { return set(coll::Param::op, h); }
-  // An MPI_Aint array (MPI_Neighbor_alltoallw's displacements).
-  CArgs& aints(coll::Param p, const MPI_Aint* a) {
+  CArgs& ints(coll::Param p, const MPI_Count* a) {
+    count_arrays_[static_cast<std::size_t>(p)] = a;
+    return set(p, 0);
+  }
+  CArgs& ints(coll::Param p, const MPI_Aint* a) {
     aint_arrays_[static_cast<std::size_t>(p)] = a;
     return set(p, 0);
   }
+  CArgs& op(MPI_Op h) { return set(coll::Param::op, h); }
   // A neighbourhood collective's arrays have one entry per source (receive side)
   // or destination (send side), not per process (for the wording of a NULL array).
   void neighbors() { neighbors_ = true; }
@@ -393,6 +399,7 @@ class CArgs final : public coll::ArgSource {
   }
   std::vector<std::int64_t> integers(coll::Param p, std::size_t n) override {
     if (const MPI_Aint* w = aint_arrays_[static_cast<std::size_t>(p)]) return std::vector<std::int64_t>(w, w + n);
+    if (const MPI_Count* w = count_arrays_[static_cast<std::size_t>(p)]) return std::vector<std::int64_t>(w, w + n);
     const int* a = arrays_[static_cast<std::size_t>(p)];
     if (a == nullptr && n > 0)
       throw MpiError(ErrorClass::arg, coll::param_name(p), std::string(coll::param_name(p)) + " is NULL",
@@ -426,6 +433,7 @@ class CArgs final : public coll::ArgSource {
   std::array<const int*, 18> arrays_{};
   std::array<const MPI_Datatype*, 18> type_arrays_{};
   std::array<const MPI_Aint*, 18> aint_arrays_{};
+  std::array<const MPI_Count*, 18> count_arrays_{};
   std::uint32_t given_ = 0;
   bool neighbors_ = false;
 };
@@ -493,36 +501,18 @@ inline int p2p_init(const void* site, const char* name, bool send, mpi::SendMode
   });
 }
 
-// The send and receive arguments of gather, scatter, allgather, alltoall.
-inline auto exchange_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                   MPI_Datatype recvtype, int root = MPI_UNDEFINED) {
-  return [=](CArgs& a) {
-    a.buffer(Param::sendbuf, sendbuf).integer(Param::sendcount, sendcount).type(Param::sendtype, sendtype);
-    a.buffer(Param::recvbuf, recvbuf).integer(Param::recvcount, recvcount).type(Param::recvtype, recvtype);
-    if (root != MPI_UNDEFINED) a.integer(Param::root, root);
-  };
-}
-inline auto reduce_args(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root = MPI_UNDEFINED) {
-  return [=](CArgs& a) {
-    a.buffer(Param::sendbuf, sendbuf).buffer(Param::recvbuf, recvbuf).integer(Param::count, count);
-    a.type(Param::datatype, datatype).op(op);
-    if (root != MPI_UNDEFINED) a.integer(Param::root, root);
-  };
-}
-
 // ---- point-to-point
-inline int send_in_mode(const void* site, const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm, mpi::SendMode mode, MPI_Request* request) {
+inline int send_in_mode(const void* site, const char* name, const void* buf, std::int64_t count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, mpi::SendMode mode, MPI_Request* request, bool nonblocking) {
   return call(site, name, [&](Ctx& x) {
     const auto& cm = x.run.comm(comm, "comm");
     auto t = type_of(x.c, datatype, "datatype");
-    if (request) need(request, "request");
+    if (nonblocking) need(request, "request");
     Request* r = mode == mpi::SendMode::standard
-                     ? (request ? x.rk.isend_held(typed(x, buf, count, t), t, dest, tag, cm)
-                                : x.rk.isend(typed(x, buf, count, t), t, dest, tag, cm))
-                     : x.rk.isend_mode(typed(x, buf, count, t), t, dest, tag, cm, mode, request != nullptr);
-    if (request) {
+                     ? (nonblocking ? x.rk.isend_held(typed(x, buf, count, t), t, dest, tag, cm)
+                                    : x.rk.isend(typed(x, buf, count, t), t, dest, tag, cm))
+                     : x.rk.isend_mode(typed(x, buf, count, t), t, dest, tag, cm, mode, nonblocking);
+    if (nonblocking) {
       *request = add_request(x.c, r);
       return;
     }

@@ -71,7 +71,7 @@ namespace mpisim::program::capi {
 namespace {
 
 template <typename T>
-std::vector<std::int64_t> array_of(const T* a, int n, const char* argument) {
+std::vector<std::int64_t> array_of(const T* a, std::int64_t n, const char* argument) {
   if (n < 0)
     throw mpi::MpiError(mpi::ErrorClass::count, "count", "count = " + std::to_string(n) + " is negative",
                         "MPI-4.1 §5.1.2: count is a nonnegative number of blocks");
@@ -81,7 +81,7 @@ std::vector<std::int64_t> array_of(const T* a, int n, const char* argument) {
 
 // The array_of_types of a struct type: datatypes, and the MPI-1 markers MPI_LB and
 // MPI_UB (removed by MPI-3.0; MPICH's mpi.h still has them), which only a struct takes.
-std::vector<mpi::TypeRef> types_of(const CRank& c, const MPI_Datatype* a, int n, const char* argument) {
+std::vector<mpi::TypeRef> types_of(const CRank& c, const MPI_Datatype* a, std::int64_t n, const char* argument) {
   if (n > 0) need(a, argument);
   static const mpi::TypeRef lb = mpi::Datatype::make_marker(true), ub = mpi::Datatype::make_marker(false);
   std::vector<mpi::TypeRef> out;
@@ -122,11 +122,13 @@ MPI_Datatype handle_of(const mpi::Datatype& type) {
 
 // A C program's MPI_User_function on `count` elements of `type`, packed: called
 // on them laid out as the type says (its extent apart, holes and all).
-void call_user_function(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
-                        const mpi::Datatype& type) {
-  auto* fn = reinterpret_cast<MPI_User_function*>(const_cast<void*>(op.foreign_data));
+// MPI_User_function takes an int count, MPI_User_function_c (MPI_Op_create_c) an
+// MPI_Count.
+template <typename Function, typename Count>
+void call_user(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count, const mpi::Datatype& type) {
+  auto* fn = reinterpret_cast<Function*>(const_cast<void*>(op.foreign_data));
   MPI_Datatype handle = handle_of(type);
-  int n = static_cast<int>(count);
+  Count n = static_cast<Count>(count);
   if (type.dense() && type.lb() == 0) {
     fn(const_cast<std::byte*>(in), inout, &n, &handle);
     return;
@@ -145,6 +147,14 @@ void call_user_function(const mpi::Op& op, const std::byte* in, std::byte* inout
   fn(a.data(), b.data(), &n, &handle);
   mpi::copy_typed(laid_out(b), packed(inout), size);
 }
+void call_user_function(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
+                        const mpi::Datatype& type) {
+  call_user<MPI_User_function, int>(op, in, inout, count, type);
+}
+void call_user_function_c(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
+                          const mpi::Datatype& type) {
+  call_user<MPI_User_function_c, MPI_Count>(op, in, inout, count, type);
+}
 
 std::vector<mpi::RankRange> ranges_of(int n, const int ranges[][3]) {
   if (n < 0)
@@ -161,16 +171,31 @@ std::vector<mpi::RankRange> ranges_of(int n, const int ranges[][3]) {
 extern "C" {
 
 // ---- user-defined operations
-int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
-  return call(__builtin_return_address(0), "MPI_Op_create", [&](Ctx& x) {
+}  // extern "C"
+
+namespace {
+int op_create(const void* site, const char* name, const void* user_fn, mpi::ForeignFunction caller, int commute,
+              MPI_Op* op) {
+  return call(site, name, [&](Ctx& x) {
     capi::need(op, "op");
     if (!user_fn)
       throw mpi::MpiError(mpi::ErrorClass::arg, "user_fn", "user_fn is NULL",
                           "MPI-4.1 §6.9.5: MPI_Op_create takes the function that combines the elements");
-    mpi::Op o{"user op", mpi::OpKind::user, commute != 0, nullptr, "", &capi::call_user_function,
-              reinterpret_cast<const void*>(user_fn)};
+    mpi::Op o{"user op", mpi::OpKind::user, commute != 0, nullptr, "", caller, user_fn};
     *op = x.c.handles.add_op(std::make_shared<const mpi::Op>(std::move(o)));
   });
+}
+}  // namespace
+
+extern "C" {
+
+int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  return op_create(__builtin_return_address(0), "MPI_Op_create", reinterpret_cast<const void*>(user_fn),
+                   &capi::call_user_function, commute, op);
+}
+int MPI_Op_create_c(MPI_User_function_c* user_fn, int commute, MPI_Op* op) {
+  return op_create(__builtin_return_address(0), "MPI_Op_create_c", reinterpret_cast<const void*>(user_fn),
+                   &capi::call_user_function_c, commute, op);
 }
 
 int MPI_Op_free(MPI_Op* op) {
@@ -410,40 +435,142 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
   });
 }
 
-// ---- the MPI_Count forms and the names of MPI-1 (removed in MPI-3, still in MPICH)
-int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
-  return call(__builtin_return_address(0), "MPI_Type_size_x", [&](Ctx& x) {
+// ---- the MPI_Count forms (_x) and the large-count forms (_c, MPI-4.1 §19.2)
+}  // extern "C"
+
+namespace mpisim::program::capi {
+namespace {
+int type_size_count(const void* site, const char* name, MPI_Datatype datatype, MPI_Count* size) {
+  return call(site, name, [&](Ctx& x) {
     capi::need(size, "size");
     *size = capi::type_of(x.c, datatype, "datatype")->size();
   });
 }
-
-int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
-  return call(__builtin_return_address(0), "MPI_Type_get_extent_x", [&](Ctx& x) {
-    capi::need(lb, "lb");
-    capi::need(extent, "extent");
+int type_extent_count(const void* site, const char* name, MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent,
+                      bool true_extent) {
+  return call(site, name, [&](Ctx& x) {
+    const char* lb_name = true_extent ? "true_lb" : "lb";
+    capi::need(lb, lb_name);
+    capi::need(extent, true_extent ? "true_extent" : "extent");
     auto t = capi::type_of(x.c, datatype, "datatype");
-    *lb = t->lb();
-    *extent = t->extent();
+    *lb = true_extent ? t->true_lb() : t->lb();
+    *extent = true_extent ? t->true_extent() : t->extent();
   });
 }
-
-int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
-  return call(__builtin_return_address(0), "MPI_Type_get_true_extent_x", [&](Ctx& x) {
-    capi::need(true_lb, "true_lb");
-    capi::need(true_extent, "true_extent");
-    auto t = capi::type_of(x.c, datatype, "datatype");
-    *true_lb = t->true_lb();
-    *true_extent = t->true_extent();
-  });
-}
-
-int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
-  return call(__builtin_return_address(0), "MPI_Get_elements_x", [&](Ctx& x) {
+int get_elements_count(const void* site, const char* name, const MPI_Status* status, MPI_Datatype datatype,
+                       MPI_Count* count) {
+  return call(site, name, [&](Ctx& x) {
     capi::need(status, "status");
     capi::need(count, "count");
-    mpi::check_not_cancelled(status->count_hi_and_cancelled & 1, "MPI_Get_elements_x");
+    mpi::check_not_cancelled(status->count_hi_and_cancelled & 1, name);
     *count = mpi::get_elements(capi::status_bytes(status), *capi::type_of(x.c, datatype, "datatype"));
+  });
+}
+}  // namespace
+}  // namespace mpisim::program::capi
+
+extern "C" {
+
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  return capi::type_size_count(__builtin_return_address(0), "MPI_Type_size_x", datatype, size);
+}
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count* size) {
+  return capi::type_size_count(__builtin_return_address(0), "MPI_Type_size_c", datatype, size);
+}
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  return capi::type_extent_count(__builtin_return_address(0), "MPI_Type_get_extent_x", datatype, lb, extent, false);
+}
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  return capi::type_extent_count(__builtin_return_address(0), "MPI_Type_get_extent_c", datatype, lb, extent, false);
+}
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  return capi::type_extent_count(__builtin_return_address(0), "MPI_Type_get_true_extent_x", datatype, true_lb,
+                                 true_extent, true);
+}
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  return capi::type_extent_count(__builtin_return_address(0), "MPI_Type_get_true_extent_c", datatype, true_lb,
+                                 true_extent, true);
+}
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return capi::get_elements_count(__builtin_return_address(0), "MPI_Get_elements_x", status, datatype, count);
+}
+int MPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return capi::get_elements_count(__builtin_return_address(0), "MPI_Get_elements_c", status, datatype, count);
+}
+
+// Constructors with MPI_Count counts and displacements.
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_contiguous_c", [&](Ctx& x) {
+    capi::new_type(x, newtype, mpi::type_contiguous(count, capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                      MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_vector_c", [&](Ctx& x) {
+    capi::new_type(x, newtype, mpi::type_vector(count, blocklength, stride, capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                              MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_hvector_c", [&](Ctx& x) {
+    capi::new_type(x, newtype, mpi::type_hvector(count, blocklength, stride, capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                       const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_indexed_c", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_indexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
+                                     capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                     capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                               const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_hindexed_c", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_hindexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
+                                      capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                      capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                                    MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_indexed_block_c", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_indexed_block(blocklength,
+                                           capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                           capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_hindexed_block_c", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_hindexed_block(blocklength,
+                                            capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                            capi::type_of(x.c, oldtype, "oldtype")));
+  });
+}
+int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                             const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
+                             MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_struct_c", [&](Ctx& x) {
+    capi::new_type(x, newtype,
+                   mpi::type_struct(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
+                                    capi::array_of(array_of_displacements, count, "array_of_displacements"),
+                                    capi::types_of(x.c, array_of_types, count, "array_of_types")));
+  });
+}
+int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype* newtype) {
+  return call(__builtin_return_address(0), "MPI_Type_create_resized_c", [&](Ctx& x) {
+    capi::new_type(x, newtype, mpi::type_resized(capi::type_of(x.c, oldtype, "oldtype"), lb, extent));
+  });
+}
+int MPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op) {
+  return call(__builtin_return_address(0), "MPI_Reduce_local_c", [&](Ctx& x) {
+    mpi::reduce_local(x.rk.memory(), mpi::PayloadMode::data, capi::address(inbuf), capi::address(inoutbuf), count,
+                      capi::type_of(x.c, datatype, "datatype"), *capi::op_of(x.c, op), static_cast<std::int32_t>(x.r));
   });
 }
 

@@ -82,7 +82,8 @@ void markdown(std::ostream& out) {
     out << (first ? "" : ", ") << "`" << a.name << "` (`" << a.stands_for << "`)";
     first = false;
   }
-  out << ": the MPI-1 names MPI-2 replaced, and the `MPI_Count` forms; each does what its call does.\n\n"
+  out << ": the MPI-1 names MPI-2 replaced, the `MPI_Count` forms (`_x`) and the large-count forms (`_c`, MPI-4.1 §19.2: "
+         "counts are `MPI_Count`, displacements `MPI_Aint`); each does what its call does.\n\n"
          "| call | standard | what it does |\n|---|---|---|\n";
   for (const auto& c : specs)
     out << "| [" << c.name << "](#" << anchor(c.name) << ") | " << c.section << " | " << c.summary
