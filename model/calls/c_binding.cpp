@@ -28,8 +28,19 @@ void write_prototypes(std::ostream& out) {
     }
     prototype(out, c.c_result, c.name, c.c_params);
   }
-  out << "\n/* Other names: the MPI-1 names MPI-2 replaced (MPICH still declares them) the MPI_Count forms (_x) and the large-count forms (_c) */\n";
+  out << "\n/* Other names: the MPI-1 names MPI-2 replaced (MPICH still declares them), the MPI_Count forms (_x) and the large-count forms (_c) */\n";
   for (const CallAlias& a : call_aliases()) prototype(out, a.c_result, a.name, a.c_params);
+  out << "\n/* The profiling interface (MPI-4.1 §15.2): each call also as PMPI_ */\n";
+  for (const CallSpec& c : call_specs()) prototype(out, c.c_result, ("P" + std::string(c.name)).c_str(), c.c_params);
+  for (const CallAlias& a : call_aliases()) prototype(out, a.c_result, ("P" + std::string(a.name)).c_str(), a.c_params);
+}
+
+void write_profiling_names(std::ostream& out) {
+  out << "/* Written by mpisim_c_binding from the call table (model/calls): each C entry\n"
+         "   point's profiling name (MPI-4.1 §15.2), PMPI_Send for MPI_Send, as a linker\n"
+         "   symbol of the same address. */\n";
+  for (const CallSpec& c : call_specs()) out << 'P' << c.name << " = " << c.name << ";\n";
+  for (const CallAlias& a : call_aliases()) out << 'P' << a.name << " = " << a.name << ";\n";
 }
 
 void write_mpi_h(std::ostream& out, std::string_view header_template) {

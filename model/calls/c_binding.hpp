@@ -18,5 +18,8 @@ void write_entry_points(std::ostream& out);
 // A C++ source defining the C entry points of every collective row (blocking,
 // nonblocking, persistent) and of their large-count forms (MPI_Bcast_c).
 void write_collective_entry_points(std::ostream& out);
+// A linker script that defines each entry point's profiling name (PMPI_Send) as
+// the entry point itself.
+void write_profiling_names(std::ostream& out);
 
 }  // namespace mpisim::calls

@@ -189,7 +189,8 @@ const char* param_name(P p);
 const char* in_place_definition(CallId id);
 // The row of a call by its name or an alias's; null if there is none.
 const CallSpec* find_call(std::string_view name);
-// Whether mpi.h declares a function of this name (a row's or an alias's).
+// Whether mpi.h declares a function of this name (a row's or an alias's, or its
+// profiling name: PMPI_Send).
 bool c_declares(std::string_view name);
 
 }  // namespace mpisim::calls

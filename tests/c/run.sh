@@ -58,7 +58,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info attributes errhandler_api create_group persistent_order isendrecv idup in_status create_group_overlap large_count errors; do build $p; done
+for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info attributes errhandler_api create_group persistent_order isendrecv idup in_status create_group_overlap large_count profiling errors; do build $p; done
 build_own request_status
 build null_names
 build match_size
@@ -138,6 +138,7 @@ for n in 1 3 4; do compare idup $n; done
 for n in 2 3; do compare in_status $n; done
 compare create_group_overlap 4 023 03 01 123 23 0123 13
 for n in 1 3 4; do compare large_count $n; done
+for n in 2 4; do compare profiling $n; done
 # MPICH raises MPI_Type_match_size's errors on MPI_COMM_WORLD (MPI-4.1 §9.3:
 # MPI_COMM_SELF) and has quad types for 16-byte reals (match_size.c says more).
 expected_only match_size 1

@@ -62,6 +62,33 @@ TEST_CASE("every call has a complete row: name, parameters, summary, section, de
     CHECK(names.count(a.name) == 0);
     CHECK(calls::c_declares(a.name));
     CHECK(calls::find_call(a.name) == calls::find_call(a.stands_for));
+    CHECK(calls::c_declares("P" + std::string(a.name)));
+  }
+  CHECK(calls::c_declares("PMPI_Send"));
+  CHECK_FALSE(calls::c_declares("PMPI_Sendx"));
+  CHECK_FALSE(calls::c_declares("MPI_Barrier_c"));  // no count, no large-count form
+}
+
+TEST_CASE("large-count forms: counts are MPI_Count, displacements MPI_Aint, every other parameter as it was") {
+  CHECK(calls::large_count_params("void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm") ==
+        "void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm");
+  CHECK(calls::large_count_params("const void *sendbuf, const int sendcounts[], const int sdispls[], "
+                                  "MPI_Datatype sendtype, void *recvbuf, int recvcount") ==
+        "const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, "
+        "void *recvbuf, MPI_Count recvcount");
+  CHECK(calls::large_count_params("const MPI_Aint rdispls[], int tag") == "const MPI_Aint rdispls[], int tag");
+  // Every collective with a count has its large-count form, in mpi.h too.
+  std::set<std::string> aliases;
+  for (const calls::CallAlias& a : calls::call_aliases()) aliases.insert(a.name);
+  std::ostringstream header;
+  calls::write_prototypes(header);
+  for (const calls::CallSpec& c : calls::call_specs()) {
+    if (!calls::collective_row(c)) continue;
+    INFO(c.name);
+    const bool counted = std::string(c.c_params).find("count") != std::string::npos;
+    CHECK(aliases.count(std::string(c.name) + "_c") == (counted ? 1u : 0u));
+    if (counted) CHECK(header.str().find(" " + std::string(c.name) + "_c(") != std::string::npos);
+    CHECK(header.str().find(" P" + std::string(c.name) + "(") != std::string::npos);
   }
 }
 

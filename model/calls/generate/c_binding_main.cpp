@@ -1,6 +1,6 @@
-// mpisim_c_binding TEMPLATE MPI_H ENTRY_POINTS COLLECTIVES: writes mpi.h from its
-// template and the call table, the list of C entry points mpisim must define, and
-// the collectives' entry points. Run by
+// mpisim_c_binding TEMPLATE MPI_H ENTRY_POINTS COLLECTIVES PROFILING: writes mpi.h
+// from its template and the call table, the list of C entry points mpisim must
+// define, the collectives' entry points, and the linker script of the PMPI_ names. Run by
 // the build (CMakeLists.txt); writes a file only when its text changes, so that
 // what includes it is not rebuilt for nothing.
 #include <fstream>
@@ -27,8 +27,8 @@ bool write_if_changed(const std::string& path, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::cerr << "usage: mpisim_c_binding TEMPLATE MPI_H ENTRY_POINTS COLLECTIVES\n";
+  if (argc != 6) {
+    std::cerr << "usage: mpisim_c_binding TEMPLATE MPI_H ENTRY_POINTS COLLECTIVES PROFILING\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   }
   std::stringstream tmpl;
   tmpl << in.rdbuf();
-  std::ostringstream header, entries, collectives;
+  std::ostringstream header, entries, collectives, profiling;
   try {
     mpisim::calls::write_mpi_h(header, tmpl.str());
   } catch (const std::exception& e) {
@@ -48,12 +48,13 @@ int main(int argc, char** argv) {
   try {
     mpisim::calls::write_entry_points(entries);
     mpisim::calls::write_collective_entry_points(collectives);
+    mpisim::calls::write_profiling_names(profiling);
   } catch (const std::exception& e) {
     std::cerr << "mpisim_c_binding: " << e.what() << "\n";
     return 1;
   }
   for (const auto& [path, text] : {std::pair{argv[2], header.str()}, std::pair{argv[3], entries.str()},
-                                   std::pair{argv[4], collectives.str()}})
+                                   std::pair{argv[4], collectives.str()}, std::pair{argv[5], profiling.str()}})
     if (!write_if_changed(path, text)) {
       std::cerr << "mpisim_c_binding: cannot write " << path << "\n";
       return 1;
