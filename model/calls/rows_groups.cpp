@@ -115,7 +115,11 @@ std::vector<CallSpec> group_rows() {
        "MPI-4.1 §7.4.2",
        "with split_type MPI_COMM_TYPE_SHARED, one communicator per node of the network's placement (the "
        "ranks that can share memory), ranked by key ({key} here), ties by old rank; with MPI_UNDEFINED, "
-       "MPI_COMM_NULL.",
+       "MPI_COMM_NULL. MPI_COMM_TYPE_HW_GUIDED splits by the resource the info key mpi_hw_resource_type "
+       "names (mpi_shared_memory: the node; core: each process alone; MPI_COMM_NULL for none, another "
+       "name or no info), MPI_COMM_TYPE_RESOURCE_GUIDED too or by mpi_pset_name (mpi://WORLD, "
+       "mpi://SELF), MPI_COMM_TYPE_HW_UNGUIDED by nodes when comm spans several, else by cores "
+       "(MPI_COMM_NULL for one process), setting mpi_hw_resource_type in a C program's info.",
        "MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm"},
       {CallId::comm_create, "MPI_Comm_create",
        {{P::comm, "comm", K::comm, req}, {P::group, "group", K::group_in, req}, {P::newcomm, "newcomm", K::comm_out, req}},

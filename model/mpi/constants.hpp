@@ -9,6 +9,9 @@ namespace mpisim::mpi {
 // The version of the standard mpisim implements (MPI_Get_version, MPI_VERSION).
 inline constexpr int VERSION = 4, SUBVERSION = 1;
 inline constexpr int COMM_TYPE_SHARED = 1;  // MPICH's value
+inline constexpr int COMM_TYPE_HW_GUIDED = 2;        // MPICH's values
+inline constexpr int COMM_TYPE_HW_UNGUIDED = 3;
+inline constexpr int COMM_TYPE_RESOURCE_GUIDED = 4;
 // The type classes of MPI_Type_match_size (MPICH's values).
 inline constexpr std::int64_t TYPECLASS_REAL = 1, TYPECLASS_INTEGER = 2, TYPECLASS_COMPLEX = 3;
 inline constexpr int ANY_SOURCE = -2;

@@ -45,7 +45,7 @@ const std::vector<BasicType> kBasic = {
     {"MPI_COUNT", 27, 8, 8, K::signed_int, G::multi_language},
     {"MPI_BYTE", 28, 1, 1, K::byte, G::byte},
     {"MPI_PACKED", 29, 1, 1, K::byte, G::none},
-    {"MPI_C_FLOAT_COMPLEX", 30, 8, 4, K::complex, G::complex},
+    {"MPI_C_COMPLEX", 30, 8, 4, K::complex, G::complex},
     {"MPI_C_DOUBLE_COMPLEX", 31, 16, 8, K::complex, G::complex},
     {"MPI_C_LONG_DOUBLE_COMPLEX", 32, 32, 16, K::complex, G::complex},
     // The Fortran named types, usable from C (MPI-4.1 §3.2.2, §19.3.6).
@@ -81,7 +81,7 @@ const std::map<std::string_view, TypeRef>& predefined_table() {
     static std::vector<TypeRef> owners;  // constructed first, destroyed after the table
     std::map<std::string_view, TypeRef> t;
     for (const auto& b : kBasic) t.emplace(b.name, Datatype::make_basic(b));
-    t.emplace("MPI_C_COMPLEX", t.at("MPI_C_FLOAT_COMPLEX"));  // a synonym (MPI-4.1 §3.2.2)
+    t.emplace("MPI_C_FLOAT_COMPLEX", t.at("MPI_C_COMPLEX"));  // a synonym (MPI-4.1 §3.2.2: MPI_C_COMPLEX is the name)
     // The pair types of MAXLOC and MINLOC (MPI-4.1 §6.9.4): C structs {value; int}
     // with this ABI's layout, e.g. MPI_DOUBLE_INT is (double, 0), (int, 8), extent 16.
     // The Fortran pairs hold two values of one type: MPI_2REAL is (REAL, 0), (REAL, 4).

@@ -135,14 +135,38 @@ int write_name(Memory& mem, PayloadMode mode, Address at, const std::string& nam
                       "characters long");
 }
 
-int split_type_color(std::int64_t split_type, std::uint32_t node) {
-  if (split_type == UNDEFINED) return UNDEFINED;
-  if (split_type != COMM_TYPE_SHARED)
-    throw MpiError(ErrorClass::arg, "split_type",
-                   "split_type = " + std::to_string(split_type) + " is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
-                   "MPI-4.1 §7.4.2: MPI_Comm_split_type takes MPI_COMM_TYPE_SHARED, MPI_UNDEFINED or an "
-                   "implementation's own type (mpisim has none)");
-  return static_cast<int>(node);
+SplitType split_type_color(std::int64_t split_type, const Info* info, std::uint32_t node, bool spans_nodes,
+                           int comm_size, int comm_rank) {
+  const auto resource = [&](std::string_view name) -> SplitType {
+    if (name == "mpi_shared_memory") return {static_cast<int>(node), "mpi_shared_memory"};
+    if (name == "core") return {comm_rank, "core"};
+    return {UNDEFINED, ""};  // a resource this machine does not have: MPI_COMM_NULL
+  };
+  const auto key = [&](std::string_view k) { return info ? info->get(k) : std::nullopt; };
+  switch (split_type) {
+    case UNDEFINED: return {UNDEFINED, ""};
+    case COMM_TYPE_SHARED: return {static_cast<int>(node), "mpi_shared_memory"};
+    case COMM_TYPE_HW_GUIDED:
+      if (const auto r = key("mpi_hw_resource_type")) return resource(*r);
+      return {UNDEFINED, ""};
+    case COMM_TYPE_RESOURCE_GUIDED:
+      if (const auto r = key("mpi_hw_resource_type")) return resource(*r);
+      if (const auto p = key("mpi_pset_name")) {
+        if (*p == "mpi://WORLD") return {0, ""};
+        if (*p == "mpi://SELF") return {comm_rank, ""};
+      }
+      return {UNDEFINED, ""};
+    case COMM_TYPE_HW_UNGUIDED:
+      if (spans_nodes) return resource("mpi_shared_memory");
+      if (comm_size > 1) return resource("core");
+      return {UNDEFINED, ""};
+    default:
+      throw MpiError(ErrorClass::arg, "split_type",
+                     "split_type = " + std::to_string(split_type) +
+                         " is not MPI_COMM_TYPE_SHARED, _HW_GUIDED, _HW_UNGUIDED, _RESOURCE_GUIDED or MPI_UNDEFINED",
+                     "MPI-4.1 §7.4.2: MPI_Comm_split_type takes one of the split types the standard defines, "
+                     "MPI_UNDEFINED or an implementation's own type (mpisim has none)");
+  }
 }
 
 std::int64_t aint_add(std::int64_t base, std::int64_t disp) {

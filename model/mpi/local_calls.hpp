@@ -41,10 +41,40 @@ int error_string(Memory& mem, PayloadMode mode, Address string, int code);
 // MPI_MAX_OBJECT_NAME MPI_CHAR at `at` (the argument `argument`); returns its length.
 int write_name(Memory& mem, PayloadMode mode, Address at, const std::string& name, const char* argument);
 
-// MPI_Comm_split_type (§7.4.2): the color of the split at a rank on `node`:
-// MPI_COMM_TYPE_SHARED gives the node, MPI_UNDEFINED stays; another type is
-// MPI_ERR_ARG.
-int split_type_color(std::int64_t split_type, std::uint32_t node);
+// MPI_Comm_split_type (§7.4.2): the color of the split at `caller` (a world rank)
+// of `comm`, whose processes are on the nodes `node_of` gives, and the hardware
+// resource the new communicator is an instance of ("" for none). The machine's
+// resources: a node ("mpi_shared_memory": its processes share memory) and a core
+// ("core": each process has its own).
+//   MPI_COMM_TYPE_SHARED: the node. MPI_UNDEFINED: MPI_UNDEFINED.
+//   MPI_COMM_TYPE_HW_GUIDED: the resource the info key "mpi_hw_resource_type"
+//     names; MPI_UNDEFINED (MPI_COMM_NULL) without an info, without the key, or
+//     for a resource this machine does not have.
+//   MPI_COMM_TYPE_RESOURCE_GUIDED (MPI-4.1): the same, or else the process set
+//     "mpi_pset_name" names ("mpi://WORLD": all of comm, "mpi://SELF": the caller).
+//   MPI_COMM_TYPE_HW_UNGUIDED: the largest resource that splits comm into strict
+//     subsets: nodes when comm spans several, else cores; MPI_UNDEFINED for a
+//     comm of one process.
+// Another type is MPI_ERR_ARG.
+struct SplitType {
+  int color;
+  std::string resource;
+};
+template <typename NodeOf>
+SplitType split_type_color(std::int64_t split_type, const Info* info, const Communicator& comm, std::uint32_t caller,
+                           NodeOf node_of) {
+  bool spans_nodes = false;
+  if (!comm.is_self()) {
+    const GroupRef g = comm.group(caller);
+    for (std::int64_t r = 1; r < g->size() && !spans_nodes; ++r)
+      spans_nodes = node_of(static_cast<std::uint32_t>(g->world(r))) !=
+                    node_of(static_cast<std::uint32_t>(g->world(0)));
+  }
+  return split_type_color(split_type, info, node_of(caller), spans_nodes, comm.size(),
+                          static_cast<int>(comm.group(caller)->rank_of(caller)));
+}
+SplitType split_type_color(std::int64_t split_type, const Info* info, std::uint32_t node, bool spans_nodes,
+                           int comm_size, int comm_rank);
 
 // MPI_Aint_add and MPI_Aint_diff (§5.1.5): address arithmetic; a result that does
 // not fit an MPI_Aint is an MpiError (MPI_ERR_ARG).

@@ -250,7 +250,14 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
   return call(__builtin_return_address(0), "MPI_Comm_split_type", [&](Ctx& x) {
     x.c.handles.check_info(info, "info");
-    const int color = mpi::split_type_color(split_type, x.run.world().node_of(x.r));
+    mpi::Info* hints = info == MPI_INFO_NULL ? nullptr : &x.c.handles.info(info, "info");
+    const mpi::World& w = x.run.world();
+    const mpi::SplitType split = mpi::split_type_color(split_type, hints, x.run.comm(comm, "comm"), x.r,
+                                                       [&](std::uint32_t r) { return w.node_of(r); });
+    // MPI_COMM_TYPE_HW_UNGUIDED tells which resource it split by (MPI-4.1 §7.4.2).
+    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED && hints && !split.resource.empty())
+      hints->set("mpi_hw_resource_type", split.resource);
+    const int color = split.color;
     capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::split(x.rk, c, seq, color, key, std::move(label));
     });

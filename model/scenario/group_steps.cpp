@@ -185,7 +185,9 @@ Task<Status> Executor::construct(RankEnv& env, const Step& s, mpi::Rank& rk) {
     case CallId::comm_split_type: {
       const auto& c = comm_arg(env, s);
       if (const Arg& info = arg(s, P::info); info.present) mpi::check_info(eval_int(env, *info.expr));
-      const int color = mpi::split_type_color(int_arg(env, s, P::split_type), world_.node_of(env.rank));
+      const int color = mpi::split_type_color(int_arg(env, s, P::split_type), nullptr, c, env.rank,
+                                              [&](std::uint32_t r) { return world_.node_of(r); })
+                            .color;
       const int key = rank_arg(env, s, P::key);
       made = co_await coll::comm::split(rk, c, next_instance(env, c), color, key, names_.str(arg(s, P::newcomm).name));
       bind(env.comms(), arg(s, P::newcomm).name, made);

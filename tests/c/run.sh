@@ -139,6 +139,14 @@ for n in 2 3; do compare in_status $n; done
 compare create_group_overlap 4 023 03 01 123 23 0123 13
 for n in 1 3 4; do compare large_count $n; done
 for n in 2 4; do compare profiling $n; done
+# The split types by hardware resource, on torus-3d.json's two processes per node.
+build_own split_types
+for n in 1 2 3 4; do
+  "$mpisim" run ./split_types --ranks $n -q --network "$src/../../scenarios/networks/torus-3d.json" > "split_types.$n.out" 2>&1 ||
+    fail "split_types on $n ranks: exit $?"
+  sort "split_types.$n.out" | cmp -s - "$src/expected/split_types.$n.txt" ||
+    { fail "split_types on $n ranks: output differs"; sort "split_types.$n.out" | diff - "$src/expected/split_types.$n.txt" | head; }
+done
 # MPICH raises MPI_Type_match_size's errors on MPI_COMM_WORLD (MPI-4.1 §9.3:
 # MPI_COMM_SELF) and has quad types for 16-byte reals (match_size.c says more).
 expected_only match_size 1

@@ -1,6 +1,9 @@
 // Communicator constructors, through scenarios (each expectation is the standard's rule).
 #include <doctest/doctest.h>
 
+#include "model/mpi/constants.hpp"
+#include "model/mpi/error.hpp"
+#include "model/mpi/local_calls.hpp"
 #include "tests/support.hpp"
 
 using namespace mpisim;
@@ -97,4 +100,30 @@ TEST_CASE("constructors are diagnosed when members disagree") {
                       "remote_leader": 0, "tag": 1, "newintercomm": "x"})j",
                   2)
             .rfind("MPI_ERR_ARG", 0) == 0);
+}
+
+TEST_CASE("MPI_Comm_split_type: the resources a split type names, MPI_COMM_NULL for one the machine lacks") {
+  mpi::Info node, core, cache, world, self;
+  node.set("mpi_hw_resource_type", "mpi_shared_memory");
+  core.set("mpi_hw_resource_type", "core");
+  cache.set("mpi_hw_resource_type", "l3cache");
+  world.set("mpi_pset_name", "mpi://WORLD");
+  self.set("mpi_pset_name", "mpi://SELF");
+  const auto color = [](int type, const mpi::Info* info, bool spans = true, int size = 4) {
+    return mpi::split_type_color(type, info, 7, spans, size, 2).color;
+  };
+  CHECK(color(mpi::COMM_TYPE_SHARED, nullptr) == 7);
+  CHECK(color(mpi::UNDEFINED, &node) == mpi::UNDEFINED);
+  CHECK(color(mpi::COMM_TYPE_HW_GUIDED, &node) == 7);
+  CHECK(color(mpi::COMM_TYPE_HW_GUIDED, &core) == 2);
+  CHECK(color(mpi::COMM_TYPE_HW_GUIDED, &cache) == mpi::UNDEFINED);
+  CHECK(color(mpi::COMM_TYPE_HW_GUIDED, nullptr) == mpi::UNDEFINED);
+  CHECK(color(mpi::COMM_TYPE_HW_GUIDED, &world) == mpi::UNDEFINED);  // a process set is not a hardware resource
+  CHECK(color(mpi::COMM_TYPE_RESOURCE_GUIDED, &world) == 0);
+  CHECK(color(mpi::COMM_TYPE_RESOURCE_GUIDED, &self) == 2);
+  CHECK(color(mpi::COMM_TYPE_RESOURCE_GUIDED, &node) == 7);
+  CHECK(mpi::split_type_color(mpi::COMM_TYPE_HW_UNGUIDED, nullptr, 7, true, 4, 2).resource == "mpi_shared_memory");
+  CHECK(mpi::split_type_color(mpi::COMM_TYPE_HW_UNGUIDED, nullptr, 7, false, 4, 2).resource == "core");
+  CHECK(color(mpi::COMM_TYPE_HW_UNGUIDED, nullptr, false, 1) == mpi::UNDEFINED);
+  CHECK_THROWS_AS(color(99, nullptr), mpi::MpiError);
 }
