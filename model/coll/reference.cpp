@@ -68,13 +68,14 @@ std::string compare(const std::vector<std::byte>& want, const std::vector<std::b
   return {};
 }
 
-// c0 op c1 op ... op c(n-1), left to right, on packed data.
+// c0 op c1 op ... op c(n-1), left to right, on packed data; a user function runs
+// for rank `acting`.
 std::vector<std::byte> fold(const mpi::Op& op, const TypeRef& t, std::int64_t count, const Contributions& all, int from,
-                            int to) {
+                            int to, std::int64_t acting) {
   std::vector<std::byte> acc = *all[static_cast<std::size_t>(from)].second;
   for (int i = from + 1; i < to; ++i) {
     std::vector<std::byte> next = *all[static_cast<std::size_t>(i)].second;
-    mpi::reduce_packed(op, *t, count, acc.data(), next.data());  // next = acc op next
+    mpi::reduce_packed(op, *t, count, acc.data(), next.data(), acting);  // next = acc op next
     acc = std::move(next);
   }
   return acc;
@@ -201,7 +202,7 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
     case Collective::allreduce: {
       if (a.kind == Collective::reduce && !a.is_root()) return {};
       for (int i = 0; i < a.peers(); ++i) present(i);
-      return compare(fold(*a.op, a.recvtype, a.recvcount, all, 0, a.peers()), pack(rank, a.recvbuf, a.recvcount, a.recvtype),
+      return compare(fold(*a.op, a.recvtype, a.recvcount, all, 0, a.peers(), rank.id()), pack(rank, a.recvbuf, a.recvcount, a.recvtype),
                      a.recvtype, true, "recvbuf");
     }
     case Collective::scan:
@@ -209,7 +210,7 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
       const int to = a.kind == Collective::scan ? a.me + 1 : a.me;
       if (to == 0) return {};
       for (int i = 0; i < to; ++i) present(i);
-      return compare(fold(*a.op, a.recvtype, a.recvcount, all, 0, to), pack(rank, a.recvbuf, a.recvcount, a.recvtype),
+      return compare(fold(*a.op, a.recvtype, a.recvcount, all, 0, to, rank.id()), pack(rank, a.recvbuf, a.recvcount, a.recvtype),
                      a.recvtype, true, "recvbuf");
     }
     case Collective::reduce_scatter_block:
@@ -220,7 +221,7 @@ std::string verify(Rank& rank, const CollArgs& a, const Contributions& all,
         total += a.recv_count(i);
       }
       for (int i = 0; i < a.peers(); ++i) present(i);  // the contributing group (the remote one on an intercommunicator)
-      std::vector<std::byte> full = fold(*a.op, a.recvtype, total, all, 0, a.peers());
+      std::vector<std::byte> full = fold(*a.op, a.recvtype, total, all, 0, a.peers(), rank.id());
       const std::int64_t size = a.recvtype->size();
       std::vector<std::byte> mine(full.begin() + start * size, full.begin() + (start + a.recv_count(a.me)) * size);
       return compare(mine, pack(rank, a.recvbuf, a.recv_count(a.me), a.recvtype), a.recvtype, true, "recvbuf");

@@ -321,10 +321,11 @@ std::byte* contiguous(const TypedBuffer& b, std::int64_t bytes) {
 
 }  // namespace
 
-void reduce_packed(const Op& op, const Datatype& t, std::int64_t count, const std::byte* in, std::byte* inout) {
+void reduce_packed(const Op& op, const Datatype& t, std::int64_t count, const std::byte* in, std::byte* inout,
+                   std::int64_t rank) {
   if (count == 0 || t.size() == 0) return;
   if (op.kind == OpKind::user) {
-    if (op.foreign) op.foreign(op, in, inout, count, t);
+    if (op.foreign) op.foreign(op, in, inout, count, t, rank);
     else op.function(in, inout, count, t);
     return;
   }
@@ -400,11 +401,13 @@ void reduce_local(const Op& op, const TypedBuffer& in, const TypedBuffer& inout,
   auto b = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(bytes));
   pack(in, bytes, a.get());
   pack(inout, bytes, b.get());
+  // The rank whose buffer inout is: in host memory (a C program), its owner.
+  const std::int64_t rank = inout.memory && inout.memory->host() ? inout.memory->host_rank() : -1;
   if (inout_first) {
-    reduce_packed(op, t, in.count, b.get(), a.get());
+    reduce_packed(op, t, in.count, b.get(), a.get(), rank);
     unpack(a.get(), bytes, inout);
   } else {
-    reduce_packed(op, t, in.count, a.get(), b.get());
+    reduce_packed(op, t, in.count, a.get(), b.get(), rank);
     unpack(b.get(), bytes, inout);
   }
 }

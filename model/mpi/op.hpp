@@ -25,9 +25,11 @@ using UserFunction = void (*)(const std::byte* in, std::byte* inout, std::int64_
 
 struct Op;
 // A user function of a front-end (a C program's MPI_User_function): called with
-// the op, whose `foreign_data` it reads, and `count` elements of `type`, packed.
+// the op, whose `foreign_data` it reads, `count` elements of `type`, packed, and
+// the rank whose reduction it is (the owner of the buffers; -1 when unknown), in
+// whose context the function runs.
 using ForeignFunction = void (*)(const Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
-                                 const Datatype& type);
+                                 const Datatype& type, std::int64_t rank);
 
 struct Op {
   std::string name;
@@ -71,7 +73,9 @@ bool reduce_pair(const Op& op, const TypedBuffer& x, bool x_first, const TypedBu
 // in one pass through the cache for predefined operations on dense buffers.
 void reduce_into(const Op& op, const TypedBuffer& in, const TypedBuffer& base, const TypedBuffer& out,
                  bool base_first = false);
-// inout = in op inout on packed data: `count` elements of `type`, contiguous.
-void reduce_packed(const Op& op, const Datatype& type, std::int64_t count, const std::byte* in, std::byte* inout);
+// inout = in op inout on packed data: `count` elements of `type`, contiguous; a
+// user function runs for `rank` (ForeignFunction).
+void reduce_packed(const Op& op, const Datatype& type, std::int64_t count, const std::byte* in, std::byte* inout,
+                   std::int64_t rank = -1);
 
 }  // namespace mpisim::mpi

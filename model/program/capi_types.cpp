@@ -104,8 +104,8 @@ void new_group(CRank& c, MPI_Group* out, mpi::GroupRef g) {
 }
 
 // The handle a user function is given for `type`: a predefined type's, else the
-// handle the running rank has for it, else any rank's (the reduction may run for
-// another rank than the running one), else MPI_DATATYPE_NULL.
+// handle of the rank it runs for (ProgramRun::Acting), else any rank's (one the
+// rank has freed while its operation runs), else MPI_DATATYPE_NULL.
 MPI_Datatype handle_of(const mpi::Datatype& type) {
   for (const TypeName& t : kTypes)
     if (mpi::predefined_type(t.name).get() == &type) return t.handle;
@@ -125,8 +125,12 @@ MPI_Datatype handle_of(const mpi::Datatype& type) {
 // MPI_User_function takes an int count, MPI_User_function_c (MPI_Op_create_c) an
 // MPI_Count.
 template <typename Function, typename Count>
-void call_user(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count, const mpi::Datatype& type) {
+void call_user(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count, const mpi::Datatype& type,
+               std::int64_t rank) {
   auto* fn = reinterpret_cast<Function*>(const_cast<void*>(op.foreign_data));
+  // The function runs as part of `rank`'s process: its globals, its handles.
+  ProgramRun& run = *g_run;
+  ProgramRun::Acting acting(run, rank < 0 ? run.current_rank() : static_cast<std::uint32_t>(rank));
   MPI_Datatype handle = handle_of(type);
   Count n = static_cast<Count>(count);
   if (type.dense() && type.lb() == 0) {
@@ -148,12 +152,12 @@ void call_user(const mpi::Op& op, const std::byte* in, std::byte* inout, std::in
   mpi::copy_typed(laid_out(b), packed(inout), size);
 }
 void call_user_function(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
-                        const mpi::Datatype& type) {
-  call_user<MPI_User_function, int>(op, in, inout, count, type);
+                        const mpi::Datatype& type, std::int64_t rank) {
+  call_user<MPI_User_function, int>(op, in, inout, count, type, rank);
 }
 void call_user_function_c(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
-                          const mpi::Datatype& type) {
-  call_user<MPI_User_function_c, MPI_Count>(op, in, inout, count, type);
+                          const mpi::Datatype& type, std::int64_t rank) {
+  call_user<MPI_User_function_c, MPI_Count>(op, in, inout, count, type, rank);
 }
 
 std::vector<mpi::RankRange> ranges_of(int n, const int ranges[][3]) {

@@ -29,6 +29,8 @@ class PrivateGlobals {
     if (r != owner_ && bytes_ != 0) swap(r);
   }
   std::size_t bytes() const { return bytes_; }
+  // Whose copy is in place: UINT32_MAX before the first switch.
+  std::uint32_t owner() const { return owner_; }
   // Where rank r's bytes [addr, addr + len) of the globals are now: null when they
   // are not globals or r's copy is in place; else in r's saved copy. Throws
   // std::runtime_error for a range that runs past the end of the globals.

@@ -145,6 +145,17 @@ void ProgramRun::rank_main(Fiber& f) {
   c.status = status;
 }
 
+ProgramRun::Acting::Acting(ProgramRun& run, std::uint32_t r)
+    : run_(run), current_(run.current_), owner_(run.globals_.owner()) {
+  run.current_ = r;
+  run.globals_.switch_to(r);
+}
+
+ProgramRun::Acting::~Acting() {
+  run_.current_ = current_;
+  if (owner_ != UINT32_MAX) run_.globals_.switch_to(owner_);
+}
+
 void ProgramRun::resume(std::uint32_t r) {
   CRank& c = ranks_[r];
   current_ = r;

@@ -107,6 +107,20 @@ class ProgramRun {
   // Whether the caller runs on the thread that runs the ranks.
   bool on_its_thread() const { return pthread_equal(pthread_self(), thread_) != 0; }
   std::uint32_t current_rank() const { return current_; }
+  // A callback the library runs for rank r while the engine runs (a user
+  // operation of r's reduction): r's globals and handles are the program's while
+  // the returned guard lives; the running rank's again after.
+  class Acting {
+   public:
+    Acting(ProgramRun& run, std::uint32_t r);
+    ~Acting();
+    Acting(const Acting&) = delete;
+    Acting& operator=(const Acting&) = delete;
+
+   private:
+    ProgramRun& run_;
+    std::uint32_t current_, owner_;
+  };
   mpi::World& world() { return world_; }
   coll::Coordinator& coordinator() { return coordinator_; }
   // Waits for `t` on the engine (the fiber is suspended meanwhile).

@@ -399,7 +399,7 @@ class Executor {
   void pack_unpack(RankEnv& env, const Step& s);
   void type_name(RankEnv& env, const Step& s);
   static void expression_op(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
-                            const mpi::Datatype& type);
+                            const mpi::Datatype& type, std::int64_t /*rank*/);
 
   mpi::GroupRef world_group();
 

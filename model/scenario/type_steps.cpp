@@ -265,7 +265,7 @@ namespace {
 // type-map order: integers, or reals when the datatype holds floating-point
 // elements), len, and width (basic elements per element), and gives the new inoutvec.
 void Executor::expression_op(const mpi::Op& op, const std::byte* in, std::byte* inout, std::int64_t count,
-                             const mpi::Datatype& type) {
+                             const mpi::Datatype& type, std::int64_t /*rank*/) {
   const Expr& e = *static_cast<const Expr*>(op.foreign_data);
   // The elements, as integers; as reals when the datatype holds floating ones.
   std::vector<std::int64_t> a, b;
