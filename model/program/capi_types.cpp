@@ -378,7 +378,9 @@ int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
     capi::need(resultlen, "resultlen");
     // MPI-4.1 §7.8: the null handle has a name too.
     std::string name = "MPI_DATATYPE_NULL";
-    if (datatype != MPI_DATATYPE_NULL) {
+    if (datatype == MPI_LB || datatype == MPI_UB) {
+      name = datatype == MPI_LB ? "MPI_LB" : "MPI_UB";  // the MPI-1 markers' names, as MPICH gives them
+    } else if (datatype != MPI_DATATYPE_NULL) {
       auto t = capi::type_of(x.c, datatype, "datatype");
       name = t->predefined() ? t->name() : "";
       if (const std::string* n = x.c.handles.name(datatype)) name = *n;
