@@ -563,6 +563,8 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
     }
     world_->complete(r, now());
     world_->post(m, nullptr);
+    r->message = m;  // withdrawable by MPI_Cancel until matched (Message::eager_request)
+    m->eager_request = r;
     return r;
   }
   world_->post(m, r);
@@ -891,7 +893,9 @@ void Rank::cancel(Request* r) {
                    "MPI-4.1 §6.12: calling MPI_Cancel on the request of a nonblocking collective operation is "
                    "erroneous");
   }
-  if (r->complete) return;  // done already: the cancellation fails
+  // Done already: the cancellation fails, unless the send is eager and its
+  // message not yet matched (then withdrawn as below; the request stays complete).
+  if (r->complete && !(r->kind == Request::Kind::send && r->message != nullptr)) return;
   World& w = *world_;
   if (r->kind == Request::Kind::recv) {
     Request* prev = nullptr;
@@ -913,6 +917,7 @@ void Rank::cancel(Request* r) {
   if (std::find(w.matched_.begin(), w.matched_.end(), m) != w.matched_.end()) return;  // a matched probe has it
   r->message = nullptr;
   m->send_request = nullptr;
+  m->eager_request = nullptr;
   r->status = Status{r->peer, r->tag, ErrorClass::success, true, 0};
   Rank& to = w.rank(m->dst_world);
   Message* prev = nullptr;
@@ -924,7 +929,7 @@ void Rank::cancel(Request* r) {
   } else {
     m->cancelled = true;  // in the network or its sender's queue: dropped there
   }
-  w.complete(r, now());
+  if (!r->complete) w.complete(r, now());
 }
 
 void Rank::Compute::await_suspend(std::coroutine_handle<> h) {
@@ -1303,6 +1308,8 @@ void World::unhold(const Request* r) {
 }
 
 inline void World::release(Request* r) {
+  if (r->kind == Request::Kind::send && r->message != nullptr) [[unlikely]]
+    r->message->eager_request = nullptr;  // complete: its message can no longer be withdrawn
   // Only the program's requests hold buffers (an algorithm's messages do not).
   if (held_ops_ != 0 && (!r->collective || r->kind == Request::Kind::activity)) [[unlikely]]
     unhold(r);
@@ -1525,6 +1532,10 @@ inline void World::arrive_at(Message* m, SimTime arrival) {
 
 void World::serve_send(Message* m) {
   if (m->cancelled) [[unlikely]] {  // withdrawn before it left
+    if (m->buffered) {  // its room in the attached buffer is free again
+      if (auto it = attached_.find(m->src_world); it != attached_.end())
+        it->second.used -= static_cast<std::int64_t>(m->bytes) + BSEND_OVERHEAD;
+    }
     release(m);
     return;
   }
@@ -1565,9 +1576,10 @@ void World::serve_send(Message* m) {
       pack(s->buffer, static_cast<std::int64_t>(m->bytes), m->payload.data(), origin);
       m->has_payload = true;
     }
-    // An eager send is complete once its data has left the send buffer.
-    s->message = nullptr;
+    // An eager send is complete once its data has left the send buffer; its
+    // message may be withdrawn until it is matched.
     m->send_request = nullptr;
+    m->eager_request = s;
     complete(s, t);
   }
   if (!held) [[likely]] arrive_at(m, arrival);
@@ -1951,6 +1963,7 @@ void World::track_origins(std::int64_t allocation_limit) {
 }
 
 void World::release(Message* m) {
+  if (m->eager_request) [[unlikely]] m->eager_request->message = nullptr;
   budget_.used -= m->held;
   m->payload.clear();
   messages_.release(m);

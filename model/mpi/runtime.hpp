@@ -144,7 +144,7 @@ struct Request {
   TypedBuffer buffer;
   TypeRef type_ref;           // keeps the datatype alive while the request is pending
   union {
-    Message* message = nullptr;  // send: the message in flight until it is matched
+    Message* message = nullptr;  // send: the message in flight until it is matched (Message::eager_request)
     Deferred* deferred;          // receive: where its data may be left for a reduction (Deferred)
   };
   SimTime done_at{};
@@ -203,6 +203,10 @@ struct Message {
   PackedBytes payload;  // eager data (data mode)
   std::vector<std::int32_t> payload_origin;  // the provenance of the payload's bytes, when tracked
   Request* send_request = nullptr;  // rendezvous: completed on match (null once detached)
+  // An eager or buffered send's request, complete before its message is matched:
+  // MPI_Cancel may still withdraw the message (§3.8.4). Linked both ways
+  // (Request::message) until the message or the request is released.
+  Request* eager_request = nullptr;
   SimTime sent{}, arrived{}, ready{};  // served at the sender; absorbed; absorption done
 };
 
@@ -446,12 +450,13 @@ class Rank {
   Request* start(const PersistentP2P& p);
 
   // MPI_Cancel (MPI-4.1 §3.8.4). A receive not yet matched is cancelled: it
-  // completes at once, with Status::cancelled. A send not yet complete is
-  // cancelled while its message is unmatched (a rendezvous or synchronous send,
-  // or one queued behind its rank's earlier sends), wherever the message is: in
-  // its sender's queue, on the network, or waiting at its destination. It is
-  // withdrawn and the send completes cancelled, so the wait that follows depends
-  // on no other process (§3.8.4). Any other operation goes on and completes as if
+  // completes at once, with Status::cancelled. A send is cancelled while its
+  // message is unmatched, whether the send is still pending (a rendezvous or
+  // synchronous send, or one queued behind its rank's earlier sends) or already
+  // complete (an eager or buffered send whose request was not yet waited on),
+  // wherever the message is: in its sender's queue, on the network, or waiting
+  // at its destination. It is withdrawn and the send completes cancelled, so the
+  // wait that follows depends on no other process (§3.8.4). Any other operation goes on and completes as if
   // MPI_Cancel had not been called. A nonblocking collective's request is refused.
   void cancel(Request* r);
 

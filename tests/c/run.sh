@@ -58,7 +58,7 @@ erroneous() {
   grep -q -- "$pattern" "errors.$1.err" || { fail "errors $*: no '$pattern' in"; cat "errors.$1.err"; }
 }
 
-for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info attributes errhandler_api create_group persistent_order isendrecv idup in_status create_group_overlap large_count profiling userop_globals errors; do build $p; done
+for p in ring globals reduce_globals collectives nonblocking datatypes comms intercomm derived completion seeds errhandler types external intercomm_groups userop_random persistent p2p_more graphs neighbors cart_random p2p_random decode names cart info attributes errhandler_api create_group persistent_order isendrecv idup in_status create_group_overlap large_count profiling userop_globals cancel_sends errors; do build $p; done
 build_own request_status
 build null_names
 build match_size
@@ -140,6 +140,10 @@ compare create_group_overlap 4 023 03 01 123 23 0123 13
 for n in 1 3 4; do compare large_count $n; done
 for n in 2 4; do compare profiling $n; done
 for n in 2 5 8; do compare userop_globals $n; done
+# MPICH 4.0.2 cancels no send (MPI_Test_cancelled false, the message received)
+# and hangs cancelling one past its eager limit; the standard cancels a send
+# whose message is not yet matched.
+for n in 2 3; do expected_only cancel_sends $n; done
 # The split types by hardware resource, on torus-3d.json's two processes per node.
 build_own split_types
 for n in 1 2 3 4; do
