@@ -169,6 +169,30 @@ std::vector<mpi::RankRange> ranges_of(int n, const int ranges[][3]) {
   for (int i = 0; i < n; ++i) out.push_back({ranges[i][0], ranges[i][1], ranges[i][2]});
   return out;
 }
+
+// MPI_Type_indexed and MPI_Type_create_hindexed (`bytes`: displacements in
+// bytes), in their int and MPI_Count forms.
+template <typename N, typename B, typename D>
+int indexed(const void* site, const char* name, bool bytes, N count, const B* blocklengths, const D* displacements,
+            MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(site, name, [&](Ctx& x) {
+    auto lengths = array_of(blocklengths, count, "array_of_blocklengths");
+    auto displs = array_of(displacements, count, "array_of_displacements");
+    auto old = type_of(x.c, oldtype, "oldtype");
+    new_type(x, newtype, bytes ? mpi::type_hindexed(lengths, displs, old) : mpi::type_indexed(lengths, displs, old));
+  });
+}
+// MPI_Type_create_indexed_block and _hindexed_block, in both forms.
+template <typename N, typename D>
+int indexed_block(const void* site, const char* name, bool bytes, N count, N blocklength, const D* displacements,
+                  MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return call(site, name, [&](Ctx& x) {
+    auto displs = array_of(displacements, count, "array_of_displacements");
+    auto old = type_of(x.c, oldtype, "oldtype");
+    new_type(x, newtype, bytes ? mpi::type_hindexed_block(blocklength, displs, old)
+                               : mpi::type_indexed_block(blocklength, displs, old));
+  });
+}
 }  // namespace
 }  // namespace mpisim::program::capi
 
@@ -231,42 +255,26 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
 
 int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
                      MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call(__builtin_return_address(0), "MPI_Type_indexed", [&](Ctx& x) {
-    capi::new_type(x, newtype,
-                   mpi::type_indexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
-                                     capi::array_of(array_of_displacements, count, "array_of_displacements"),
-                                     capi::type_of(x.c, oldtype, "oldtype")));
-  });
+  return capi::indexed(__builtin_return_address(0), "MPI_Type_indexed", false, count, array_of_blocklengths,
+                       array_of_displacements, oldtype, newtype);
 }
 
 int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
                              MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call(__builtin_return_address(0), "MPI_Type_create_hindexed", [&](Ctx& x) {
-    capi::new_type(x, newtype,
-                   mpi::type_hindexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
-                                      capi::array_of(array_of_displacements, count, "array_of_displacements"),
-                                      capi::type_of(x.c, oldtype, "oldtype")));
-  });
+  return capi::indexed(__builtin_return_address(0), "MPI_Type_create_hindexed", true, count, array_of_blocklengths,
+                       array_of_displacements, oldtype, newtype);
 }
 
 int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                   MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call(__builtin_return_address(0), "MPI_Type_create_indexed_block", [&](Ctx& x) {
-    capi::new_type(x, newtype,
-                   mpi::type_indexed_block(blocklength,
-                                           capi::array_of(array_of_displacements, count, "array_of_displacements"),
-                                           capi::type_of(x.c, oldtype, "oldtype")));
-  });
+  return capi::indexed_block(__builtin_return_address(0), "MPI_Type_create_indexed_block", false, count, blocklength,
+                             array_of_displacements, oldtype, newtype);
 }
 
 int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call(__builtin_return_address(0), "MPI_Type_create_hindexed_block", [&](Ctx& x) {
-    capi::new_type(x, newtype,
-                   mpi::type_hindexed_block(blocklength,
-                                            capi::array_of(array_of_displacements, count, "array_of_displacements"),
-                                            capi::type_of(x.c, oldtype, "oldtype")));
-  });
+  return capi::indexed_block(__builtin_return_address(0), "MPI_Type_create_hindexed_block", true, count, blocklength,
+                             array_of_displacements, oldtype, newtype);
 }
 
 int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
@@ -524,39 +532,23 @@ int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count 
 }
 int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call(__builtin_return_address(0), "MPI_Type_indexed_c", [&](Ctx& x) {
-    capi::new_type(x, newtype,
-                   mpi::type_indexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
-                                     capi::array_of(array_of_displacements, count, "array_of_displacements"),
-                                     capi::type_of(x.c, oldtype, "oldtype")));
-  });
+  return capi::indexed(__builtin_return_address(0), "MPI_Type_indexed_c", false, count, array_of_blocklengths,
+                       array_of_displacements, oldtype, newtype);
 }
 int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call(__builtin_return_address(0), "MPI_Type_create_hindexed_c", [&](Ctx& x) {
-    capi::new_type(x, newtype,
-                   mpi::type_hindexed(capi::array_of(array_of_blocklengths, count, "array_of_blocklengths"),
-                                      capi::array_of(array_of_displacements, count, "array_of_displacements"),
-                                      capi::type_of(x.c, oldtype, "oldtype")));
-  });
+  return capi::indexed(__builtin_return_address(0), "MPI_Type_create_hindexed_c", true, count, array_of_blocklengths,
+                       array_of_displacements, oldtype, newtype);
 }
 int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
                                     MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call(__builtin_return_address(0), "MPI_Type_create_indexed_block_c", [&](Ctx& x) {
-    capi::new_type(x, newtype,
-                   mpi::type_indexed_block(blocklength,
-                                           capi::array_of(array_of_displacements, count, "array_of_displacements"),
-                                           capi::type_of(x.c, oldtype, "oldtype")));
-  });
+  return capi::indexed_block(__builtin_return_address(0), "MPI_Type_create_indexed_block_c", false, count,
+                             blocklength, array_of_displacements, oldtype, newtype);
 }
 int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[],
                                      MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return call(__builtin_return_address(0), "MPI_Type_create_hindexed_block_c", [&](Ctx& x) {
-    capi::new_type(x, newtype,
-                   mpi::type_hindexed_block(blocklength,
-                                            capi::array_of(array_of_displacements, count, "array_of_displacements"),
-                                            capi::type_of(x.c, oldtype, "oldtype")));
-  });
+  return capi::indexed_block(__builtin_return_address(0), "MPI_Type_create_hindexed_block_c", true, count,
+                             blocklength, array_of_displacements, oldtype, newtype);
 }
 int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                              const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
