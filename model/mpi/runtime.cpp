@@ -1632,7 +1632,8 @@ void World::ArriveStage::on_event(std::uint64_t arg, std::uint64_t seq) {
     w->wait_for_receiver(m, seq, ready);
     return;
   }
-  const bool waited = m->waiting;
+  // No longer waiting: a rendezvous envelope's message comes back with its data.
+  const bool waited = std::exchange(m->waiting, false);
   const std::uint32_t dst = m->dst_world;
   {
     KeepResumption keep(*w);

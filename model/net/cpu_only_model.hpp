@@ -1,6 +1,6 @@
 #pragma once
-// The CPU answers of a cost model whose ranks' CPUs only compute (Hockney and the
-// topology models; LogGOPS also charges its overheads o and O there): each rank's
+// The CPU answers of a cost model whose ranks' CPUs compute (Hockney; the topology
+// models, which may also charge a per-message overhead there; LogGOPS keeps its own): each rank's
 // CPU is busy until a time, and reducing or copying a byte costs γ or the copy rate.
 #include <cstdint>
 
@@ -26,6 +26,8 @@ class CpuOnlyModel : public CostModel {
   CpuOnlyModel(double gamma_ps_per_byte, double copy_ps_per_byte) : gamma_(gamma_ps_per_byte), copy_(copy_ps_per_byte) {}
   // Every rank's CPU free from time zero (a model's reset).
   void reset_cpus(Rank ranks) { cpu_free_.assign(ranks, sim::SimTime::zero()); }
+  // The rank's CPU busy until `until` (a model that charges a per-message overhead).
+  void occupy_cpu(Rank r, sim::SimTime until) { cpu_free_[r] = until; }
 
  private:
   double gamma_, copy_;

@@ -218,7 +218,12 @@ struct FlowModel::Solver {
 };
 
 FlowModel::FlowModel(TopologyParams p)
-    : CpuOnlyModel(p.gamma_ps_per_byte, p.copy_ps_per_byte), p_(std::move(p)), solver_(std::make_unique<Solver>()) {}
+    : CpuOnlyModel(p.gamma_ps_per_byte, p.copy_ps_per_byte),
+      p_(std::move(p)),
+      overhead_(round_ps(p_.overhead_ps)),
+      gap_(round_ps(p_.gap_ps)),
+      per_message_(overhead_ > SimTime::zero() || gap_ > SimTime::zero()),
+      solver_(std::make_unique<Solver>()) {}
 FlowModel::~FlowModel() = default;
 
 std::vector<std::pair<std::string, std::string>> FlowModel::parameters() const {
@@ -227,6 +232,8 @@ std::vector<std::pair<std::string, std::string>> FlowModel::parameters() const {
   for (const auto& d : p_.description) out.push_back(d);
   if (topo_) out.emplace_back("routing", topo_->routing_rule());
   out.emplace_back("contention", p_.contention ? "max-min fair sharing" : "none");
+  out.emplace_back("overhead", format_time(overhead_.ps));
+  out.emplace_back("gap", format_time(gap_.ps));
   out.emplace_back("gamma", per_byte_text(p_.gamma_ps_per_byte));
   out.emplace_back("eager_limit", p_.eager_limit == std::numeric_limits<std::uint64_t>::max()
                                       ? std::string("unlimited")
@@ -289,6 +296,7 @@ void FlowModel::reset(Rank ranks) {
   nic_first_.assign(ranks, kNone);
   nic_last_.assign(ranks, kNone);
   nic_free_.assign(ranks, SimTime::zero());
+  gap_free_.assign(per_message_ ? ranks : 0, SimTime::zero());
   dirty_at_ = SimTime::never();
   next_seq_ = 0;
 }
@@ -324,10 +332,21 @@ void FlowModel::store_route(std::uint32_t f, const std::vector<std::uint32_t>& l
   std::copy(links.begin(), links.end(), row + 1);
 }
 
+SimTime FlowModel::start_receive(Rank, Rank dst, std::uint64_t, SimTime t) {
+  if (overhead_ == SimTime::zero()) return t;
+  occupy_cpu(dst, t + overhead_);
+  return t + overhead_;
+}
+
 SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) {
   route_scratch_.clear();
   route(src, dst, route_scratch_);
-  SimTime latency = route_latency(route_scratch_);
+  // The sender's overhead comes before the message leaves: it arrives o later.
+  SimTime latency = route_latency(route_scratch_) + overhead_;
+  if (per_message_) {
+    occupy_cpu(src, t + overhead_);
+    gap_free_[src] = t + gap_;
+  }
   double slowest = 0;
   for (std::uint32_t l : route_scratch_) {
     ++stats_[l].messages;

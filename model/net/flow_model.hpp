@@ -25,7 +25,14 @@
 //    bandwidth): on a crossbar with one flow per link that is Hockney's α + nβ;
 //  - with "contention": false every message gets the route's lowest bandwidth
 //    whatever else is in flight (the contention-free form of the same network);
-//  - computation occupies the rank's CPU, which communication does not use.
+//  - every message costs its sender's CPU the overhead o when it is sent and its
+//    receiver's CPU o when it is absorbed (LogGP's o): the CPU does one thing at a
+//    time, so a rank's sends, receptions and computations queue for it; the
+//    message arrives o later than its transfer and route alone would make it (its
+//    sender's overhead precedes its injection), and a rank starts at most one send
+//    every gap g (LogGP's g: its injection rate). With o = g = 0 (an SMPI-like
+//    network) communication costs no CPU and the rules above are all;
+//  - computation occupies the rank's CPU.
 //
 // Rates are recomputed when a flow starts or ends, and only where they change
 // (flow_model.cpp explains how that is found): one instant's changes are solved
@@ -63,6 +70,10 @@ struct TopologyParams {
   double gamma_ps_per_byte = 0;
   double copy_ps_per_byte = 0;
   std::uint64_t eager_limit = std::numeric_limits<std::uint64_t>::max();
+  // Per message: the CPU overhead at each end (o) and the least time between two
+  // sends of a rank (g), in picoseconds. 0 here; a network file's defaults are
+  // kOverheadDefault and kGapDefault (network_file.hpp).
+  double overhead_ps = 0, gap_ps = 0;
   std::string where;          // the network file, for errors found when the run sizes it
   // The file's parameters as (name, readable value), for the trace and summary.
   std::vector<std::pair<std::string, std::string>> description;
@@ -80,15 +91,20 @@ class FlowModel final : public CpuOnlyModel {
   void reset(Rank ranks) override;
   std::uint64_t eager_limit() const override { return p_.eager_limit; }
 
-  bool sends_compete() const override { return false; }
-  bool computes_compete() const override { return false; }  // the CPU only computes
-  SimTime send_ready(Rank, SimTime t) const override { return t; }
+  // With an overhead, sends, receptions and computations share the CPU.
+  bool sends_compete() const override { return overhead_ > SimTime::zero(); }
+  bool computes_compete() const override { return overhead_ > SimTime::zero(); }
+  SimTime send_ready(Rank src, SimTime t) const override {
+    return per_message_ ? max(t, max(cpu_free(src), gap_free_[src])) : t;
+  }
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   bool defers_arrivals() const override { return true; }
   SimTime next_event() const override;
   void advance(SimTime t, std::vector<std::uint64_t>& arrived) override;
-  SimTime receive_ready(Rank, SimTime t) const override { return t; }
-  SimTime start_receive(Rank, Rank, std::uint64_t, SimTime t) override { return t; }
+  SimTime receive_ready(Rank dst, SimTime t) const override {
+    return overhead_ > SimTime::zero() ? max(t, cpu_free(dst)) : t;
+  }
+  SimTime start_receive(Rank, Rank dst, std::uint64_t, SimTime t) override;
   void route(Rank src, Rank dst, std::vector<std::uint32_t>& links) const override;
   std::vector<LinkUsage> link_usage() const override;
 
@@ -138,6 +154,9 @@ class FlowModel final : public CpuOnlyModel {
   static std::uint64_t pair_key(Rank src, Rank dst) { return std::uint64_t{src} << 32 | dst; }
 
   TopologyParams p_;
+  SimTime overhead_, gap_;      // o and g, rounded
+  bool per_message_ = false;   // o or g is not zero
+  std::vector<SimTime> gap_free_;  // by rank: when it may start its next send (g after its last)
   std::unique_ptr<Topology> topo_;
   std::vector<std::uint32_t> node_of_;
   std::vector<Link> links_;          // the topology's links, then one intra-node link per node

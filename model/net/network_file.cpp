@@ -274,7 +274,7 @@ std::function<Topology(std::uint32_t)> shape_from(const Reader& t, const std::st
 
 std::unique_ptr<CostModel> topology_from(const Reader& r) {
   r.only({"mpisim-network", "name", "about", "model", "topology", "link", "intra_node", "placement", "contention",
-          "gamma", "copy_bandwidth", "eager_limit"});
+          "overhead", "gap", "gamma", "copy_bandwidth", "eager_limit"});
   TopologyParams p;
   p.where = r.where();
   if (!r.has("link")) r.fail("link", "missing: the links' parameters, e.g. {\"latency\": \"1us\", \"bandwidth\": \"10 Gbit/s\"}");
@@ -318,6 +318,14 @@ std::unique_ptr<CostModel> topology_from(const Reader& r) {
   if (r.has("contention")) {
     if (!r.json()["contention"].is_boolean()) r.fail("contention", "expected true (links are shared) or false");
     p.contention = r.json()["contention"].get<bool>();
+  }
+  p.overhead_ps = kOverheadDefaultPs;
+  p.gap_ps = kGapDefaultPs;
+  for (const char* key : {"overhead", "gap"}) {
+    if (!r.has(key)) continue;
+    const double ps = r.time_ps(key);
+    if (ps > 1e12) r.fail(key, "expected at most 1 s per message; got " + r.json()[key].dump(-1, ' ', true));
+    (std::string_view(key) == "overhead" ? p.overhead_ps : p.gap_ps) = ps;
   }
   if (r.has("gamma")) p.gamma_ps_per_byte = r.per_byte_ps("gamma");
   if (r.has("copy_bandwidth")) p.copy_ps_per_byte = r.bandwidth("copy_bandwidth");
@@ -375,8 +383,8 @@ const std::vector<ModelKind>& model_kinds() {
        "LogGP as LogGOPSim computes it: CPU overhead o, gap g, per-byte G, latency L; every send eager"},
       {"loggops", "L, o, g, G, O, S, gamma, copy_bandwidth",
        "LogGP with a per-byte CPU cost O and rendezvous above S bytes, as LogGOPSim"},
-      {"topology", "topology, link, intra_node, placement, contention, gamma, copy_bandwidth, eager_limit",
-       "nodes, switches and links (see --list-topologies); messages share links max-min fairly"},
+      {"topology", "topology, link, intra_node, placement, contention, overhead, gap, gamma, copy_bandwidth, eager_limit",
+       "nodes, switches and links (see --list-topologies); messages share links max-min fairly; each costs its ends a CPU overhead"},
   };
   return kinds;
 }

@@ -32,6 +32,12 @@ struct ModelKind {
 };
 const std::vector<ModelKind>& model_kinds();
 
+// A topology network's per-message costs when its file does not give them
+// ("overhead", "gap"; docs/cost-models.md): the CPU time an MPI send or receive
+// takes at each end, and the least time between two sends of one rank.
+inline constexpr double kOverheadDefaultPs = 200'000;  // 200 ns
+inline constexpr double kGapDefaultPs = 200'000;       // 200 ns: 5 million messages per second per rank
+
 // The network used when none is given: a 10-GbE-like cluster (Hockney).
 Network default_network();
 

@@ -25,18 +25,20 @@ namespace {
 constexpr std::int64_t kAlpha = 1000, kBeta = 3, kGamma = 2;
 const char* const kHockney = R"({"mpisim-network": 1, "name": "closed-form", "model": "hockney",
   "alpha": "1000ps", "beta": "3ps", "gamma": "2ps"})";
-// The same costs on a crossbar: a route is two links of 500 ps, so α = 1000 ps.
-// Without contention every message gets the route's bandwidth, as Hockney's does.
+// The same costs on a crossbar: a route is two links of 500 ps, so α = 1000 ps;
+// no per-message overhead or gap (Hockney has none). Without contention every
+// message gets the route's bandwidth, as Hockney's does.
 const char* const kCrossbar = R"({"mpisim-network": 1, "name": "closed-form-crossbar", "model": "topology",
   "topology": {"kind": "crossbar"}, "link": {"latency": "500ps", "beta": "3ps"}, "gamma": "2ps",
-  "contention": false})";
+  "overhead": "0ps", "gap": "0ps", "contention": false})";
 // With contention, on the same crossbar: a rank's interface transfers one message
 // at a time, so a message shares a link only with messages of other ranks entering
 // its receiver at the same time. Where an algorithm never does that, Hockney's
 // costs hold exactly; the binomial gather, whose root receives from several
 // children at once, is slower there.
 const char* const kShared = R"({"mpisim-network": 1, "name": "closed-form-shared", "model": "topology",
-  "topology": {"kind": "crossbar"}, "link": {"latency": "500ps", "beta": "3ps"}, "gamma": "2ps"})";
+  "topology": {"kind": "crossbar"}, "link": {"latency": "500ps", "beta": "3ps"}, "gamma": "2ps",
+  "overhead": "0ps", "gap": "0ps"})";
 const char* const kNetworks[] = {kHockney, kCrossbar, kShared};
 const char* network = kHockney;  // the one `makespan` uses
 

@@ -88,7 +88,7 @@ double maxmin_error(const net::FlowModel& m) {
 }
 
 Network network(const std::string& topology, const std::string& extra = "") {
-  return net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": )" + topology +
+  return net::parse_network(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": )" + topology +
                                 R"(, "link": {"latency": "0ps", "beta": "1ps"})" + extra + "}",
                             "net.json");
 }
@@ -116,14 +116,14 @@ TEST_CASE("a rank's interface transfers one message at a time, in the order sent
   // byte, as Hockney's port would (2 us + 1000 ps, then 1000 ps more), with and
   // without contention. Ranks 1 and 2 sending to rank 0 at once do share its link.
   for (const char* contention : {"true", "false"}) {
-    Network n = net::parse_network(std::string(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    Network n = net::parse_network(std::string(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
       "link": {"latency": "1us", "beta": "1ps"}, "contention": )") + contention + "}",
                                    "net.json");
     CAPTURE(contention);
     auto t = arrivals(*n.model, 3, {{0, 1, 1000, 0}, {0, 2, 1000, 0}});
     CHECK(t == std::vector<std::int64_t>{2'001'000, 2'002'000});
   }
-  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}})",
                                  "net.json");
   auto u = arrivals(*n.model, 3, {{1, 0, 1000, 0}, {2, 0, 1000, 0}});
@@ -154,7 +154,7 @@ TEST_CASE("a change reaches flows on links that no changed flow crosses") {
 
 TEST_CASE("a message alone costs its route's latency plus n over the slowest link") {
   // Crossbar links of 1 us: α = 2 us; β = 1 ps/B.
-  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}})",
                                  "net.json");
   auto t = arrivals(*n.model, 2, {{0, 1, 5000, 0}, {1, 0, 0, 10}});
@@ -165,7 +165,7 @@ TEST_CASE("a message in its latency does not take bandwidth") {
   // Links of 1 us latency, 1 B/ps. f0 (1000 B, from t = 0) transfers over
   // [0, 1000 ps) and arrives 2 us later. f1 starts at 1 us from the same node,
   // long after f0's last byte left: neither slows the other.
-  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}})",
                                  "net.json");
   auto t = arrivals(*n.model, 3, {{0, 1, 1000, 0}, {0, 2, 1000, 1'000'000}});
@@ -174,12 +174,12 @@ TEST_CASE("a message in its latency does not take bandwidth") {
 
 TEST_CASE("a message waits for the injection of its rank's earlier one, not for its latency") {
   // The shipped fat tree (16-ary 3-tree, 250 ns and 100 Gbit/s = 80 ps/B per
-  // link). Rank 0 sends 8 B to rank 255 (same level-1 subtree: 4 links, 1 us),
-  // then 8 B to rank 1 (same leaf switch: 2 links, 0.5 us), at once. Each holds
-  // the interface for its injection, 8 B x 80 ps = 640 ps: the first is injected
-  // over [0, 640) and arrives at 640 ps + 1 us, the second over [640, 1280) and
-  // arrives at 1280 ps + 0.5 us, without waiting for the first's latency. The
-  // same without contention.
+  // link, 200 ns of sender overhead). Rank 0 sends 8 B to rank 255 (same level-1
+  // subtree: 4 links, 1 us), then 8 B to rank 1 (same leaf switch: 2 links,
+  // 0.5 us), at once. Each holds the interface for its injection, 8 B x 80 ps =
+  // 640 ps: the first is injected over [0, 640) and arrives at 640 ps + 1 us (and
+  // the overhead), the second over [640, 1280) and arrives at 1280 ps + 0.5 us,
+  // without waiting for the first's latency. The same without contention.
   std::ifstream in(std::string(MPISIM_SOURCE_DIR) + "/scenarios/networks/fat-tree.json");
   const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   REQUIRE(!file.empty());
@@ -189,7 +189,7 @@ TEST_CASE("a message waits for the injection of its rank's earlier one, not for 
     if (!contention) text.insert(text.rfind('}'), R"(, "contention": false)");
     Network n = net::parse_network(text, "fat-tree.json");
     auto t = arrivals(*n.model, 256, {{0, 255, 8, 0}, {0, 1, 8, 0}});
-    CHECK(t == std::vector<std::int64_t>{640 + 1'000'000, 1280 + 500'000});
+    CHECK(t == std::vector<std::int64_t>{640 + 1'000'000 + 200'000, 1280 + 500'000 + 200'000});
   }
 }
 
@@ -257,7 +257,7 @@ TEST_CASE("a linear gather on a crossbar serializes on the root's down link") {
     {"buffer": "r", "type": "MPI_BYTE", "count": "1000 * size"},
     {"call": "MPI_Gather", "sendbuf": "s", "sendcount": 1000, "sendtype": "MPI_BYTE", "recvbuf": "r",
      "recvcount": 1000, "recvtype": "MPI_BYTE", "root": 0, "comm": "MPI_COMM_WORLD", "algorithm": "linear"}]})";
-  const char* crossbar = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  const char* crossbar = R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "500ns", "beta": "1ns"}})";
   const char* hockney = R"({"mpisim-network": 1, "model": "hockney", "alpha": "1us", "beta": "1ns"})";
   for (int p : {2, 4, 8}) {
@@ -281,7 +281,7 @@ TEST_CASE("a linear gather on a crossbar serializes on the root's down link") {
 
 TEST_CASE("ranks on one node talk over its intra-node link") {
   // Two ranks per node: ranks 0 and 1 share node 0, whose intra-node link is faster.
-  const char* net = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  const char* net = R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ns"}, "intra_node": {"latency": "100ns", "beta": "10ps"},
     "placement": {"kind": "block", "ranks_per_node": 2}})";
   Network n = net::parse_network(net, "net.json");
@@ -297,14 +297,14 @@ TEST_CASE("ranks on one node talk over its intra-node link") {
 }
 
 TEST_CASE("round-robin and list placements") {
-  Network rr = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "ring", "nodes": 4},
+  Network rr = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "ring", "nodes": 4},
     "link": {"latency": "1us", "beta": "1ns"}, "placement": {"kind": "round_robin", "ranks_per_node": 2}})",
                                   "net.json");
   rr.model->reset(6);  // 3 nodes used, ranks dealt 0 1 2 0 1 2
   auto& flow = dynamic_cast<net::FlowModel&>(*rr.model);
   CHECK(flow.node_of(3) == 0);
   CHECK(flow.node_of(5) == 2);
-  Network list = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  Network list = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ns"}, "placement": {"kind": "list", "nodes": [3, 0, 3]}})",
                                     "net.json");
   list.model->reset(3);
@@ -322,7 +322,7 @@ TEST_CASE("bad network files get the JSON path and what was expected") {
     }
     return "accepted";
   };
-  const std::string head = R"({"mpisim-network": 1, "model": "topology", )";
+  const std::string head = R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", )";
   const std::string link = R"("link": {"latency": "1us", "bandwidth": "10 Gbit/s"})";
   CHECK(error_of(head + R"("topology": {"kind": "crossbar"}, "link": {"latency": "1us", "bandwidth": "0 Gbit/s"}})") ==
         "net.json: /link/bandwidth: expected a positive bandwidth such as \"10 Gbit/s\" or \"1.25 GB/s\"; got \"0 Gbit/s\"");
@@ -354,13 +354,13 @@ TEST_CASE("messages between two ranks arrive in the order they were sent") {
   // Rank 0 sends 1000 B, then 10 B, then 0 B to rank 1 at once (links of 1 B/ps,
   // 1 us). After the 2 us latency the 1000 B transfer, then the 10 B (one message
   // at a time): 2 us + 1000 ps and 2 us + 1010 ps; the empty one is held for order.
-  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  Network n = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}})",
                                  "net.json");
   auto t = arrivals(*n.model, 2, {{0, 1, 1000, 0}, {0, 1, 10, 0}, {0, 1, 0, 0}});
   CHECK(t == std::vector<std::int64_t>{2'001'000, 2'001'010, 2'001'010});
   // Without contention: the same; rank 1's message is not held by rank 0's.
-  Network free = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  Network free = net::parse_network(R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "beta": "1ps"}, "contention": false})",
                                     "net.json");
   auto u = arrivals(*free.model, 2, {{0, 1, 1000, 0}, {0, 1, 10, 0}, {1, 0, 10, 0}});
@@ -375,7 +375,7 @@ TEST_CASE("a ring allreduce of fewer elements than ranks runs on a shared networ
     {"call": "MPI_Allreduce", "sendbuf": "a", "recvbuf": "b", "count": 3, "datatype": "MPI_INT", "op": "MPI_SUM",
      "comm": "MPI_COMM_WORLD", "algorithm": "ring"},
     {"expect": {"b": "[28, 28, 28]"}}]})";
-  auto r = test::run_text(s, 8, R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+  auto r = test::run_text(s, 8, R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
     "link": {"latency": "1us", "bandwidth": "10 Gbit/s"}})");
   CHECK(test::first_code(r) == "");
 }
@@ -384,7 +384,7 @@ namespace {
 
 // The crossbar of crossbar-10g.json: 1 us per link (2 us from node to node),
 // 0.8 ns/B, rendezvous above 64 KiB.
-const char* kCrossbar10g = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+const char* kCrossbar10g = R"({"mpisim-network": 1, "model": "topology", "overhead": "0ps", "gap": "0ps", "topology": {"kind": "crossbar"},
   "link": {"latency": "1us", "bandwidth": "10 Gbit/s"}, "eager_limit": "64KiB"})";
 constexpr std::int64_t kMiB = 1048576, kLatency = 2'000'000, kMiBTime = kMiB * 800;  // ps
 
@@ -520,4 +520,85 @@ TEST_CASE("rendezvous: a probe sees the envelope, a cancel succeeds until a rece
   auto c = test::run_text(cancel, 2, kCrossbar10g);
   CHECK(test::first_code(c) == "");
   CHECK(c.trace.messages().empty());
+}
+
+namespace {
+// A crossbar of 500 ns links (α = 1 us from node to node) at 1 ns per byte, with
+// the per-message costs `costs` (the "overhead" and "gap" fields).
+std::string crossbar_with(const std::string& costs) {
+  return R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "500ns", "beta": "1ns"}, )" + costs + "}";
+}
+}  // namespace
+
+TEST_CASE("per-message costs: a message costs o at each end, and a rank starts a send at most every g") {
+  // One eager message of 1000 B: the sender's CPU is busy o, then the message
+  // arrives o + nβ + α after the send, and the receiver's CPU takes o more:
+  // 300 ns + 1 us + 1 us + 300 ns.
+  const char* ping = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 1000},
+    {"call": "MPI_Send", "ranks": "rank == 0", "buf": "b", "count": 1000, "datatype": "MPI_BYTE", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 1000, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]})";
+  auto r = test::run_text(ping, 2, crossbar_with(R"("overhead": "300ns", "gap": "0ns")"));
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.finish_ps[0] == 300'000);
+  CHECK(r.finish_ps[1] == 300'000 + 1'000'000 + 1'000'000 + 300'000);
+  // Zero costs: the link alone (the rules above, as SMPI's flow model).
+  auto free = test::run_text(ping, 2, crossbar_with(R"("overhead": "0ns", "gap": "0ns")"));
+  CHECK(free.finish_ps[1] == 1'000'000 + 1'000'000);
+  // Left out, the defaults apply: 200 ns at each end.
+  auto defaults = test::run_text(ping, 2, crossbar_with(R"("contention": true)"));
+  CHECK(defaults.finish_ps[1] == 200'000 + 2'000'000 + 200'000);
+}
+
+TEST_CASE("per-message costs: a linear bcast of p - 1 small messages costs (p-2)·max(o, g) + 2o + α + nβ") {
+  // The root's sends start every max(o, g) (its CPU, then its injection rate); the
+  // last leaves at (p-2)·max(o, g) and is received 2o + α + nβ later. 8 B take
+  // 8 ns of the root's link, less than the gap, so the link never queues them.
+  const char* bcast = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 8},
+    {"call": "MPI_Bcast", "buffer": "b", "count": 8, "datatype": "MPI_BYTE", "root": 0, "comm": "MPI_COMM_WORLD", "algorithm": "linear"}]})";
+  struct Case {
+    std::int64_t o, g;
+  };
+  for (const Case c : {Case{300'000, 0}, Case{300'000, 500'000}, Case{100'000, 400'000}}) {
+    for (std::int64_t p : {2, 5, 16}) {
+      CAPTURE(c.o);
+      CAPTURE(c.g);
+      CAPTURE(p);
+      auto r = test::run_text(bcast, p, crossbar_with(R"("overhead": ")" + std::to_string(c.o) + R"(ps", "gap": ")" +
+                                                      std::to_string(c.g) + R"(ps")"));
+      REQUIRE(test::first_code(r) == "");
+      CHECK(*std::max_element(r.finish_ps.begin(), r.finish_ps.end()) ==
+            (p - 2 < 0 ? 0 : p - 2) * std::max(c.o, c.g) + 2 * c.o + 1'000'000 + 8 * 1000);
+    }
+  }
+}
+
+TEST_CASE("per-message costs: a receiver's CPU absorbs one message at a time, o each") {
+  // Three ranks send 8 B to rank 0 at once: the messages arrive together at
+  // o + α + nβ, and rank 0's CPU absorbs them one after the other, o each.
+  const char* gather = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 8},
+    {"call": "MPI_Send", "ranks": "rank > 0", "buf": "b", "count": 8, "datatype": "MPI_BYTE", "dest": 0, "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 0", "buf": "b", "count": 8, "datatype": "MPI_BYTE", "source": "MPI_ANY_SOURCE", "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 0", "buf": "b", "count": 8, "datatype": "MPI_BYTE", "source": "MPI_ANY_SOURCE", "tag": 0, "comm": "MPI_COMM_WORLD"},
+    {"call": "MPI_Recv", "ranks": "rank == 0", "buf": "b", "count": 8, "datatype": "MPI_BYTE", "source": "MPI_ANY_SOURCE", "tag": 0, "comm": "MPI_COMM_WORLD"}]})";
+  auto r = test::run_text(gather, 4, crossbar_with(R"("overhead": "300ns", "gap": "0ns", "contention": false)"));
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.finish_ps[0] == 300'000 + 1'000'000 + 8'000 + 3 * 300'000);
+}
+
+TEST_CASE("per-message costs: bad values are named") {
+  auto error_of = [](const std::string& text) {
+    try {
+      net::parse_network(text, "net.json");
+    } catch (const sim::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of(crossbar_with(R"("overhead": "-1ns")")).find("/overhead") != std::string::npos);
+  CHECK(error_of(crossbar_with(R"("gap": "2s")")).find("at most 1 s per message") != std::string::npos);
+  CHECK(error_of(crossbar_with(R"("gap": 5)")).find("/gap") != std::string::npos);
 }
