@@ -602,3 +602,17 @@ TEST_CASE("per-message costs: bad values are named") {
   CHECK(error_of(crossbar_with(R"("gap": "2s")")).find("at most 1 s per message") != std::string::npos);
   CHECK(error_of(crossbar_with(R"("gap": 5)")).find("/gap") != std::string::npos);
 }
+
+TEST_CASE("per-message costs: a rendezvous envelope that waited for its receiver's CPU comes back with its data") {
+  // Rank 1 computes while rank 0's envelope arrives: the envelope waits for the
+  // CPU, then the receive matches it and the data crosses as a second arrival.
+  const std::string program = late_receive("");
+  const char* loggops = R"({"mpisim-network": 1, "model": "loggops", "L": "1us", "o": "1us", "g": "1us",
+    "G": "1ns", "S": 1024})";
+  for (const std::string& net : {crossbar_with(R"("overhead": "300ns", "eager_limit": "64KiB")"), std::string(loggops)}) {
+    CAPTURE(net);
+    auto r = test::run_text(program, 2, net);
+    CHECK(test::first_code(r) == "");
+    CHECK(r.finish_ps[1] > 1'000'000'000);
+  }
+}
