@@ -19,6 +19,7 @@ Task<void> scatter_recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> scatter_ring(Rank& rank, const CollArgs& a);
 Task<void> pipelined_chain(Rank& rank, const CollArgs& a);
 Task<void> linear(Rank& rank, const CollArgs& a);
+Task<void> knomial(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace bcast
 namespace scatter {

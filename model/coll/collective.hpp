@@ -60,6 +60,11 @@ struct PerProcess {
   std::vector<TypeRef> recvtypes;
 };
 
+// The radix of a k-nomial algorithm when the call names none (Open MPI's tuned
+// component's default for its knomial bcast), and the largest one a call may name.
+inline constexpr std::int64_t kDefaultRadix = 4;
+inline constexpr std::int64_t kMaxRadix = 65535;
+
 // A collective call's arguments as the standard names them. The vector forms
 // (counts, displacements, types per process) are empty when the call has the
 // uniform form; algorithms read them through the accessors, so one algorithm
@@ -69,6 +74,7 @@ struct PerProcess {
 struct CollArgs {
   Collective kind = Collective::barrier;
   Form form = Form::blocking;
+  std::uint16_t radix = 0;  // k-nomial algorithms: the tree's radix k (0: kDefaultRadix)
   // A start of a persistent collective: which start of its request this is (from
   // 0, modulo 2^32: starts that far apart are never under way together). The k-th
   // start at each process meets the k-th at the others, whatever the order of the

@@ -156,6 +156,7 @@ coll::CollArgs Executor::collective_args(RankEnv& env, const Step& s, mpi::Rank&
           explained->written.push_back(al->name);
   }
   a.segment_bytes = s.segment;
+  a.radix = static_cast<std::uint16_t>(s.radix);
   a.instance = next_instance(env, comm);
   // mpisim figure: the collective call the step makes, at every member, whichever
   // step the member makes it from (a root's step and the others').

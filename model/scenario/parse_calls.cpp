@@ -1,5 +1,6 @@
 // A call step's arguments, read against the call's row of the call table: every
 // parameter given, of its kind, and nothing else.
+#include "model/coll/collective.hpp"
 #include "model/scenario/parser.hpp"
 
 namespace mpisim::scenario::parsing {
@@ -20,7 +21,7 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
   s.slot.fill(-1);
   for (std::size_t i = 0; i < s.spec->params.size(); ++i)
     s.slot[static_cast<std::size_t>(s.spec->params[i].id)] = static_cast<std::int8_t>(i);
-  std::set<std::string> allowed = {"call", "ranks", "where", "algorithm", "segment", "note", "return"};
+  std::set<std::string> allowed = {"call", "ranks", "where", "algorithm", "segment", "radix", "note", "return"};
   for (const auto& p : s.spec->params) allowed.insert(p.name);
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (allowed.count(it.key())) continue;
@@ -37,6 +38,13 @@ void ScenarioParser::call_step(const Json& j, const std::string& path, Step& s) 
     if (!g.is_number_integer() || g.get<std::int64_t>() <= 0)
       fail(path + "/segment", "expected the segment size of a pipelined algorithm: a positive number of bytes");
     s.segment = g.get<std::int64_t>();
+  }
+  if (j.contains("radix")) {
+    const Json& k = j["radix"];
+    if (!k.is_number_integer() || k.get<std::int64_t>() < 2 || k.get<std::int64_t>() > coll::kMaxRadix)
+      fail(path + "/radix", "expected the radix of a k-nomial algorithm: a whole number from 2 to " +
+                                std::to_string(coll::kMaxRadix));
+    s.radix = k.get<std::int64_t>();
   }
   for (std::size_t i = 0; i < s.spec->params.size(); ++i) {
     const ParamSpec& p = s.spec->params[i];

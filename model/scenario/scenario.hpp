@@ -102,6 +102,7 @@ struct Step {
   std::array<std::int8_t, static_cast<std::size_t>(P::count_)> slot{};  // P -> index in args, -1 if none
   std::string algorithm;
   std::int64_t segment = 0;            // "segment": bytes per segment of a pipelined algorithm
+  std::int64_t radix = 0;              // "radix": the k of a k-nomial algorithm
   std::optional<NameId> return_name;  // "return": bound to the call's error code (MPI_SUCCESS or a class)
   // show
   std::vector<NameId> shown;

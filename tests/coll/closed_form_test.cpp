@@ -104,6 +104,44 @@ TEST_CASE("binomial bcast costs ceil(lg p)(α + nβ)") {
       [](std::int64_t p, std::int64_t n) { return lg(p) * (kAlpha + n * kBeta); });
 }
 
+TEST_CASE("k-nomial bcast costs log_k p·(α + (k-1)·nβ) for p = k^m") {
+  // Each rank posts its sends to all its children at once and its port transfers
+  // them one after the other: the root's first child of the highest level
+  // receives at α + nβ, its last of that level at α + (k-1)·nβ.
+  for (const char* net : kNetworks)
+    for (const std::int64_t k : {2, 3, 4, 8})
+      for (std::int64_t p = k, m = 1; p <= 64; p *= k, ++m)
+        for (const std::int64_t ints : {1, 1000}) {
+          network = net;
+          CAPTURE(net);
+          CAPTURE(k);
+          CAPTURE(p);
+          CAPTURE(ints);
+          const std::int64_t n = 4 * ints;
+          CHECK(makespan(static_cast<int>(p), buf("x", ints),
+                         R"("MPI_Bcast", "buffer": "x", "count": )" + std::to_string(ints) +
+                             R"(, "datatype": "MPI_INT", "root": 0, "radix": )" + std::to_string(k),
+                         "knomial") == m * (kAlpha + (k - 1) * n * kBeta));
+        }
+}
+
+TEST_CASE("k-nomial bcast delivers the root's buffer for any p, root and radix") {
+  // makespan() runs with --verify: every rank's buffer is checked against the
+  // definition after the call.
+  network = kShared;
+  for (const int p : {5, 7, 10, 13})
+    for (const int k : {2, 3, 5, 16})
+      for (const int root : {0, p - 1, 3}) {
+        CAPTURE(p);
+        CAPTURE(k);
+        CAPTURE(root);
+        CHECK(makespan(p, buf("x", 3),
+                       R"("MPI_Bcast", "buffer": "x", "count": 3, "datatype": "MPI_INT", "root": )" +
+                           std::to_string(root) + R"(, "radix": )" + std::to_string(k),
+                       "knomial") > 0);
+      }
+}
+
 TEST_CASE("dissemination barrier costs ceil(lg p)·α") {
   for (const char* net : kNetworks)
     for (int p : {2, 4, 8, 16, 32, 5, 12}) {
