@@ -20,6 +20,7 @@ Task<void> scatter_ring(Rank& rank, const CollArgs& a);
 Task<void> pipelined_chain(Rank& rank, const CollArgs& a);
 Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> knomial(Rank& rank, const CollArgs& a);
+Task<void> smp(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace bcast
 namespace scatter {
@@ -57,6 +58,7 @@ Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> rabenseifner(Rank& rank, const CollArgs& a);
 Task<void> ring(Rank& rank, const CollArgs& a);
 Task<void> reduce_bcast(Rank& rank, const CollArgs& a);
+Task<void> smp(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace allreduce
 namespace reduce_scatter {

@@ -1346,6 +1346,39 @@ const Communicator& World::new_intra(std::string name, GroupRef group, TopologyR
   return c;
 }
 
+const World::NodeHierarchy& World::node_hierarchy(const Communicator& comm, std::uint32_t caller) {
+  auto [it, made] = hierarchies_.try_emplace(comm.base_context());
+  NodeHierarchy& h = it->second;
+  if (!made) return h;
+  const int p = comm.size();
+  std::vector<std::vector<std::int64_t>> members;  // by node index: world ranks
+  std::map<std::uint32_t, int> index;              // node -> its index
+  h.node.resize(static_cast<std::size_t>(p));
+  h.node_rank.resize(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r) {
+    const std::uint32_t w = comm.world_rank(r, caller);
+    auto [at, fresh] = index.try_emplace(node_of(w), static_cast<int>(members.size()));
+    if (fresh) {
+      members.emplace_back();
+      h.leader.push_back(r);
+    }
+    std::vector<std::int64_t>& m = members[static_cast<std::size_t>(at->second)];
+    h.node[static_cast<std::size_t>(r)] = at->second;
+    h.node_rank[static_cast<std::size_t>(r)] = static_cast<int>(m.size());
+    m.push_back(w);
+  }
+  for (std::size_t n = 0; n < members.size(); ++n)
+    h.node_comms.push_back(members[n].size() > 1
+                               ? &new_intra(comm.name() + "/node" + std::to_string(n), Group::of(members[n]))
+                               : nullptr);
+  if (members.size() > 1) {
+    std::vector<std::int64_t> leaders;
+    for (std::size_t n = 0; n < members.size(); ++n) leaders.push_back(members[n].front());
+    h.leaders = &new_intra(comm.name() + "/leaders", Group::of(leaders));
+  }
+  return h;
+}
+
 std::pair<const Communicator*, const Communicator*> World::new_inter(const std::string& name, GroupRef a,
                                                                      GroupRef b) {
   // Each side's own intracommunicator first, then the shared context pair.

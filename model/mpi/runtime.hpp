@@ -661,6 +661,20 @@ class World {
   const ProvenanceSets& provenance() const { return provenance_; }
   // The node of the network's placement world rank r runs on (MPI_COMM_TYPE_SHARED).
   std::uint32_t node_of(std::uint32_t r) const { return model_.node(r); }
+  // An intracommunicator's members by node, as the SMP-aware collective
+  // algorithms use them (MPICH's node_comm and node_roots_comm): nodes in the order
+  // of their first member's rank; a node's members in rank order, the first its
+  // leader. Made at the first call that asks, with communicators of its own (their
+  // contexts in the order the event order fixes), and kept with the communicator.
+  struct NodeHierarchy {
+    std::vector<int> node;       // by rank in the communicator: its node's index
+    std::vector<int> node_rank;  // by rank: its rank among its node's members
+    std::vector<int> leader;     // by node index: the rank of its first member
+    // By node index: its members' communicator; null for a node of one member.
+    std::vector<const Communicator*> node_comms;
+    const Communicator* leaders = nullptr;  // the leaders' communicator; null with one node
+  };
+  const NodeHierarchy& node_hierarchy(const Communicator& comm, std::uint32_t caller);
 
   // When a rank is last busy: the later of its process's end and its CPU's last work.
   SimTime finish_time(std::uint32_t r) const;
@@ -929,6 +943,7 @@ class World {
   Activity* kept_activity_ = nullptr;  // or an activity, kept the same way
   Memory::Budget budget_;
   std::vector<std::unique_ptr<Communicator>> comms_;
+  std::map<std::uint32_t, NodeHierarchy> hierarchies_;  // by the communicator's base context
   std::map<std::pair<std::uint32_t, std::int64_t>, Agreement> agreements_;
   struct GroupCalls {
     std::map<std::uint32_t, std::int64_t> made;  // by member: its calls so far

@@ -15,6 +15,7 @@
 #include "model/coll/coordinator.hpp"
 #include "model/mpi/type_constructors.hpp"
 #include "model/net/hockney.hpp"
+#include "model/net/network_file.hpp"
 #include "sim/engine.hpp"
 
 using namespace mpisim;
@@ -31,6 +32,9 @@ struct Case {
   bool nonblocking = false;  // two calls in flight at once, as nonblocking collectives, then one wait for both
   std::uint64_t eager_limit = 64;  // bytes: both protocols appear
   int stagger = 0;  // rank r starts after (p - r) or r computing steps (-1, 1), or all at once (0)
+  std::int64_t count = 2;  // elements per block (or of the buffer)
+  int root = -1;           // -1: p / 3
+  const char* network = nullptr;  // a network file's text (nodes of several ranks); null: Hockney
 };
 
 const std::string kName = "buf";
@@ -58,11 +62,11 @@ coll::CollArgs args_for(const Case& k, mpi::Rank& r, const mpi::Communicator& wo
   a.comm = &world;
   a.me = me;
   a.p = k.p;
-  a.root = k.p / 3;
+  a.root = k.root >= 0 ? k.root : k.p / 3;
   a.instance = 0;
   const int p = k.p;
   const auto& t = k.type;
-  const std::int64_t c = 2;
+  const std::int64_t c = k.count;
   const bool root = coll::rooted(a.kind) && me == a.root;
   auto vcount = [&](int i) { return std::int64_t{1} + i % 3; };
   auto vdispls = [&](auto count) {  // a gap of one element after each block
@@ -222,7 +226,10 @@ std::string run_case(const Case& k, mpi::World::DeferralCounts* deferred = nullp
   hp.beta_ps_per_byte = 100;
   hp.gamma_ps_per_byte = 10;
   hp.eager_limit = k.eager_limit;
-  net::Hockney model(hp);
+  net::Hockney hockney(hp);
+  net::Network file;
+  if (k.network) file = net::parse_network(k.network, "net.json");
+  net::CostModel& model = k.network ? *file.model : hockney;
   sim::Trace trace(sim::TraceLevel::summary);
   mpi::World world(engine, model, trace, static_cast<std::uint32_t>(k.p), mpi::PayloadMode::data);
   coll::Coordinator coord(world, /*verify=*/true);
@@ -297,6 +304,44 @@ TEST_CASE("every registered algorithm gives the standard's result on every size,
       }
     }
   }
+  MESSAGE(runs, " verified runs");
+}
+
+TEST_CASE("the SMP-aware algorithms give the standard's result whatever the placement, root and size") {
+  // Nodes of 3 consecutive ranks, of 4 ranks dealt round robin, and an uneven list;
+  // sizes on MPI_Bcast's three paths (short, medium on a power-of-two p, long).
+  const char* const networks[] = {
+      R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"}, "link": {"latency": "1us", "beta": "1ns"},
+          "intra_node": {"latency": "100ns", "beta": "10ps"}, "placement": {"kind": "block", "ranks_per_node": 3}})",
+      R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"}, "link": {"latency": "1us", "beta": "1ns"},
+          "placement": {"kind": "round_robin", "ranks_per_node": 4}})",
+      R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"}, "link": {"latency": "1us", "beta": "1ns"},
+          "placement": {"kind": "list", "nodes": [2, 0, 0, 1, 2, 2, 2, 0, 1, 3, 3, 0, 0, 0, 1, 2]}})"};
+  mpi::TypeRef ints = mpi::predefined_type("MPI_INT");
+  const mpi::OpRef sum = mpi::predefined_op("MPI_SUM");
+  int runs = 0;
+  for (const auto& alg : coll::algorithms()) {
+    if (alg.name != "smp") continue;
+    for (const char* net : networks)
+      for (int p : {1, 2, 5, 8, 16})
+        for (std::int64_t count : {2, 4000, 140000}) {
+          if (alg.collective != Collective::bcast && count > 4000) continue;
+          for (int root : {0, p - 1, p / 2})
+            for (bool in_place : {false, true}) {
+              if (in_place && !has_in_place(alg.collective)) continue;
+              Case k{&alg, p, in_place, sum, ints};
+              k.count = count;
+              k.root = root;
+              k.network = net;
+              k.eager_limit = 1 << 20;
+              INFO(coll::collective_name(alg.collective), " p=", p, " count=", count, " root=", root,
+                   " in_place=", in_place, " network=", net);
+              CHECK(run_case(k) == "");
+              ++runs;
+            }
+        }
+  }
+  CHECK(runs > 0);
   MESSAGE(runs, " verified runs");
 }
 

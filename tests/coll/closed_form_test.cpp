@@ -41,6 +41,7 @@ const char* const kShared = R"({"mpisim-network": 1, "name": "closed-form-shared
   "overhead": "0ps", "gap": "0ps"})";
 const char* const kNetworks[] = {kHockney, kCrossbar, kShared};
 const char* network = kHockney;  // the one `makespan` uses
+std::string network_text;         // a network made for one test
 
 std::int64_t lg(std::int64_t p) {
   std::int64_t k = 0;
@@ -140,6 +141,32 @@ TEST_CASE("k-nomial bcast delivers the root's buffer for any p, root and radix")
                            std::to_string(root) + R"(, "radix": )" + std::to_string(k),
                        "knomial") > 0);
       }
+}
+
+TEST_CASE("SMP-aware bcast of a short buffer costs lg q·(α + nβ) + lg c·(α' + nβ') on q nodes of c ranks") {
+  // Between nodes α = 1000 ps and β = 3 ps/B; inside a node α' = 100 ps and
+  // β' = 1 ps/B; no contention, no per-message costs. The root, rank 0, leads its
+  // node; the leaders' and the nodes' bcasts are binomial (fewer than 8 ranks),
+  // whose form holds for powers of two.
+  for (const int c : {1, 2, 4})
+    for (const int q : {1, 2, 4}) {
+      network_text = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+        "link": {"latency": "500ps", "beta": "3ps"}, "intra_node": {"latency": "100ps", "beta": "1ps"},
+        "overhead": "0ps", "gap": "0ps", "contention": false,
+        "placement": {"kind": "block", "ranks_per_node": )" + std::to_string(c) + "}}";
+      network = network_text.c_str();
+      for (const std::int64_t ints : {1, 100}) {
+        CAPTURE(c);
+        CAPTURE(q);
+        CAPTURE(ints);
+        const std::int64_t n = 4 * ints;
+        CHECK(makespan(c * q, buf("x", ints),
+                       R"("MPI_Bcast", "buffer": "x", "count": )" + std::to_string(ints) +
+                           R"(, "datatype": "MPI_INT", "root": 0)",
+                       "smp") == lg(q) * (kAlpha + n * kBeta) + lg(c) * (100 + n));
+      }
+    }
+  network = kHockney;
 }
 
 TEST_CASE("dissemination barrier costs ceil(lg p)·α") {
