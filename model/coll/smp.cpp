@@ -18,7 +18,7 @@ CollArgs on(const CollArgs& a, Collective kind, const Communicator& comm, int me
   return s;
 }
 
-Task<void> run_auto(Rank& rank, const CollArgs& sub) { co_await auto_algorithm(sub).run(rank, sub); }
+Task<void> run_auto(Rank& rank, CollArgs sub) { co_await auto_algorithm(sub).run(rank, sub); }
 
 Task<void> bcast(Rank& rank, const CollArgs& a, const Communicator& comm, int me, int p, int root, Address buf,
                  std::int64_t count, const TypeRef& type) {

@@ -17,8 +17,9 @@ const Hierarchy& hierarchy(Rank& rank, const CollArgs& a);
 // types left for the caller to fill.
 CollArgs on(const CollArgs& a, Collective kind, const Communicator& comm, int me, int p);
 
-// Runs `sub` with the algorithm the library's default selection gives it.
-Task<void> run_auto(Rank& rank, const CollArgs& sub);
+// Runs `sub` (kept in the coroutine's frame) with the algorithm the library's default
+// selection gives it.
+Task<void> run_auto(Rank& rank, CollArgs sub);
 
 // A bcast of (buf, count, type) from `root` on `comm`, where the caller is `me` of `p`.
 Task<void> bcast(Rank& rank, const CollArgs& a, const Communicator& comm, int me, int p, int root, Address buf,

@@ -169,6 +169,33 @@ TEST_CASE("SMP-aware bcast of a short buffer costs lg q·(α + nβ) + lg c·(α'
   network = kHockney;
 }
 
+TEST_CASE("SMP-aware reduce costs lg c·(α' + nβ' + nγ) + lg q·(α + nβ + nγ) + lg c·nγ on q > 1 nodes of c ranks") {
+  // As the SMP-aware bcast's network, with γ = 2 ps/B: the other nodes' binomial
+  // reduces, then the leaders', then the root's node's (root 0 leads node 0),
+  // whose partial results arrived meanwhile and only need combining: lg c·nγ.
+  // On one node, the node's reduce alone.
+  for (const int c : {1, 2, 4})
+    for (const int q : {1, 2, 4}) {
+      network_text = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+        "link": {"latency": "500ps", "beta": "3ps"}, "intra_node": {"latency": "100ps", "beta": "1ps"},
+        "overhead": "0ps", "gap": "0ps", "contention": false, "gamma": "2ps",
+        "placement": {"kind": "block", "ranks_per_node": )" + std::to_string(c) + "}}";
+      network = network_text.c_str();
+      for (const std::int64_t ints : {1, 100}) {
+        CAPTURE(c);
+        CAPTURE(q);
+        CAPTURE(ints);
+        const std::int64_t n = 4 * ints;
+        CHECK(makespan(c * q, buf("s", ints) + buf("r", ints),
+                       R"("MPI_Reduce", "sendbuf": "s", "recvbuf": "r", "count": )" + std::to_string(ints) +
+                           R"(, "datatype": "MPI_INT", "op": "MPI_SUM", "root": 0)",
+                       "smp") == lg(c) * (100 + n + n * kGamma) +
+                                    (q > 1 ? lg(q) * (kAlpha + n * kBeta + n * kGamma) + lg(c) * n * kGamma : 0));
+      }
+    }
+  network = kHockney;
+}
+
 TEST_CASE("dissemination barrier costs ceil(lg p)·α") {
   for (const char* net : kNetworks)
     for (int p : {2, 4, 8, 16, 32, 5, 12}) {
