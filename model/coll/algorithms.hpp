@@ -11,6 +11,10 @@ Task<void> name(Rank& rank, const CollArgs& a); \
 namespace barrier {
 Task<void> dissemination(Rank& rank, const CollArgs& a);
 Task<void> binomial(Rank& rank, const CollArgs& a);
+Task<void> linear(Rank& rank, const CollArgs& a);
+Task<void> tree(Rank& rank, const CollArgs& a);
+Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
+Task<void> double_ring(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace barrier
 namespace bcast {

@@ -107,6 +107,11 @@ Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, c
   return r.wait(post_send(r, a, at, count, t, dest));
 }
 
+Rank::WaitOne ssend(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest) {
+  return r.wait(r.isend_collective(typed(r, at, count, t), t, dest, tag_of(a), *a.comm, a.instance, false,
+                                   mpi::SendMode::synchronous));
+}
+
 Rank::WaitOne recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source) {
   return r.wait(post_recv(r, a, at, count, t, source));
 }

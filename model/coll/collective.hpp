@@ -198,6 +198,9 @@ using Requests = std::vector<Request*, sim::frame_pool::Allocator<Request*>>;
 // Blocking forms: post now, co_await the result (an awaiter: no coroutine frame).
 Rank::WaitOne send(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
 Rank::WaitOne recv(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int source);
+// A synchronous send (as MPI_Ssend: complete once the receive has matched it, the
+// data then moved), for the algorithms whose library sends so.
+Rank::WaitOne ssend(Rank& r, const CollArgs& a, Address at, std::int64_t count, const TypeRef& t, int dest);
 // Both at once, as MPI_Sendrecv (the receive is posted first): co_await sendrecv(...).
 // An awaiter holding its two requests, not a coroutine: a round of a recursive
 // doubling costs no frame.

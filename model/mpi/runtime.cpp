@@ -572,11 +572,11 @@ Request* Rank::start_send(const TypedBuffer& buf, TypeRef type, int dest, int ta
 }
 
 Request* Rank::isend_collective(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
-                                std::int64_t instance, bool pinned) {
+                                std::int64_t instance, bool pinned, SendMode mode) {
   validate_peer(dest, comm, false, "dest");
   if (world_->mode_ == PayloadMode::data) validate_buffer(buf, "buf");
   return start_send(buf, std::move(type), dest, tag, comm, Context::collective, instance, false, nullptr, nullptr,
-                    SendMode::standard, pinned);
+                    mode, pinned);
 }
 
 Request* Rank::irecv_collective(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,

@@ -347,7 +347,7 @@ class Rank {
   // `pinned`: sent from coll::exchange (Message::pinned); `deferred`: the data
   // only a reduction reads may be left for it there (Deferred).
   Request* isend_collective(const TypedBuffer& buf, TypeRef type, int dest, int tag, const Communicator& comm,
-                            std::int64_t instance, bool pinned = false);
+                            std::int64_t instance, bool pinned = false, SendMode mode = SendMode::standard);
   Request* irecv_collective(const TypedBuffer& buf, TypeRef type, int source, int tag, const Communicator& comm,
                             Deferred* deferred = nullptr);
 

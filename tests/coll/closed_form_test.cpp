@@ -10,6 +10,7 @@
 // allgather, gather, scatter and alltoall.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <functional>
 #include <string>
 
@@ -192,6 +193,26 @@ TEST_CASE("SMP-aware reduce costs lg c·(α' + nβ' + nγ) + lg q·(α + nβ + n
                        "smp") == lg(c) * (100 + n + n * kGamma) +
                                     (q > 1 ? lg(q) * (kAlpha + n * kBeta + n * kGamma) + lg(c) * n * kGamma : 0));
       }
+    }
+  network = kHockney;
+}
+
+TEST_CASE("Open MPI's barriers: linear 2α, tree 2hα, recursive doubling lg p·α, double ring 2pα") {
+  // h: the tree's height, the most bits set in a rank below p (lg p for a power of two).
+  const auto height = [](int p) {
+    int h = 0;
+    for (int r = 0; r < p; ++r) h = std::max(h, std::popcount(static_cast<unsigned>(r)));
+    return h;
+  };
+  for (const char* net : kNetworks)
+    for (int p : {2, 4, 8, 16, 32, 5, 12}) {
+      network = net;
+      CAPTURE(net);
+      CAPTURE(p);
+      CHECK(makespan(p, "", R"("MPI_Barrier")", "linear") == 2 * kAlpha);
+      CHECK(makespan(p, "", R"("MPI_Barrier")", "tree") == 2 * height(p) * kAlpha);
+      if ((p & (p - 1)) == 0) CHECK(makespan(p, "", R"("MPI_Barrier")", "recursive_doubling") == lg(p) * kAlpha);
+      CHECK(makespan(p, "", R"("MPI_Barrier")", "double_ring") == 2 * p * kAlpha);
     }
   network = kHockney;
 }
