@@ -29,6 +29,7 @@ Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace bcast
 namespace scatter {
 Task<void> linear(Rank& rank, const CollArgs& a); // also MPI_Scatterv
+Task<void> linear_nb(Rank& rank, const CollArgs& a);
 Task<void> binomial(Rank& rank, const CollArgs& a);
 Task<void> inter_local_scatter(Rank& rank, const CollArgs& a);  // intercommunicators
 Task<void> inter_linear(Rank& rank, const CollArgs& a);         // intercommunicators, also MPI_Scatterv
@@ -48,6 +49,7 @@ Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators, also MP
 namespace alltoall {
 Task<void> pairwise(Rank& rank, const CollArgs& a); // also MPI_Alltoallv and MPI_Alltoallw
 Task<void> linear(Rank& rank, const CollArgs& a);
+Task<void> linear_sync(Rank& rank, const CollArgs& a);
 Task<void> bruck(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators, also MPI_Alltoallv/w
 }  // namespace alltoall

@@ -333,6 +333,17 @@ TEST_CASE("recursive-doubling allreduce costs lg p·(α + nβ + nγ)") {
       [](std::int64_t p, std::int64_t n) { return lg(p) * (kAlpha + n * kBeta + n * kGamma); });
 }
 
+TEST_CASE("Open MPI's linear_nb scatter and linear_sync alltoall cost α + (p−1)/p·nβ") {
+  // The root's (every rank's) sends leave one after the other; each receiver gets
+  // one message at a time (the alltoall's k-th sends are a permutation).
+  auto formula = [](std::int64_t p, std::int64_t n) { return kAlpha + (p - 1) * n / p * kBeta; };
+  check(
+      "MPI_Scatter linear_nb", [](int p, std::int64_t ints) { return rooted("MPI_Scatter", p, ints, "linear_nb"); },
+      formula);
+  check(
+      "MPI_Alltoall linear_sync", [](int p, std::int64_t ints) { return alltoall(p, ints, "linear_sync"); }, formula);
+}
+
 TEST_CASE("pairwise alltoall costs (p−1)(α + nβ/p)") {
   check(
       "MPI_Alltoall pairwise", [](int p, std::int64_t ints) { return alltoall(p, ints, "pairwise"); },
