@@ -15,6 +15,7 @@ Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> tree(Rank& rank, const CollArgs& a);
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> double_ring(Rank& rank, const CollArgs& a);
+Task<void> two_proc(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace barrier
 namespace bcast {
@@ -41,6 +42,7 @@ Task<void> inter_local_gather(Rank& rank, const CollArgs& a);  // intercommunica
 Task<void> inter_linear(Rank& rank, const CollArgs& a);        // intercommunicators, also MPI_Gatherv
 }  // namespace gather
 namespace allgather {
+Task<void> two_proc(Rank& rank, const CollArgs& a); // also MPI_Allgatherv
 Task<void> ring(Rank& rank, const CollArgs& a); // also MPI_Allgatherv
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> bruck(Rank& rank, const CollArgs& a);
@@ -50,6 +52,7 @@ namespace alltoall {
 Task<void> pairwise(Rank& rank, const CollArgs& a); // also MPI_Alltoallv and MPI_Alltoallw
 Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> linear_sync(Rank& rank, const CollArgs& a);
+Task<void> two_proc(Rank& rank, const CollArgs& a);
 Task<void> bruck(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators, also MPI_Alltoallv/w
 }  // namespace alltoall

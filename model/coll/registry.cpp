@@ -14,6 +14,7 @@ constexpr Restrictions commutative{true, false};
 constexpr Restrictions pof2{false, true};
 constexpr Restrictions inter{false, false, true};
 constexpr Restrictions topology{false, false, false, true};
+constexpr Restrictions two{false, false, false, false, true};
 
 const std::array kAlgorithms = {
     Algorithm{C::barrier, "dissemination", any, "ceil(lg p) rounds; in round k rank r signals r + 2^k", &barrier::dissemination,
@@ -21,6 +22,8 @@ const std::array kAlgorithms = {
     Algorithm{C::barrier, "binomial", any, "report up a binomial tree to rank 0, released down it", &barrier::binomial},
     Algorithm{C::barrier, "linear", any, "every rank reports to rank 0, which then releases each (Open MPI)", &barrier::linear,
               {"", 1}},
+    Algorithm{C::barrier, "two_proc", two, "the two ranks exchange an empty message (Open MPI)", &barrier::two_proc,
+              {"", 5}},
     Algorithm{C::barrier, "tree", any, "up a binomial tree to rank 0 and back down, pairs by rank ^ 2^k (Open MPI)",
               &barrier::tree,
               {"", 6}},
@@ -83,6 +86,8 @@ const std::array kAlgorithms = {
               {"MPIR_Allgather_intra_brucks", 2}},
     Algorithm{C::allgather, "ring", any, "p - 1 steps passing blocks to the right neighbour", &allgather::ring,
               {"MPIR_Allgather_intra_ring", 4}},
+    Algorithm{C::allgather, "two_proc", two, "the two ranks exchange their blocks (Open MPI)", &allgather::two_proc,
+              {"", 6}},
     Algorithm{C::allgather, "inter", inter, "each leader gathers the other group's blocks, then a binomial bcast in each group (MPICH)",
               &allgather::inter},
     Algorithm{C::allgatherv, "recursive_doubling", any, "lg p rounds exchanging all blocks held (fold for other p)",
@@ -92,6 +97,8 @@ const std::array kAlgorithms = {
               {"MPIR_Allgatherv_intra_brucks", 2}},
     Algorithm{C::allgatherv, "ring", any, "p - 1 steps passing blocks to the right neighbour", &allgather::ring,
               {"MPIR_Allgatherv_intra_ring", 3}},
+    Algorithm{C::allgatherv, "two_proc", two, "the two ranks exchange their blocks (Open MPI)", &allgather::two_proc,
+              {"", 5}},
     Algorithm{C::allgatherv, "inter", inter, "each leader gathers the other group's blocks, then a binomial bcast in each group (MPICH)",
               &allgather::inter},
     Algorithm{C::alltoall, "bruck", any, "ceil(lg p) rounds of the blocks whose index has bit k set", &alltoall::bruck,
@@ -100,6 +107,8 @@ const std::array kAlgorithms = {
               {"MPIR_Alltoall_intra_scattered", 1}},
     Algorithm{C::alltoall, "pairwise", any, "p - 1 exchanges with r xor i (or r + i / r - i)", &alltoall::pairwise,
               {"MPIR_Alltoall_intra_pairwise", 2}},
+    Algorithm{C::alltoall, "two_proc", two, "the two ranks exchange their blocks (Open MPI)", &alltoall::two_proc,
+              {"", 5}},
     Algorithm{C::alltoall, "linear_sync", any, "own block first, receives from r + 1, r + 2, ..., sends to r - 1, r - 2, ..., all at once (Open MPI)",
               &alltoall::linear_sync,
               {"", 4}},
@@ -223,6 +232,8 @@ std::string ineligible(const Algorithm& alg, const CollArgs& a) {
            " is not commutative (MPI-4.1 §6.9.1: a non-commutative operation is applied in rank order)";
   if (alg.restrictions.power_of_two_only && !is_pof2(a.p))
     return "it needs a power-of-two number of processes; the communicator has " + std::to_string(a.p);
+  if (alg.restrictions.two_only && a.p != 2)
+    return "it is for two processes; the communicator has " + std::to_string(a.p);
   return {};
 }
 

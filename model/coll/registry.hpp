@@ -17,6 +17,7 @@ struct Restrictions {
   bool power_of_two_only = false;  // needs p = 2^k
   bool intercomm = false;          // for intercommunicators (every other algorithm: intracommunicators)
   bool topology = false;           // a neighbourhood collective's: the communicator has a process topology
+  bool two_only = false;           // needs p = 2
 };
 
 using AlgorithmFn = Task<void> (*)(Rank&, const CollArgs&);

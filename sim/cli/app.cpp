@@ -372,6 +372,7 @@ void list_algorithms(std::ostream& out) {
     std::string restr;
     if (a.restrictions.commutative_only) restr += "commutative";
     if (a.restrictions.power_of_two_only) restr += restr.empty() ? "power-of-two" : ",power-of-two";
+    if (a.restrictions.two_only) restr += restr.empty() ? "two-ranks" : ",two-ranks";
     if (a.restrictions.intercomm) restr += restr.empty() ? "intercomm" : ",intercomm";
     if (restr.empty()) restr = "-";
     out << pad(coll::collective_name(a.collective), 26) << pad(a.name, 28) << pad(restr, 14) << a.description << "\n";

@@ -71,6 +71,7 @@ std::string format_pct(std::int64_t t, std::int64_t best) {
 
 std::string ineligible_here(const coll::Algorithm& a, std::uint64_t p) {
   if (a.restrictions.power_of_two_only && (p & (p - 1)) != 0) return "needs a power-of-two rank count";
+  if (a.restrictions.two_only && p != 2) return "needs two ranks";
   return {};
 }
 
@@ -383,7 +384,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         std::string name = pt.ompi.algorithm ? std::string(pt.ompi.algorithm->name) : pt.ompi.name;
         if (!pt.ompi.note.empty()) name += " (" + pt.ompi.note + ")";
         out << (pt.ompi_ps >= 0        ? verdict(name, pt.ompi_ps)
-                : pt.ompi.algorithm ? name + " (n/a: mpisim's runs on powers of two only)"
+                : pt.ompi.algorithm ? name + " (n/a: " + ineligible_here(*pt.ompi.algorithm, pt.ranks) + ")"
                                     : name + " (not modelled)");
       }
       out << "\n";
@@ -394,7 +395,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
             out << "crossover: " << cr.to->name << " is faster than " << cr.from->name << " from " << cr.bytes
                 << " bytes (" << format_bytes(cr.bytes) << ")\n";
     }
-    out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only);\n"
+    out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only, or two ranks only);\n"
            "MPICH's default: what MPICH's default selection picks there (docs/collectives.md), its time, and how\n"
            "much slower than the fastest it is; Open MPI's default likewise, from the tuned component's fixed\n"
            "decisions (docs/cost.md)\n";

@@ -285,6 +285,7 @@ TEST_CASE("every registered algorithm gives the standard's result on every size,
   for (const auto& alg : coll::algorithms()) {
     for (int p : sizes) {
       if (alg.restrictions.power_of_two_only && (p & (p - 1)) != 0) continue;
+      if (alg.restrictions.two_only && p != 2) continue;
       if (alg.restrictions.intercomm) continue;  // intercomm_test.cpp runs these
       if (alg.restrictions.topology) continue;   // need a topology communicator: tests/c/neighbors.c
       for (bool in_place : {false, true}) {
@@ -358,6 +359,7 @@ TEST_CASE("every registered algorithm runs as a nonblocking collective, two call
     if (alg.restrictions.intercomm || alg.restrictions.topology) continue;
     for (int p : sizes) {
       if (alg.restrictions.power_of_two_only && (p & (p - 1)) != 0) continue;
+      if (alg.restrictions.two_only && p != 2) continue;
       const mpi::OpRef& op = alg.restrictions.commutative_only ? sum : noncommutative;
       Case k{&alg, p, false, coll::reduces(alg.collective) ? op : sum, strided, true};
       INFO(coll::call_name(alg.collective, coll::Form::nonblocking), " ", alg.name, " p=", p);
@@ -385,6 +387,7 @@ TEST_CASE("reductions whose received data waits in the partner's buffer give the
     if (!coll::reduces(alg.collective) || alg.restrictions.intercomm || alg.restrictions.topology) continue;
     for (int p : sizes) {
       if (alg.restrictions.power_of_two_only && (p & (p - 1)) != 0) continue;
+      if (alg.restrictions.two_only && p != 2) continue;
       for (const mpi::OpRef& op : {sum, noncommutative}) {
         if (alg.restrictions.commutative_only && !op->commutative) continue;
         for (bool in_place : {false, true})

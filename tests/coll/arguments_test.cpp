@@ -103,7 +103,9 @@ TEST_CASE("one call in each form costs the same: the nonblocking form waited for
     call.op = mpi::predefined_op("MPI_SUM");
     call.payload = mpi::PayloadMode::data;
     for (const auto& alg : coll::algorithms()) {
-      if (alg.collective != kind || alg.restrictions.intercomm || alg.restrictions.power_of_two_only) continue;
+      if (alg.collective != kind || alg.restrictions.intercomm || alg.restrictions.power_of_two_only ||
+          alg.restrictions.two_only)
+        continue;
       call.algorithm = &alg;
       call.form = coll::Form::blocking;
       coll::OneCallResult blocking = coll::run_one_call(call, model);

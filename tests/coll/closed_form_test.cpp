@@ -344,6 +344,20 @@ TEST_CASE("Open MPI's linear_nb scatter and linear_sync alltoall cost α + (p−
       "MPI_Alltoall linear_sync", [](int p, std::int64_t ints) { return alltoall(p, ints, "linear_sync"); }, formula);
 }
 
+TEST_CASE("Open MPI's two_proc barrier, allgather and alltoall cost α, α + (n/2)β, α + (n/2)β on two ranks") {
+  for (const char* net : kNetworks)
+    for (std::int64_t ints : {2, 32, 2000}) {
+      network = net;
+      CAPTURE(net);
+      CAPTURE(ints);
+      const std::int64_t n = 4 * ints;
+      CHECK(makespan(2, "", R"("MPI_Barrier")", "two_proc") == kAlpha);
+      CHECK(allgather(2, ints, "two_proc") == kAlpha + n / 2 * kBeta);
+      CHECK(alltoall(2, ints, "two_proc") == kAlpha + n / 2 * kBeta);
+    }
+  network = kHockney;
+}
+
 TEST_CASE("pairwise alltoall costs (p−1)(α + nβ/p)") {
   check(
       "MPI_Alltoall pairwise", [](int p, std::int64_t ints) { return alltoall(p, ints, "pairwise"); },
