@@ -67,8 +67,9 @@ TEST_CASE("cost times every algorithm and marks the fastest, ring allgather meet
   std::ostringstream out, err;
   REQUIRE(cli::run_cost(f, out, err) == 0);
   auto rows = lines(slurp(f.json));
-  // 2 rank counts x 2 sizes x 3 algorithms (ring, recursive_doubling, bruck).
-  CHECK(rows.size() == 12);
+  // 2 rank counts x 2 sizes x 4 algorithms (recursive_doubling, bruck, ring,
+  // neighbor; two_proc cannot run on 4 or 8 ranks).
+  CHECK(rows.size() == 16);
   int best = 0;
   for (const auto& row : rows) best += row.find("\"best\":true") != std::string::npos;
   CHECK(best == 4);
@@ -77,7 +78,7 @@ TEST_CASE("cost times every algorithm and marks the fastest, ring allgather meet
   });
   REQUIRE(ring != rows.end());
   CHECK(ring->find("\"time_ps\":" + std::to_string(7 * (1'000'000 + 65536 * 1000)) + ",") != std::string::npos);
-  CHECK(lines(slurp(f.csv)).size() == 13);
+  CHECK(lines(slurp(f.csv)).size() == 17);
   CHECK(slurp(f.csv).starts_with("collective,network,ranks,bytes,algorithm,time_ps,best,mpich_default\n"));
   CHECK(slurp(f.svg).find("<polyline") != std::string::npos);
   CHECK(out.str().find("MPI_Allgather on 8 ranks") != std::string::npos);

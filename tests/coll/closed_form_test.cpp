@@ -344,6 +344,12 @@ TEST_CASE("Open MPI's linear_nb scatter and linear_sync alltoall cost α + (p−
       "MPI_Alltoall linear_sync", [](int p, std::int64_t ints) { return alltoall(p, ints, "linear_sync"); }, formula);
 }
 
+TEST_CASE("Open MPI's neighbor-exchange allgather costs (p/2)·α + (p−1)/p·nβ for an even p") {
+  check(
+      "MPI_Allgather neighbor", [](int p, std::int64_t ints) { return allgather(p, ints, "neighbor"); },
+      [](std::int64_t p, std::int64_t n) { return p / 2 * kAlpha + (p - 1) * n / p * kBeta; });
+}
+
 TEST_CASE("Open MPI's two_proc barrier, allgather and alltoall cost α, α + (n/2)β, α + (n/2)β on two ranks") {
   for (const char* net : kNetworks)
     for (std::int64_t ints : {2, 32, 2000}) {
