@@ -135,7 +135,7 @@ int write_name(Memory& mem, PayloadMode mode, Address at, const std::string& nam
                       "characters long");
 }
 
-SplitType split_type_color(std::int64_t split_type, const Info* info, std::uint32_t node, bool spans_nodes,
+SplitType split_type_color(std::int64_t split_type, Info* info, std::uint32_t node, bool spans_nodes,
                            int comm_size, int comm_rank) {
   const auto resource = [&](std::string_view name) -> SplitType {
     if (name == "mpi_shared_memory") return {static_cast<int>(node), "mpi_shared_memory"};
@@ -156,10 +156,12 @@ SplitType split_type_color(std::int64_t split_type, const Info* info, std::uint3
         if (*p == "mpi://SELF") return {comm_rank, ""};
       }
       return {UNDEFINED, ""};
-    case COMM_TYPE_HW_UNGUIDED:
-      if (spans_nodes) return resource("mpi_shared_memory");
-      if (comm_size > 1) return resource("core");
-      return {UNDEFINED, ""};
+    case COMM_TYPE_HW_UNGUIDED: {
+      // MPI-4.1 §7.4.2: the call sets "mpi_hw_resource_type" in info to the resource it split by.
+      const SplitType s = spans_nodes ? resource("mpi_shared_memory") : comm_size > 1 ? resource("core") : SplitType{UNDEFINED, ""};
+      if (info && !s.resource.empty()) info->set("mpi_hw_resource_type", s.resource);
+      return s;
+    }
     default:
       throw MpiError(ErrorClass::arg, "split_type",
                      "split_type = " + std::to_string(split_type) +

@@ -54,14 +54,15 @@ int write_name(Memory& mem, PayloadMode mode, Address at, const std::string& nam
 //     "mpi_pset_name" names ("mpi://WORLD": all of comm, "mpi://SELF": the caller).
 //   MPI_COMM_TYPE_HW_UNGUIDED: the largest resource that splits comm into strict
 //     subsets: nodes when comm spans several, else cores; MPI_UNDEFINED for a
-//     comm of one process.
+//     comm of one process. The info (when given) then gets "mpi_hw_resource_type"
+//     set to the resource, as the standard has the call tell it.
 // Another type is MPI_ERR_ARG.
 struct SplitType {
   int color;
   std::string resource;
 };
 template <typename NodeOf>
-SplitType split_type_color(std::int64_t split_type, const Info* info, const Communicator& comm, std::uint32_t caller,
+SplitType split_type_color(std::int64_t split_type, Info* info, const Communicator& comm, std::uint32_t caller,
                            NodeOf node_of) {
   bool spans_nodes = false;
   if (!comm.is_self()) {
@@ -73,7 +74,7 @@ SplitType split_type_color(std::int64_t split_type, const Info* info, const Comm
   return split_type_color(split_type, info, node_of(caller), spans_nodes, comm.size(),
                           static_cast<int>(comm.group(caller)->rank_of(caller)));
 }
-SplitType split_type_color(std::int64_t split_type, const Info* info, std::uint32_t node, bool spans_nodes,
+SplitType split_type_color(std::int64_t split_type, Info* info, std::uint32_t node, bool spans_nodes,
                            int comm_size, int comm_rank);
 
 // MPI_Aint_add and MPI_Aint_diff (§5.1.5): address arithmetic; a result that does

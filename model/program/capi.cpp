@@ -252,12 +252,9 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     x.c.handles.check_info(info, "info");
     mpi::Info* hints = info == MPI_INFO_NULL ? nullptr : &x.c.handles.info(info, "info");
     const mpi::World& w = x.run.world();
-    const mpi::SplitType split = mpi::split_type_color(split_type, hints, x.run.comm(comm, "comm"), x.r,
-                                                       [&](std::uint32_t r) { return w.node_of(r); });
-    // MPI_COMM_TYPE_HW_UNGUIDED tells which resource it split by (MPI-4.1 §7.4.2).
-    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED && hints && !split.resource.empty())
-      hints->set("mpi_hw_resource_type", split.resource);
-    const int color = split.color;
+    const int color = mpi::split_type_color(split_type, hints, x.run.comm(comm, "comm"), x.r,
+                                            [&](std::uint32_t r) { return w.node_of(r); })
+                          .color;
     capi::construct(x, comm, newcomm, [&](const mpi::Communicator& c, std::int64_t seq, std::string label) {
       return coll::comm::split(x.rk, c, seq, color, key, std::move(label));
     });
@@ -775,7 +772,7 @@ int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int 
 }  // extern "C"
 
 namespace {
-// MPI_Recv and MPI_Irecv (request non-null), in both their forms.
+// MPI_Recv and MPI_Irecv (`nonblocking`: the request is the caller's), in both their forms.
 int receive(const void* site, const char* name, void* buf, std::int64_t count, MPI_Datatype datatype, int source,
             int tag, MPI_Comm comm, MPI_Status* status, MPI_Request* request, bool nonblocking) {
   return call(site, name, [&](Ctx& x) {

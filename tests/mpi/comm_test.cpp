@@ -109,7 +109,7 @@ TEST_CASE("MPI_Comm_split_type: the resources a split type names, MPI_COMM_NULL 
   cache.set("mpi_hw_resource_type", "l3cache");
   world.set("mpi_pset_name", "mpi://WORLD");
   self.set("mpi_pset_name", "mpi://SELF");
-  const auto color = [](int type, const mpi::Info* info, bool spans = true, int size = 4) {
+  const auto color = [](int type, mpi::Info* info, bool spans = true, int size = 4) {
     return mpi::split_type_color(type, info, 7, spans, size, 2).color;
   };
   CHECK(color(mpi::COMM_TYPE_SHARED, nullptr) == 7);
@@ -125,5 +125,9 @@ TEST_CASE("MPI_Comm_split_type: the resources a split type names, MPI_COMM_NULL 
   CHECK(mpi::split_type_color(mpi::COMM_TYPE_HW_UNGUIDED, nullptr, 7, true, 4, 2).resource == "mpi_shared_memory");
   CHECK(mpi::split_type_color(mpi::COMM_TYPE_HW_UNGUIDED, nullptr, 7, false, 4, 2).resource == "core");
   CHECK(color(mpi::COMM_TYPE_HW_UNGUIDED, nullptr, false, 1) == mpi::UNDEFINED);
+  // The unguided split tells which resource it split by, in the info given.
+  mpi::Info told;
+  mpi::split_type_color(mpi::COMM_TYPE_HW_UNGUIDED, &told, 7, false, 4, 2);
+  CHECK(told.get("mpi_hw_resource_type") == std::optional<std::string>("core"));
   CHECK_THROWS_AS(color(99, nullptr), mpi::MpiError);
 }
