@@ -77,6 +77,7 @@ Task<void> recursive_halving(Rank& rank, const CollArgs& a); // also MPI_Reduce_
 Task<void> pairwise(Rank& rank, const CollArgs& a);
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
 Task<void> ring(Rank& rank, const CollArgs& a);
+Task<void> butterfly(Rank& rank, const CollArgs& a);  // also MPI_Reduce_scatter_block
 Task<void> reduce_scatterv(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators, also MPI_Reduce_scatter_block
 }  // namespace reduce_scatter

@@ -311,6 +311,17 @@ TEST_CASE("recursive-doubling reduce-scatter costs lg p·α + (lg p − (p−1)/
       });
 }
 
+TEST_CASE("Open MPI's butterfly reduce-scatter costs lg p·α + (p−1)/p·n(β + γ), and α + nβ/p more from 4 ranks on") {
+  // The last exchange moves each reduced block to its owner, the rank whose number
+  // is v's bits reversed: on 2 ranks every rank keeps its own, from 4 on some do not.
+  check(
+      "MPI_Reduce_scatter_block butterfly",
+      [](int p, std::int64_t ints) { return reduce_scatter_block(p, ints, "butterfly"); },
+      [](std::int64_t p, std::int64_t n) {
+        return lg(p) * kAlpha + (p - 1) * n / p * (kBeta + kGamma) + (p > 2 ? kAlpha + n / p * kBeta : 0);
+      });
+}
+
 TEST_CASE("pairwise reduce-scatter costs (p−1)α + (p−1)/p·n(β + γ)") {
   check(
       "MPI_Reduce_scatter_block pairwise",
