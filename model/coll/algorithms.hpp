@@ -25,6 +25,8 @@ Task<void> scatter_ring(Rank& rank, const CollArgs& a);
 Task<void> pipelined_chain(Rank& rank, const CollArgs& a);
 Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> knomial(Rank& rank, const CollArgs& a);
+Task<void> binary_tree(Rank& rank, const CollArgs& a);
+Task<void> chain(Rank& rank, const CollArgs& a);
 Task<void> smp(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace bcast

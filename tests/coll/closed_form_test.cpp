@@ -106,6 +106,32 @@ TEST_CASE("binomial bcast costs ceil(lg p)(α + nβ)") {
       [](std::int64_t p, std::int64_t n) { return lg(p) * (kAlpha + n * kBeta); });
 }
 
+TEST_CASE("Open MPI's chain bcast costs (p−1)(α + nβ), its binary tree h(α + 2nβ) when complete") {
+  check(
+      "MPI_Bcast chain",
+      [](int p, std::int64_t ints) {
+        return makespan(p, buf("x", ints),
+                        R"("MPI_Bcast", "buffer": "x", "count": )" + std::to_string(ints) +
+                            R"(, "datatype": "MPI_INT", "root": 0)",
+                        "chain");
+      },
+      [](std::int64_t p, std::int64_t n) { return (p - 1) * (kAlpha + n * kBeta); });
+  for (const char* net : kNetworks)
+    for (const int h : {1, 2, 3, 4})
+      for (const std::int64_t ints : {1, 1000}) {
+        network = net;
+        const int p = (2 << h) - 1;
+        CAPTURE(net);
+        CAPTURE(p);
+        CAPTURE(ints);
+        CHECK(makespan(p, buf("x", ints),
+                       R"("MPI_Bcast", "buffer": "x", "count": )" + std::to_string(ints) +
+                           R"(, "datatype": "MPI_INT", "root": 2)",
+                       "binary_tree") == h * (kAlpha + 2 * 4 * ints * kBeta));
+      }
+  network = kHockney;
+}
+
 TEST_CASE("k-nomial bcast costs log_k p·(α + (k-1)·nβ) for p = k^m") {
   // Each rank posts its sends to all its children at once and its port transfers
   // them one after the other: the root's first child of the highest level
