@@ -64,6 +64,7 @@ Task<void> binomial(Rank& rank, const CollArgs& a);
 Task<void> rabenseifner(Rank& rank, const CollArgs& a);
 Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> smp(Rank& rank, const CollArgs& a);
+Task<void> binary(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace reduce
 namespace allreduce {

@@ -132,6 +132,26 @@ TEST_CASE("Open MPI's chain bcast costs (p−1)(α + nβ), its binary tree h(α 
   network = kHockney;
 }
 
+TEST_CASE("Open MPI's binary reduce costs h(α + nβ + 2nγ) on a complete tree of height h") {
+  // Both children send at once: without contention both arrive α + nβ later (on
+  // the shared crossbar they would share the parent's link).
+  for (const char* net : {kHockney, kCrossbar})
+    for (const int h : {1, 2, 3, 4})
+      for (const std::int64_t ints : {1, 1000}) {
+        network = net;
+        const int p = (2 << h) - 1;
+        const std::int64_t n = 4 * ints;
+        CAPTURE(net);
+        CAPTURE(p);
+        CAPTURE(ints);
+        CHECK(makespan(p, buf("s", ints) + buf("r", ints),
+                       R"("MPI_Reduce", "sendbuf": "s", "recvbuf": "r", "count": )" + std::to_string(ints) +
+                           R"(, "datatype": "MPI_INT", "op": "MPI_SUM", "root": 1)",
+                       "binary") == h * (kAlpha + n * kBeta + 2 * n * kGamma));
+      }
+  network = kHockney;
+}
+
 TEST_CASE("k-nomial bcast costs log_k p·(α + (k-1)·nβ) for p = k^m") {
   // Each rank posts its sends to all its children at once and its port transfers
   // them one after the other: the root's first child of the highest level
