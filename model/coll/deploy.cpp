@@ -692,12 +692,17 @@ bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDef
   const int number = runs ? runs : id;
   const std::string own = names.at(c).at(static_cast<std::size_t>(number - 1));
   out->algorithm = nullptr;
-  // mpisim's equivalent: the same number, unsegmented (the fixed rules segment nothing).
+  // mpisim's equivalent: the same number, unsegmented (the fixed rules segment
+  // nothing). Unsegmented, Open MPI's pipeline bcast is its chain (both one chain
+  // from the root).
+  const int same = c == C::bcast && number == 3 ? 2 : number;
   for (const auto& a : algorithms())
-    if (a.collective == c && a.library.ompi == number && a.library.ompi_segsize == 0 && !a.restrictions.intercomm)
+    if (a.collective == c && a.library.ompi == same && a.library.ompi_segsize == 0 && !a.restrictions.intercomm)
       out->algorithm = &a;
   out->name = own;
-  out->note = runs ? std::string(names.at(c).at(static_cast<std::size_t>(id - 1))) + " falls back: " + why : "";
+  out->note = runs ? std::string(names.at(c).at(static_cast<std::size_t>(id - 1))) + " falls back: " + why
+               : same != number ? own + ", unsegmented"
+                                : "";
   return true;
 }
 

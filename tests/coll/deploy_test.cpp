@@ -116,6 +116,18 @@ TEST_CASE("Open MPI's fixed decisions for the other collectives, with the algori
   REQUIRE(ompi_default(Collective::bcast, 100, 64, &d));
   CHECK(d.name == "knomial");
   CHECK(d.algorithm == find_algorithm(Collective::bcast, "knomial"));
+  // Unsegmented, Open MPI's pipeline bcast is its chain: timed as mpisim's chain.
+  int pipelines = 0;
+  for (std::uint64_t p = 2; p <= 64; ++p)
+    for (std::uint64_t bytes = 1; bytes <= (1u << 22); bytes *= 2) {
+      LibraryDefault e;
+      REQUIRE(ompi_default(Collective::bcast, p, bytes, &e));
+      if (e.name != "pipeline") continue;
+      ++pipelines;
+      CHECK(e.algorithm == find_algorithm(Collective::bcast, "chain"));
+      CHECK(e.note == "pipeline, unsegmented");
+    }
+  CHECK(pipelines > 0);
   REQUIRE(ompi_default(Collective::bcast, 8, 1048575, &d));
   CHECK(d.name == "basic_linear");
   CHECK(d.algorithm == find_algorithm(Collective::bcast, "linear"));
