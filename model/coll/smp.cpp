@@ -6,6 +6,15 @@ namespace mpisim::coll::smp {
 
 const Hierarchy& hierarchy(Rank& rank, const CollArgs& a) { return rank.world().node_hierarchy(*a.comm, rank.id()); }
 
+Place place_of(const Hierarchy& h, int r) {
+  Place p;
+  p.node = h.node[static_cast<std::size_t>(r)];
+  p.node_rank = h.node_rank[static_cast<std::size_t>(r)];
+  p.members = h.node_comms[static_cast<std::size_t>(p.node)];
+  p.node_size = p.members ? p.members->size() : 1;
+  return p;
+}
+
 CollArgs on(const CollArgs& a, Collective kind, const Communicator& comm, int me, int p) {
   CollArgs s;
   s.kind = kind;

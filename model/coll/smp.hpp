@@ -12,6 +12,15 @@ using Hierarchy = mpi::World::NodeHierarchy;
 
 const Hierarchy& hierarchy(Rank& rank, const CollArgs& a);
 
+// Where rank r of the communicator is: its node's index, its rank among the node's
+// members, the node's communicator (null for a node of one member) and its size.
+struct Place {
+  int node = 0, node_rank = 0, node_size = 1;
+  const Communicator* members = nullptr;
+};
+Place place_of(const Hierarchy& h, int r);
+inline int nodes(const Hierarchy& h) { return static_cast<int>(h.leader.size()); }
+
 // The arguments of a collective of `kind` on `comm` (a node's or the leaders'
 // communicator), where the caller is rank `me` of `p`; the buffers, counts and
 // types left for the caller to fill.

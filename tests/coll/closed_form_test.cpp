@@ -190,6 +190,17 @@ TEST_CASE("k-nomial bcast delivers the root's buffer for any p, root and radix")
       }
 }
 
+namespace {
+// Nodes of c ranks on a crossbar: between nodes α = 1000 ps and β = 3 ps/B, inside
+// a node α' = 100 ps and β' = 1 ps/B, γ = 2 ps/B; no contention, no per-message costs.
+std::string nodes_of(int c) {
+  return R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
+    "link": {"latency": "500ps", "beta": "3ps"}, "intra_node": {"latency": "100ps", "beta": "1ps"},
+    "overhead": "0ps", "gap": "0ps", "contention": false, "gamma": "2ps",
+    "placement": {"kind": "block", "ranks_per_node": )" + std::to_string(c) + "}}";
+}
+}  // namespace
+
 TEST_CASE("SMP-aware bcast of a short buffer costs lg q·(α + nβ) + lg c·(α' + nβ') on q nodes of c ranks") {
   // Between nodes α = 1000 ps and β = 3 ps/B; inside a node α' = 100 ps and
   // β' = 1 ps/B; no contention, no per-message costs. The root, rank 0, leads its
@@ -197,10 +208,7 @@ TEST_CASE("SMP-aware bcast of a short buffer costs lg q·(α + nβ) + lg c·(α'
   // whose form holds for powers of two.
   for (const int c : {1, 2, 4})
     for (const int q : {1, 2, 4}) {
-      network_text = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
-        "link": {"latency": "500ps", "beta": "3ps"}, "intra_node": {"latency": "100ps", "beta": "1ps"},
-        "overhead": "0ps", "gap": "0ps", "contention": false,
-        "placement": {"kind": "block", "ranks_per_node": )" + std::to_string(c) + "}}";
+      network_text = nodes_of(c);
       network = network_text.c_str();
       for (const std::int64_t ints : {1, 100}) {
         CAPTURE(c);
@@ -223,10 +231,7 @@ TEST_CASE("SMP-aware reduce costs lg c·(α' + nβ' + nγ) + lg q·(α + nβ + n
   // On one node, the node's reduce alone.
   for (const int c : {1, 2, 4})
     for (const int q : {1, 2, 4}) {
-      network_text = R"({"mpisim-network": 1, "model": "topology", "topology": {"kind": "crossbar"},
-        "link": {"latency": "500ps", "beta": "3ps"}, "intra_node": {"latency": "100ps", "beta": "1ps"},
-        "overhead": "0ps", "gap": "0ps", "contention": false, "gamma": "2ps",
-        "placement": {"kind": "block", "ranks_per_node": )" + std::to_string(c) + "}}";
+      network_text = nodes_of(c);
       network = network_text.c_str();
       for (const std::int64_t ints : {1, 100}) {
         CAPTURE(c);

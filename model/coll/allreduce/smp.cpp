@@ -14,10 +14,9 @@ namespace mpisim::coll::allreduce {
 
 Task<void> smp(Rank& rank, const CollArgs& a) {
   const smp::Hierarchy& h = smp::hierarchy(rank, a);
-  const auto at = [](const std::vector<int>& v, int i) { return v[static_cast<std::size_t>(i)]; };
-  const int node = at(h.node, a.me), node_rank = at(h.node_rank, a.me);
-  const Communicator* members = h.node_comms[static_cast<std::size_t>(node)];
-  const int node_size = members ? members->size() : 1;
+  const smp::Place here = smp::place_of(h, a.me);
+  const int node = here.node, node_rank = here.node_rank, node_size = here.node_size;
+  const Communicator* members = here.members;
   if (members) {
     CollArgs s = smp::on(a, Collective::reduce, *members, node_rank, node_size);
     s.root = 0;
@@ -30,7 +29,7 @@ Task<void> smp(Rank& rank, const CollArgs& a) {
     co_await local_copy(rank, a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype);
   }
   if (h.leaders && node_rank == 0) {
-    CollArgs s = smp::on(a, Collective::allreduce, *h.leaders, node, static_cast<int>(h.leader.size()));
+    CollArgs s = smp::on(a, Collective::allreduce, *h.leaders, node, smp::nodes(h));
     s.sendbuf = kInPlace;
     s.recvbuf = a.recvbuf;
     s.sendcount = s.recvcount = a.recvcount;

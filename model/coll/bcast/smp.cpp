@@ -25,12 +25,11 @@ Task<void> smp(Rank& rank, const CollArgs& a) {
   const std::int64_t n = a.recvcount * a.recvtype->size();
   if (n == 0) co_return;
   const smp::Hierarchy& h = smp::hierarchy(rank, a);
-  const auto at = [](const std::vector<int>& v, int i) { return v[static_cast<std::size_t>(i)]; };
-  const int node = at(h.node, a.me), root_node = at(h.node, a.root);
-  const int node_rank = at(h.node_rank, a.me), root_node_rank = at(h.node_rank, a.root);
-  const Communicator* members = h.node_comms[static_cast<std::size_t>(node)];
-  const int node_size = members ? members->size() : 1;
-  const int nodes = static_cast<int>(h.leader.size());
+  const smp::Place here = smp::place_of(h, a.me), root = smp::place_of(h, a.root);
+  const int node = here.node, node_rank = here.node_rank, node_size = here.node_size;
+  const int root_node = root.node, root_node_rank = root.node_rank;
+  const Communicator* members = here.members;
+  const int nodes = smp::nodes(h);
   // On the root's node, with a root that is not its leader.
   const bool root_apart = node == root_node && root_node_rank > 0;
   if (n < mpich::kBcastShort || a.p < mpich::kBcastMinProcs) {

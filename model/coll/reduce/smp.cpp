@@ -17,12 +17,11 @@ namespace mpisim::coll::reduce {
 
 Task<void> smp(Rank& rank, const CollArgs& a) {
   const smp::Hierarchy& h = smp::hierarchy(rank, a);
-  const auto at = [](const std::vector<int>& v, int i) { return v[static_cast<std::size_t>(i)]; };
-  const int node = at(h.node, a.me), node_rank = at(h.node_rank, a.me);
-  const int root_node = at(h.node, a.root), root_node_rank = at(h.node_rank, a.root);
-  const Communicator* members = h.node_comms[static_cast<std::size_t>(node)];
-  const int node_size = members ? members->size() : 1;
-  const int nodes = static_cast<int>(h.leader.size());
+  const smp::Place here = smp::place_of(h, a.me), root = smp::place_of(h, a.root);
+  const int node = here.node, node_rank = here.node_rank, node_size = here.node_size;
+  const int root_node = root.node, root_node_rank = root.node_rank;
+  const Communicator* members = here.members;
+  const int nodes = smp::nodes(h);
   const bool leads = h.leaders && node_rank == 0;
   const bool root_node_here = node == root_node;
   const std::int64_t n = a.sendcount;
