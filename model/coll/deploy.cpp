@@ -592,8 +592,10 @@ TuningFile ompi_rules_file(const Sweep& s) {
                                               "MPI_Barrier, MPI_Bcast, MPI_Exscan, MPI_Gather, MPI_Reduce, "
                                               "MPI_Reduce_scatter, MPI_Reduce_scatter_block, MPI_Scan, MPI_Scatter)");
   TuningFile f;
-  f.choices = choose(s, [](const Algorithm& a) { return a.library.ompi > 0; }, "Open MPI 4.1's tuned component",
-                     "--ompi-rules");
+  // A rule covers a range of communicator sizes: an algorithm for two ranks only
+  // (Open MPI's two_proc fails on any other size) cannot be one's.
+  f.choices = choose(s, [](const Algorithm& a) { return a.library.ompi > 0 && !a.restrictions.two_only; },
+                     "Open MPI 4.1's tuned component", "--ompi-rules");
   auto groups = by_ranks(f.choices);
   std::ostringstream o;
   o << "# Open MPI dynamic rules for the tuned collective component, written by mpisim cost:\n"

@@ -334,8 +334,9 @@ void FlowModel::store_route(std::uint32_t f, const std::vector<std::uint32_t>& l
 
 SimTime FlowModel::start_receive(Rank, Rank dst, std::uint64_t, SimTime t) {
   if (overhead_ == SimTime::zero()) return t;
-  occupy_cpu(dst, t + overhead_);
-  return t + overhead_;
+  const SimTime done = max(t, cpu_free(dst)) + overhead_;  // t is receive_ready's: the CPU is free by then
+  occupy_cpu(dst, done);
+  return done;
 }
 
 SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) {
@@ -344,8 +345,10 @@ SimTime FlowModel::start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t
   // The sender's overhead comes before the message leaves: it arrives o later.
   SimTime latency = route_latency(route_scratch_) + overhead_;
   if (per_message_) {
-    occupy_cpu(src, t + overhead_);
-    gap_free_[src] = t + gap_;
+    // Later than anything the CPU or the interface already has (a rendezvous
+    // message's data may leave while its rank computes).
+    if (overhead_ > SimTime::zero()) occupy_cpu(src, max(t, cpu_free(src)) + overhead_);
+    gap_free_[src] = max(gap_free_[src], t + gap_);
   }
   double slowest = 0;
   for (std::uint32_t l : route_scratch_) {

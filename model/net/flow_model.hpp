@@ -27,11 +27,14 @@
 //    whatever else is in flight (the contention-free form of the same network);
 //  - every message costs its sender's CPU the overhead o when it is sent and its
 //    receiver's CPU o when it is absorbed (LogGP's o): the CPU does one thing at a
-//    time, so a rank's sends, receptions and computations queue for it; the
-//    message arrives o later than its transfer and route alone would make it (its
-//    sender's overhead precedes its injection), and a rank starts at most one send
-//    every gap g (LogGP's g: its injection rate). With o = g = 0 (an SMPI-like
-//    network) communication costs no CPU and the rules above are all;
+//    time, so a rank's sends, receptions and computations queue for it. The
+//    message arrives o later than its transfer and route alone would make it (the
+//    sender's overhead counted with the route's latency: its transfer itself starts
+//    when it is sent), and a rank starts at most one send every gap g (LogGP's g:
+//    its injection rate). A send the runtime starts without asking send_ready
+//    (rendezvous data leaving when its receive matches) pays o after whatever the
+//    CPU is busy with. With o = g = 0 (an SMPI-like network) communication costs no
+//    CPU and the rules above are all;
 //  - computation occupies the rank's CPU.
 //
 // Rates are recomputed when a flow starts or ends, and only where they change
@@ -95,7 +98,9 @@ class FlowModel final : public CpuOnlyModel {
   bool sends_compete() const override { return overhead_ > SimTime::zero(); }
   bool computes_compete() const override { return overhead_ > SimTime::zero(); }
   SimTime send_ready(Rank src, SimTime t) const override {
-    return per_message_ ? max(t, max(cpu_free(src), gap_free_[src])) : t;
+    if (!per_message_) return t;
+    const SimTime gap = max(t, gap_free_[src]);
+    return overhead_ > SimTime::zero() ? max(gap, cpu_free(src)) : gap;
   }
   SimTime start_send(Rank src, Rank dst, std::uint64_t bytes, SimTime t, std::uint64_t token) override;
   bool defers_arrivals() const override { return true; }

@@ -69,6 +69,19 @@ TEST_CASE("Open MPI's dynamic rules: lower bounds from the boundary up, the libr
   CHECK(f.choices[5].fastest);
 }
 
+TEST_CASE("Open MPI's dynamic rules never name an algorithm for two ranks only: a rule covers a range of sizes") {
+  // two_proc is the fastest on 2 ranks, but Open MPI's fails on any other size and
+  // the first rule covers 1 .. 5 ranks: recursive doubling is written instead.
+  Sweep s;
+  s.collective = Collective::allgather;
+  s.algorithms = {alg(s.collective, "recursive_doubling"), alg(s.collective, "two_proc")};
+  s.points = {{2, 8, {20, 10}}, {8, 8, {20, -1}}};
+  const TuningFile f = ompi_rules_file(s);
+  CHECK(f.text.find(" 6 0 0") == std::string::npos);
+  CHECK(f.choices[0].algorithm->name == "recursive_doubling");
+  CHECK_FALSE(f.choices[0].fastest);
+}
+
 TEST_CASE("tuning files refuse what the library cannot take") {
   Sweep s;
   s.collective = Collective::allreduce;

@@ -616,3 +616,20 @@ TEST_CASE("per-message costs: a rendezvous envelope that waited for its receiver
     CHECK(r.finish_ps[1] > 1'000'000'000);
   }
 }
+
+TEST_CASE("per-message costs: rendezvous data leaving while its sender computes pays the overhead after it") {
+  // Rank 0 posts a 4 KiB rendezvous send (its envelope: o = 300 ns), computes 1 ms
+  // and waits; rank 1 receives at 0.5 ms, when the data leaves. Its overhead comes
+  // after rank 0's computation, not inside it: rank 0's CPU is last busy at
+  // 300 ns + 1 ms + 300 ns.
+  const char* program = R"({"mpisim": 1, "program": [
+    {"buffer": "b", "type": "MPI_BYTE", "count": 4096},
+    {"call": "MPI_Isend", "ranks": "rank == 0", "buf": "b", "count": 4096, "datatype": "MPI_BYTE", "dest": 1, "tag": 0, "comm": "MPI_COMM_WORLD", "request": "q"},
+    {"compute": {"ms": 1}, "ranks": "rank == 0"},
+    {"call": "MPI_Wait", "ranks": "rank == 0", "request": "q"},
+    {"compute": {"us": 500}, "ranks": "rank == 1"},
+    {"call": "MPI_Recv", "ranks": "rank == 1", "buf": "b", "count": 4096, "datatype": "MPI_BYTE", "source": 0, "tag": 0, "comm": "MPI_COMM_WORLD"}]})";
+  auto r = test::run_text(program, 2, crossbar_with(R"("overhead": "300ns", "gap": "0ns", "eager_limit": "1KiB")"));
+  REQUIRE(test::first_code(r) == "");
+  CHECK(r.finish_ps[0] == 300'000 + 1'000'000'000 + 300'000);
+}
