@@ -52,19 +52,21 @@ struct OmpiCollective {
 
 OmpiCollective ompi_collective(C c) {
   switch (c) {
-    case C::allgather: return {0, Measure::bytes_times_p};
-    case C::allreduce: return {2, Measure::bytes};
-    case C::alltoall: return {3, Measure::bytes_times_p};
-    case C::alltoallv: return {4, Measure::none};
-    case C::barrier: return {6, Measure::none};
-    case C::bcast: return {7, Measure::bytes};
-    case C::exscan: return {8, Measure::bytes};
-    case C::gather: return {9, Measure::bytes_times_p};
-    case C::reduce: return {11, Measure::bytes};
-    case C::reduce_scatter: return {12, Measure::bytes_times_p};
-    case C::reduce_scatter_block: return {13, Measure::bytes_times_p};
-    case C::scan: return {14, Measure::bytes};
-    case C::scatter: return {15, Measure::bytes_times_p};
+    case C::allreduce:
+    case C::bcast:
+    case C::reduce: return {ompi_collective_id(c), Measure::bytes};
+    case C::allgather:
+    case C::alltoall:
+    case C::gather:
+    case C::reduce_scatter:
+    case C::reduce_scatter_block:
+    case C::scatter: return {ompi_collective_id(c), Measure::bytes_times_p};
+    // The size Open MPI compares for these does not depend on the count (for the
+    // scans it is the type's size times p), so one rule covers every size.
+    case C::alltoallv:
+    case C::barrier:
+    case C::exscan:
+    case C::scan: return {ompi_collective_id(c), Measure::none};
     default: return {-1, Measure::none};
   }
 }
@@ -639,24 +641,6 @@ TuningFile ompi_rules_file(const Sweep& s) {
 }
 
 bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out) {
-  // Open MPI's names of the algorithms, by number.
-  static const std::map<C, std::vector<const char*>> names = {
-      {C::allreduce, {"basic_linear", "nonoverlapping", "recursive_doubling", "ring", "segmented_ring", "rabenseifner"}},
-      {C::alltoall, {"linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"}},
-      {C::alltoallv, {"basic_linear", "pairwise"}},
-      {C::barrier, {"linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"}},
-      {C::bcast, {"basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree", "binomial", "knomial",
-                  "scatter_allgather", "scatter_allgather_ring"}},
-      {C::reduce, {"linear", "chain", "pipeline", "binary", "binomial", "in-order_binary", "rabenseifner"}},
-      {C::allgather, {"linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"}},
-      {C::allgatherv, {"default", "bruck", "ring", "neighbor", "two_proc"}},
-      {C::gather, {"basic_linear", "binomial", "linear_sync"}},
-      {C::scatter, {"basic_linear", "binomial", "linear_nb"}},
-      {C::reduce_scatter, {"non-overlapping", "recursive_halving", "ring", "butterfly"}},
-      {C::reduce_scatter_block, {"basic_linear", "recursive_doubling", "recursive_halving", "butterfly"}},
-      {C::scan, {"linear", "recursive_doubling"}},
-      {C::exscan, {"linear", "recursive_doubling"}},
-  };
   // Reductions are of doubles: `bytes` rounded up to whole elements.
   const std::uint64_t reduced = (bytes + 7) / 8 * 8;
   const auto pof2 = static_cast<std::uint64_t>(largest_pof2(static_cast<int>(p)));
@@ -692,20 +676,65 @@ bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDef
     default: return false;
   }
   const int number = runs ? runs : id;
-  const std::string own = names.at(c).at(static_cast<std::size_t>(number - 1));
-  out->algorithm = nullptr;
+  const std::string own(ompi_algorithm_name(c, number));
   // mpisim's equivalent: the same number, unsegmented (the fixed rules segment
-  // nothing). Unsegmented, Open MPI's pipeline bcast is its chain (both one chain
-  // from the root).
-  const int same = c == C::bcast && number == 3 ? 2 : number;
-  for (const auto& a : algorithms())
-    if (a.collective == c && a.library.ompi == same && a.library.ompi_segsize == 0 && !a.restrictions.intercomm)
-      out->algorithm = &a;
+  // nothing).
+  out->algorithm = ompi_equivalent(c, number, 0);
   out->name = own;
-  out->note = runs ? std::string(names.at(c).at(static_cast<std::size_t>(id - 1))) + " falls back: " + why
-               : same != number ? own + ", unsegmented"
-                                : "";
+  out->note = runs ? std::string(ompi_algorithm_name(c, id)) + " falls back: " + why
+               : c == C::bcast && number == 3 ? own + ", unsegmented"
+                                               : "";
   return true;
+}
+
+int ompi_collective_id(Collective c) {
+  static constexpr C kOrder[] = {C::allgather, C::allgatherv, C::allreduce, C::alltoall, C::alltoallv, C::alltoallw,
+                                 C::barrier, C::bcast, C::exscan, C::gather, C::gatherv, C::reduce,
+                                 C::reduce_scatter, C::reduce_scatter_block, C::scan, C::scatter, C::scatterv,
+                                 C::neighbor_allgather, C::neighbor_allgatherv, C::neighbor_alltoall,
+                                 C::neighbor_alltoallv, C::neighbor_alltoallw};
+  for (int i = 0; i < kCollectives; ++i)
+    if (kOrder[i] == c) return i;
+  return -1;
+}
+
+bool ompi_collective_of(long id, Collective* out) {
+  for (int i = 0; i < kCollectives; ++i)
+    if (ompi_collective_id(static_cast<C>(i)) == id) return *out = static_cast<C>(i), true;
+  return false;
+}
+
+std::string_view ompi_algorithm_name(Collective c, long number) {
+  // Open MPI's names of the algorithms, by number.
+  static const std::map<C, std::vector<const char*>> names = {
+      {C::allreduce, {"basic_linear", "nonoverlapping", "recursive_doubling", "ring", "segmented_ring", "rabenseifner"}},
+      {C::alltoall, {"linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"}},
+      {C::alltoallv, {"basic_linear", "pairwise"}},
+      {C::barrier, {"linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"}},
+      {C::bcast, {"basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree", "binomial", "knomial",
+                  "scatter_allgather", "scatter_allgather_ring"}},
+      {C::reduce, {"linear", "chain", "pipeline", "binary", "binomial", "in-order_binary", "rabenseifner"}},
+      {C::allgather, {"linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"}},
+      {C::allgatherv, {"default", "bruck", "ring", "neighbor", "two_proc"}},
+      {C::gather, {"basic_linear", "binomial", "linear_sync"}},
+      {C::scatter, {"basic_linear", "binomial", "linear_nb"}},
+      {C::reduce_scatter, {"non-overlapping", "recursive_halving", "ring", "butterfly"}},
+      {C::reduce_scatter_block, {"basic_linear", "recursive_doubling", "recursive_halving", "butterfly"}},
+      {C::scan, {"linear", "recursive_doubling"}},
+      {C::exscan, {"linear", "recursive_doubling"}},
+  };
+  const auto it = names.find(c);
+  if (it == names.end() || number < 1 || number > static_cast<long>(it->second.size())) return {};
+  return it->second[static_cast<std::size_t>(number - 1)];
+}
+
+const Algorithm* ompi_equivalent(Collective c, long number, std::int64_t segsize) {
+  if (c == C::bcast && number == 3 && segsize == 0) number = 2;  // one chain from the root either way
+  for (const auto& a : algorithms())
+    if (a.collective == c && a.library.ompi == number && (a.library.ompi_segsize != 0) == (segsize != 0) &&
+        !a.restrictions.intercomm)
+      return &a;
+  return nullptr;
 }
 
 }  // namespace mpisim::coll

@@ -17,6 +17,7 @@
 // lies at their geometric mean.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/coll/registry.hpp"
@@ -59,6 +60,18 @@ struct LibraryDefault {
   const Algorithm* algorithm = nullptr;
 };
 bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out);
+
+// Open MPI 4.1's number of collective c in its rules files (its COLLTYPE), and
+// the collective of a number (false for one out of range).
+int ompi_collective_id(Collective c);
+bool ompi_collective_of(long id, Collective* out);
+// Open MPI's name of its algorithm `number` (from 1) of c in the tuned component;
+// empty where it has none of that number (or the component decides nothing for c).
+std::string_view ompi_algorithm_name(Collective c, long number);
+// mpisim's equivalent of Open MPI's algorithm `number` of c run in segments of
+// `segsize` bytes (0: unsegmented), or null. Unsegmented, its pipeline bcast is
+// its chain.
+const Algorithm* ompi_equivalent(Collective c, long number, std::int64_t segsize);
 
 // Throws sim::InputError when the library cannot take the choice: a collective
 // its rules do not cover, or a point where no timed algorithm has an equivalent.

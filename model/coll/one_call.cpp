@@ -134,6 +134,7 @@ OneCallResult run_one_call(const OneCall& c, net::CostModel& model) {
       Rank& rank = world.rank(r);
       Values v = arguments(c, rank);
       CollArgs a = read_arguments(rank, c.kind, c.form, world.comm_world(), v);
+      a.segment_bytes = c.segment_bytes;
       a.instance = 0;
       engine.spawn(c.form == Form::blocking ? blocking(coord, rank, std::move(a), *c.algorithm)
                                             : nonblocking(coord, rank, std::move(a), *c.algorithm));

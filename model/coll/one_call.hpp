@@ -22,6 +22,7 @@ struct OneCall {
   TypeRef type;    // of every buffer
   mpi::OpRef op;   // the reductions'
   const Algorithm* algorithm = nullptr;
+  std::int64_t segment_bytes = 0;  // a pipelined algorithm's segment size (0: its default)
   mpi::PayloadMode payload = mpi::PayloadMode::sizes;
 };
 

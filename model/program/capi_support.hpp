@@ -452,7 +452,7 @@ inline void collective(Ctx& x, coll::Collective kind, MPI_Comm comm, const std::
   fill(a);
   const coll::Form form = !request ? coll::Form::blocking : persistent ? coll::Form::persistent : coll::Form::nonblocking;
   coll::CollArgs args = coll::read_arguments(x.rk, kind, form, cm, a);
-  const coll::Algorithm& alg = x.run.algorithm_for(x.name, args);
+  const coll::Algorithm& alg = x.run.algorithm_for(x.name, args, x.rk.id());
   x.algorithm = alg.name.data();
   // A collective call among the communicator's, in every form: a persistent
   // one's _init too (MPI-4.1 §6.13); its starts are not.

@@ -367,9 +367,10 @@ std::int64_t ProgramRun::next_instance(CRank& c, const mpi::Communicator& comm) 
   return 0;
 }
 
-const coll::Algorithm& ProgramRun::algorithm_for(const char* call, const coll::CollArgs& a) {
+const coll::Algorithm& ProgramRun::algorithm_for(const char* call, coll::CollArgs& a, std::uint32_t caller) {
   const coll::Algorithm* named =
       coll::find_named_algorithm(a.kind, coll::named_algorithm(cfg_.algorithms, call, a.kind), call);
+  if (!named && cfg_.selection) named = cfg_.selection->choose(a, call, world_, caller);
   const coll::Algorithm* alg = &coll::choose_algorithm(named, a, call);
   result_.used_algorithm(call, alg->name);
   return *alg;

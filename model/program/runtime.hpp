@@ -150,7 +150,7 @@ class ProgramRun {
   int errhandler(int comm_handle);
   void set_errhandler(int comm_handle, int errhandler);
   std::int64_t next_instance(CRank& c, const mpi::Communicator& comm);
-  const coll::Algorithm& algorithm_for(const char* call, const coll::CollArgs& a);
+  const coll::Algorithm& algorithm_for(const char* call, coll::CollArgs& a, std::uint32_t caller);
 
   const runner::Config& config() const { return cfg_; }
   runner::Result& result() { return result_; }

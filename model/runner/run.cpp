@@ -148,8 +148,8 @@ void conclude(mpi::World& world, sim::Engine& engine, const Config& cfg, Result&
     } catch (const coll::AlgorithmError& e) {
       d.code = "ALGORITHM_ERROR";
       d.message = e.what() + where;
-      d.rule = "mpisim: an algorithm named for a call (--algorithm, a step's \"algorithm\") must exist for it and be "
-               "able to run it";
+      d.rule = "mpisim: the algorithm a call is given (--algorithm, a step's \"algorithm\", the choice of a "
+               "--selection file) must exist in mpisim for it and be able to run it";
       res.outcome = Outcome::erroneous;
     } catch (const mpi::LimitError& e) {
       d.code = e.limit() == "memory" ? "LIMIT_MEMORY" : "LIMIT_EVENTS";

@@ -10,6 +10,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "model/coll/coordinator.hpp"
+#include "model/coll/selection.hpp"
 #include "model/mpi/memory.hpp"
 #include "model/mpi/runtime.hpp"
 #include "model/net/network_file.hpp"
@@ -31,6 +33,9 @@ struct Config {
   mpi::PayloadMode payload = mpi::PayloadMode::data;
   sim::TraceLevel trace_level = sim::TraceLevel::full;
   std::map<std::string, std::string> algorithms;   // collective -> algorithm (CLI over scenario)
+  // --selection: a library's tuning file selecting the algorithm of every call
+  // that names none (null: mpisim's default selection, MPICH's).
+  std::shared_ptr<const coll::Selection> selection;
   bool explain = false;                            // record every buffer before and after each call
   // mpisim figure, in two runs. The first names a blocking collective's step by
   // its JSON pointer (figure_step) and learns which call the first rank to reach

@@ -114,7 +114,7 @@ void Executor::init_persistent(RankEnv& env, const Step& s, mpi::Rank& rk, coll:
     mpi::check_info(v);
   }
   coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::persistent);
-  const coll::Algorithm& alg = algorithm_for(s, a);
+  const coll::Algorithm& alg = algorithm_for(s, a, rk.id());
   bind_request(env, s, nullptr);
   auto p = std::make_unique<Persistent>();
   p->args = std::move(a);
@@ -170,15 +170,18 @@ coll::CollArgs Executor::collective_args(RankEnv& env, const Step& s, mpi::Rank&
 }
 
 // The algorithm that runs the call: the one the step names, else the one the run
-// names for the call, else auto (the library's rules: coll::choose_algorithm).
-const coll::Algorithm& Executor::algorithm_for(const Step& s, const coll::CollArgs& a) {
+// names for the call, else the selection file's (--selection), else auto (the
+// library's rules: coll::choose_algorithm).
+const coll::Algorithm& Executor::algorithm_for(const Step& s, coll::CollArgs& a, std::uint32_t caller) {
   // Looked up once per step while the ranks run it one after another.
   if (named_.step != &s) {
     std::string_view want = s.algorithm;
     if (want.empty()) want = coll::named_algorithm(cfg_.algorithms, s.spec->name, a.kind);
     named_ = {&s, coll::find_named_algorithm(a.kind, want, s.spec->name)};
   }
-  const coll::Algorithm* alg = &coll::choose_algorithm(named_.algorithm, a, s.spec->name);
+  const coll::Algorithm* named = named_.algorithm;
+  if (!named && cfg_.selection) named = cfg_.selection->choose(a, s.spec->name, world_, caller);
+  const coll::Algorithm* alg = &coll::choose_algorithm(named, a, s.spec->name);
   if (alg != last_used_ || s.spec != last_used_call_) {  // recorded when it changes, not for every rank
     result_.used_algorithm(s.spec->name, alg->name);
     last_used_ = alg;
@@ -189,7 +192,7 @@ const coll::Algorithm& Executor::algorithm_for(const Step& s, const coll::CollAr
 
 Blocking Executor::collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
   coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::blocking);
-  const coll::Algorithm& alg = algorithm_for(s, a);
+  const coll::Algorithm& alg = algorithm_for(s, a, rk.id());
   return Blocking::on_collective(coordinator_.enter(rk, std::move(a), alg));
 }
 
@@ -197,7 +200,7 @@ Blocking Executor::collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::
 // the rank and returns its request at once.
 void Executor::start_collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind) {
   coll::CollArgs a = collective_args(env, s, rk, kind, coll::Form::nonblocking);
-  const coll::Algorithm& alg = algorithm_for(s, a);
+  const coll::Algorithm& alg = algorithm_for(s, a, rk.id());
   Request* r = coordinator_.start(rk, std::move(a), alg);
   started_algorithm_ = alg.name.data();
   started_.push_back(r);

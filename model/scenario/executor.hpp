@@ -459,7 +459,7 @@ class Executor {
   // The algorithm that runs the call: the one the step names, else the one the run
   // names for the call (a nonblocking call falls back to its blocking form's),
   // else auto.
-  const coll::Algorithm& algorithm_for(const Step& s, const coll::CollArgs& a);
+  const coll::Algorithm& algorithm_for(const Step& s, coll::CollArgs& a, std::uint32_t caller);
 
   Blocking collective(RankEnv& env, const Step& s, mpi::Rank& rk, coll::Collective kind);
 

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "model/coll/registry.hpp"
+#include "model/coll/selection.hpp"
 #include "model/net/network_file.hpp"
 #include "model/net/topology.hpp"
 #include "model/net/units.hpp"
@@ -38,6 +39,7 @@ struct RunFlags {
   std::int64_t ranks = 0;
   std::string network;
   std::vector<std::string> algorithms;
+  std::string selection;
   std::string payload;
   std::string progress;
   std::string send_mode;
@@ -89,6 +91,10 @@ void add_run_options(CLI::App* cmd, RunFlags& f, bool with_output) {
                   "10-GbE-like Hockney network)");
   cmd->add_option("--algorithm", f.algorithms,
                   "choose a collective's algorithm, e.g. MPI_Scatter=linear (repeatable; see --list-algorithms)");
+  cmd->add_option("--selection", f.selection,
+                  "select the algorithm of every collective call that names none as MPICH or Open MPI would with "
+                  "this tuning file loaded: MPICH 4.0's collective selection JSON or Open MPI 4.1's tuned dynamic "
+                  "rules (what mpisim cost --mpich-tuning and --ompi-rules write); docs/cost.md");
   cmd->add_option("--payload", f.payload, "data: bytes are real (default); sizes: only byte counts move")
       ->check(CLI::IsMember({"data", "sizes"}));
   cmd->add_option("--send-mode", f.send_mode,
@@ -239,6 +245,7 @@ int execute(const RunFlags& f, bool check_only, std::ostream& out, std::ostream&
                                        "; mpisim --list-algorithms lists them");
     }
   }
+  if (!f.selection.empty()) cfg.selection = coll::Selection::load(f.selection);
   auto load_network = [&] {
     return !f.network.empty()    ? net::load_network_file(f.network)
            : !sc.network.empty() ? net::load_network_file(resolve(sc.network, sc.file))
@@ -424,6 +431,10 @@ void add_cost_options(CLI::App* cmd, CostFlags& f) {
   cmd->add_option("--ompi-rules", f.ompi_rules,
                   "write Open MPI's tuned dynamic rules (load them with --mca coll_tuned_use_dynamic_rules 1 --mca "
                   "coll_tuned_dynamic_rules_filename FILE) choosing the predicted fastest algorithm");
+  cmd->add_option("--selection", f.selection,
+                  "a column of what this tuning file selects at each point, and its time: MPICH 4.0's collective "
+                  "selection JSON or Open MPI 4.1's tuned dynamic rules (e.g. a file --mpich-tuning or --ompi-rules "
+                  "wrote)");
   cmd->add_flag("--quiet,-q", f.quiet, "print no table (and no progress line on a terminal)");
   cmd->footer(
       "Each point runs one call of the collective on MPI_COMM_WORLD from time 0 with each algorithm forced;\n"
@@ -433,7 +444,8 @@ void add_cost_options(CLI::App* cmd, CostFlags& f) {
       "result for reduce_scatter(_block). docs/cost.md has the details.\nExamples:\n"
       "  mpisim cost MPI_Allreduce --ranks 1024 --bytes 8..16MiB --network scenarios/networks/crossbar-10g.json\n"
       "  mpisim cost MPI_Bcast --ranks 4..4096 --bytes 64KiB --svg bcast.svg --json bcast.jsonl\n"
-      "  mpisim cost MPI_Allreduce --ranks 16,64 --bytes 8..16MiB --mpich-tuning mpich.json --ompi-rules ompi.conf");
+      "  mpisim cost MPI_Allreduce --ranks 16,64 --bytes 8..16MiB --mpich-tuning mpich.json --ompi-rules ompi.conf\n"
+      "  mpisim cost MPI_Allreduce --ranks 16..256 --bytes 8..16MiB --selection mpich.json");
 }
 
 

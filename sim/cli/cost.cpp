@@ -11,6 +11,7 @@
 
 #include "model/coll/deploy.hpp"
 #include "model/coll/registry.hpp"
+#include "model/coll/selection.hpp"
 #include "model/net/network_file.hpp"
 #include "model/net/units.hpp"
 #include "model/scenario/run.hpp"
@@ -53,6 +54,9 @@ struct Point {
   bool has_ompi = false;                   // Open MPI's fixed decision is encoded for this collective
   coll::LibraryDefault ompi{};             // what it picks here
   std::int64_t ompi_ps = -1;               // and its time, when mpisim has the algorithm
+  coll::Selection::Pick selected{};        // what --selection's file picks here
+  std::string selected_note;               // why it has no time here (not modelled, n/a, the default)
+  std::int64_t selected_ps = -1;           // its time
 };
 
 // Where the fastest algorithm changes between two neighbouring sizes of a sweep:
@@ -259,6 +263,8 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
   if (!f.shard.empty() && (!f.mpich_tuning.empty() || !f.ompi_rules.empty()))
     throw sim::InputError("--shard", "a tuning file needs the whole sweep: run it without --shard");
   net::Network net = f.network.empty() ? net::default_network() : net::load_network_file(f.network);
+  std::shared_ptr<const coll::Selection> selection;
+  if (!f.selection.empty()) selection = coll::Selection::load(f.selection);
   // Each point: one call of the collective on MPI_COMM_WORLD, built on the library directly.
   coll::OneCall call;
   call.kind = c;
@@ -297,10 +303,49 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     in.total_recv_bytes = in.recv_bytes * static_cast<std::int64_t>(p);
     return in;
   };
+  // What --selection's file picks at a point, and its time (where the file leaves
+  // the call to the default selection, MPICH's default is what runs).
+  auto select = [&](Point& pt) {
+    coll::NodeFacts nodes;
+    if (selection->uses_nodes()) {
+      net.model->reset(static_cast<net::Rank>(pt.ranks));
+      std::vector<int> node_by_rank(pt.ranks);
+      for (std::uint64_t r = 0; r < pt.ranks; ++r) node_by_rank[r] = static_cast<int>(net.model->node(static_cast<net::Rank>(r)));
+      nodes = coll::node_facts(node_by_rank);
+    }
+    pt.selected = selection->pick(coll::cost_facts(c, pt.ranks, pt.bytes), nodes);
+    // Left undecided, a call takes the library's default: Open MPI's fixed
+    // decisions under its rules file, MPICH's default selection otherwise.
+    const bool ompi = selection->library() == coll::Selection::Library::ompi && pt.has_ompi;
+    const coll::Algorithm* a = pt.selected.decided ? pt.selected.algorithm : ompi ? pt.ompi.algorithm : pt.mpich;
+    if (!pt.selected.decided) {
+      pt.selected_note = ompi ? "Open MPI's default" : "MPICH's default";
+      pt.selected.algorithm = a;
+      pt.selected.name = ompi ? pt.ompi.name : std::string(pt.mpich->name);
+    }
+    if (!a) {
+      pt.selected_note = "not modelled";
+      return;
+    }
+    if (std::string no = ineligible_here(*a, pt.ranks); !no.empty()) {
+      pt.selected_note = "n/a: " + no;
+      return;
+    }
+    if (pt.selected.segment_bytes > 0) {  // a segment size of its own: timed apart
+      call.segment_bytes = pt.selected.segment_bytes;
+      pt.selected_ps = time_of(*a, pt.ranks, pt.bytes);
+      call.segment_bytes = 0;
+    } else if (auto it = std::find(algs.begin(), algs.end(), a); it != algs.end()) {
+      pt.selected_ps = pt.time_ps[static_cast<std::size_t>(it - algs.begin())];
+    } else {
+      pt.selected_ps = time_of(*a, pt.ranks, pt.bytes);
+    }
+  };
   for (auto p : ranks)
     for (auto b : sizes) {
       if (index++ % shards != shard) continue;
-      Point pt{p, b, {}, 0};
+      Point pt{};
+      pt.ranks = p, pt.bytes = b;
       for (const coll::Algorithm* a : algs) {
         ++run;
         if (!ineligible_here(*a, p).empty()) {
@@ -329,6 +374,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         else
           pt.ompi_ps = time_of(*pt.ompi.algorithm, p, b);
       }
+      if (selection) select(pt);
       points.push_back(std::move(pt));
     }
 
@@ -365,7 +411,10 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
             << model << "), " << (call.payload == mpi::PayloadMode::sizes ? "sizes" : "data") << " mode\n";
         out << pad("bytes", 12);
         for (const auto* a : algs) out << pad(std::string(a->name), width);
-        out << pad("MPICH's default", 36) << (pt.has_ompi ? "Open MPI's default" : "") << "\n";
+        out << pad("MPICH's default", 36);
+        if (pt.has_ompi) out << (selection ? pad("Open MPI's default", 48) : "Open MPI's default");
+        if (selection) out << "selection " << selection->path();
+        out << "\n";
         shown = pt.ranks;
         first = false;
       }
@@ -378,14 +427,24 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         return v;
       };
       const std::string mpich = verdict(std::string(pt.mpich->name), pt.mpich_ps);
-      out << (pt.has_ompi ? pad(mpich, 36) : mpich);
+      out << (pt.has_ompi || selection ? pad(mpich, 36) : mpich);
       if (pt.has_ompi) {
         // mpisim's name of it where mpisim has it, Open MPI's where not.
         std::string name = pt.ompi.algorithm ? std::string(pt.ompi.algorithm->name) : pt.ompi.name;
         if (!pt.ompi.note.empty()) name += " (" + pt.ompi.note + ")";
-        out << (pt.ompi_ps >= 0        ? verdict(name, pt.ompi_ps)
-                : pt.ompi.algorithm ? name + " (n/a: " + ineligible_here(*pt.ompi.algorithm, pt.ranks) + ")"
-                                    : name + " (not modelled)");
+        const std::string cell = pt.ompi_ps >= 0        ? verdict(name, pt.ompi_ps)
+                                 : pt.ompi.algorithm ? name + " (n/a: " + ineligible_here(*pt.ompi.algorithm, pt.ranks) + ")"
+                                                     : name + " (not modelled)";
+        out << (selection ? pad(cell, 48) : cell);
+      }
+      if (selection) {
+        // mpisim's name where mpisim has it, the library's where not; the
+        // default's where the file leaves the call to it.
+        const coll::Selection::Pick& s = pt.selected;
+        std::string name = s.algorithm ? std::string(s.algorithm->name) : s.name;
+        if (s.algorithm && s.segment_bytes > 0) name += " (" + format_bytes(static_cast<std::uint64_t>(s.segment_bytes)) + " segments)";
+        out << (pt.selected_ps >= 0 ? verdict(name, pt.selected_ps) : name) +
+                   (pt.selected_note.empty() ? "" : " (" + pt.selected_note + ")");
       }
       out << "\n";
       const bool last_of_rank = &pt == &points.back() || (&pt + 1)->ranks != pt.ranks;
@@ -398,7 +457,9 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only, or two ranks only);\n"
            "MPICH's default: what MPICH's default selection picks there (docs/collectives.md), its time, and how\n"
            "much slower than the fastest it is; Open MPI's default likewise, from the tuned component's fixed\n"
-           "decisions (docs/cost.md)\n";
+           "decisions (docs/cost.md)" << (selection ? "; selection: what the file selects there (or the library's\n"
+                                                      "default, where the file leaves the call to it)\n"
+                                                    : "\n");
   }
   if (!f.json.empty()) {
     // JSON Lines: one object per (ranks, bytes, algorithm), so shards merge by concatenation.
@@ -414,6 +475,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         w.field("ranks", pt.ranks).field("bytes", pt.bytes).field("algorithm", std::string(algs[i]->name));
         w.field("time_ps", pt.time_ps[i]).field("best", i == pt.best).field("mpich_default", algs[i] == pt.mpich);
         if (pt.has_ompi) w.field("ompi_default", algs[i] == pt.ompi.algorithm);
+        if (selection) w.field("selected", algs[i] == pt.selected.algorithm && pt.selected.segment_bytes == 0);
         w.end_object();
         while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
         o << line << "\n";

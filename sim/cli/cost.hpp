@@ -19,6 +19,7 @@ struct CostFlags {
   std::string json, csv, svg;
   std::string shard;                     // "i/n"
   std::string mpich_tuning, ompi_rules;  // tuning files to write (model/coll/deploy.hpp)
+  std::string selection;                 // a tuning file to read (model/coll/selection.hpp): a column of its choices
   bool quiet = false;
 };
 

@@ -7,13 +7,15 @@
 #  1. it follows the file: tests/coll/tuning_probe.c's MPI_Reduce_scatter_block
 #     shows by its rounding which algorithm ran; with a file predicting each
 #     algorithm it gives what MPICH gives with that algorithm forced, and the
-#     three results differ;
+#     three results differ; mpisim run with the file (--selection) gives the same;
 #  2. at the predicted crossover: a sweep where recursive doubling wins small
 #     and pairwise large blocks; MPICH runs each on its side of the boundary;
 #  3. it accepts a file for every collective: test programs with every kind of
 #     collective (blocking, nonblocking, persistent, inter, neighbourhood) give
 #     the same output with the file as without.
 # Open MPI (coll_tuned_dynamic_rules_filename), when given: 1 and 3 likewise.
+# Both without an MPI installed: mpisim run reads each file back (--selection) and
+# runs the algorithm the file predicts.
 set -eu
 mpisim=$1 src=$2 work=$3 mpicc=$4 mpiexec=$5 ompicc=${6:-} ompirun=${7:-}
 mkdir -p "$work"
@@ -21,6 +23,7 @@ cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 crossbar=$src/scenarios/networks/crossbar-10g.json
 
+"$mpisim" cc -O1 -o probe.sim "$src/tests/coll/tuning_probe.c"
 "$mpicc" -O1 -o probe "$src/tests/coll/tuning_probe.c"
 for p in collectives nonblocking persistent intercomm neighbors seeds; do
   "$mpicc" -O1 -o "$p.mpich" "$src/tests/c/$p.c"
@@ -43,7 +46,9 @@ for alg in recursive_halving pairwise recursive_doubling; do
   with_file=$(MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=mpich-$alg.json "$mpiexec" -n 4 ./probe 512)
   forced=$(MPIR_CVAR_REDUCE_SCATTER_BLOCK_INTRA_ALGORITHM=$alg "$mpiexec" -n 4 ./probe 512)
   [ "$with_file" = "$forced" ] || fail "MPICH with the file predicting $alg gives $with_file, with $alg forced $forced"
-  echo "MPICH, file predicting $alg: $with_file (as with $alg forced)"
+  simulated=$("$mpisim" run probe.sim --ranks 4 -q --selection "mpich-$alg.json" -- 512)
+  [ "$simulated" = "$with_file" ] || fail "mpisim run --selection mpich-$alg.json gives $simulated, MPICH $with_file"
+  echo "MPICH, file predicting $alg: $with_file (as with $alg forced, and as mpisim run with the file)"
   case " $seen " in *" $with_file "*) fail "two algorithms gave $with_file: the probe cannot tell them apart" ;; esac
   seen="$seen $with_file"
 done
@@ -92,7 +97,9 @@ for alg in recursive_halving:3 recursive_doubling:2; do
   with_file=$(ompi 4 --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename "ompi-$name.conf" ./probe.ompi 512)
   forced=$(ompi 4 --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_reduce_scatter_block_algorithm "$id" ./probe.ompi 512)
   [ "$with_file" = "$forced" ] || fail "Open MPI with the rules predicting $name gives $with_file, with $name forced $forced"
-  echo "Open MPI, rules predicting $name: $with_file (as with $name forced)"
+  simulated=$("$mpisim" run probe.sim --ranks 4 -q --selection "ompi-$name.conf" -- 512)
+  [ "$simulated" = "$with_file" ] || fail "mpisim run --selection ompi-$name.conf gives $simulated, Open MPI $with_file"
+  echo "Open MPI, rules predicting $name: $with_file (as with $name forced, and as mpisim run with the rules)"
   case " $seen " in *" $with_file "*) fail "two algorithms gave $with_file" ;; esac
   seen="$seen $with_file"
 done
