@@ -84,6 +84,18 @@ std::uint64_t between(std::uint64_t a, std::uint64_t b) {
   return std::max(a, std::min(g, b - 1));
 }
 
+// The largest library size that still takes a's choice, when the next point of
+// the same rank count takes b's: below the bisected crossover when the sweep has
+// one joining the two, else the geometric mean of the two sizes.
+std::uint64_t last_of(const Sweep& s, Measure m, std::uint64_t p, const Choice& a, const Choice& b) {
+  for (const Switch& w : s.switches)
+    if (w.ranks == p && w.from == a.algorithm && w.to == b.algorithm && w.bytes > a.bytes && w.bytes <= b.bytes) {
+      const std::uint64_t at = library_size(s.collective, m, w.bytes, p);
+      if (at > library_size(s.collective, m, a.bytes, p)) return at - 1;
+    }
+  return between(library_size(s.collective, m, a.bytes, p), library_size(s.collective, m, b.bytes, p));
+}
+
 std::string lower_name(C c) {
   std::string s(collective_name(c).substr(4));  // "MPI_Allreduce" -> "Allreduce"
   for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -554,8 +566,7 @@ TuningFile mpich_tuning_file(const Sweep& s) {
       const std::string key =
           last ? std::string(mc.size_key) + "=any"
                : std::string(mc.size_key) + "<=" +
-                     std::to_string(between(library_size(s.collective, mc.measure, v[i]->bytes, p),
-                                            library_size(s.collective, mc.measure, v[i + 1]->bytes, p)));
+                     std::to_string(last_of(s, mc.measure, p, *v[i], *v[i + 1]));
       node[key] = mpich_choice(s.collective, *v[i]->algorithm);
     }
     const std::string key = r + 1 == ranks.size() ? "comm_size=any" : "comm_size<=" + std::to_string(between(p, ranks[r + 1]));
@@ -624,8 +635,7 @@ TuningFile ompi_rules_file(const Sweep& s) {
       if (oc.measure == Measure::none && i > 0) break;
       const std::uint64_t from =
           i == 0 ? 0
-                 : between(library_size(s.collective, oc.measure, v[i - 1]->bytes, p),
-                           library_size(s.collective, oc.measure, v[i]->bytes, p)) + 1;
+                 : last_of(s, oc.measure, p, *v[i - 1], *v[i]) + 1;
       rules.emplace_back(from, v[i]->algorithm);
     }
     const std::uint64_t from_ranks = r == 0 ? 1 : between(ranks[r - 1], p) + 1;

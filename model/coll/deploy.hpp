@@ -13,8 +13,10 @@
 //     which hold the swept collective only; the others keep the fixed decisions.
 //
 // At each point the choice is the fastest algorithm the library has an equivalent
-// of (Algorithm::library); between two measured sizes or rank counts the boundary
-// lies at their geometric mean.
+// of (Algorithm::library); between two measured sizes the boundary lies at the
+// bisected crossover of the two choices when the sweep has it (Sweep::switches),
+// else at the sizes' geometric mean; between two rank counts, at their geometric
+// mean.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,10 +31,20 @@ struct SweepPoint {
   std::vector<std::int64_t> time_ps;   // per algorithm of the sweep; -1: cannot run here
 };
 
+// Where, at `ranks`, algorithm `to` becomes faster than `from` between two swept
+// sizes: from `bytes` on (bisected by the sweep).
+struct Switch {
+  std::uint64_t ranks = 0, bytes = 0;
+  const Algorithm *from = nullptr, *to = nullptr;
+};
+
 struct Sweep {
   Collective collective{};
   std::vector<const Algorithm*> algorithms;
   std::vector<SweepPoint> points;  // rank counts ascending, sizes ascending within each
+  // The crossovers the sweep bisected; a file switches there between two sizes
+  // whose choices they join, else at the two sizes' geometric mean.
+  std::vector<Switch> switches;
 };
 
 struct Choice {

@@ -382,20 +382,50 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
   // in whole elements (doubles for the reductions, bytes otherwise).
   std::vector<Crossover> crossovers;
   const std::uint64_t unit = coll::reduces(c) ? 8 : 1;
-  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-    const Point &a = points[i], &b = points[i + 1];
-    if (a.ranks != b.ranks || a.best == b.best || a.time_ps[a.best] < 0 || b.time_ps[b.best] < 0) continue;
-    const coll::Algorithm *from = algs[a.best], *to = algs[b.best];
-    if (a.time_ps[b.best] < 0 || b.time_ps[a.best] < 0) continue;  // one cannot run at this rank count
-    std::uint64_t lo = (a.bytes + unit - 1) / unit, hi = (b.bytes + unit - 1) / unit;  // from wins at lo, to at hi
+  // Between neighbouring points a and b of one rank count where algorithm i wins
+  // at a and j at b: the smallest size at which j is faster (on a tie, the one
+  // first in the registry), or 0 when one of them cannot run here.
+  auto bisect = [&](const Point& a, const Point& b, std::size_t i, std::size_t j) -> std::uint64_t {
+    if (a.time_ps[j] < 0 || b.time_ps[i] < 0 || a.time_ps[i] < 0 || b.time_ps[j] < 0) return 0;
+    std::uint64_t lo = (a.bytes + unit - 1) / unit, hi = (b.bytes + unit - 1) / unit;  // i wins at lo, j at hi
     while (hi - lo > 1) {
       const std::uint64_t mid = lo + (hi - lo) / 2;
-      const std::int64_t tf = time_of(*from, a.ranks, mid * unit), tt = time_of(*to, a.ranks, mid * unit);
-      if (tt < tf || (tt == tf && b.best < a.best)) hi = mid;
+      const std::int64_t ti = time_of(*algs[i], a.ranks, mid * unit), tj = time_of(*algs[j], a.ranks, mid * unit);
+      if (tj < ti || (tj == ti && j < i)) hi = mid;
       else lo = mid;
     }
-    crossovers.push_back({a.ranks, hi * unit, from, to});
+    return hi * unit;
+  };
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+    const Point &a = points[i], &b = points[i + 1];
+    if (a.ranks != b.ranks || a.best == b.best) continue;
+    if (const std::uint64_t at = bisect(a, b, a.best, b.best)) crossovers.push_back({a.ranks, at, algs[a.best], algs[b.best]});
   }
+  // The tuning files switch between the fastest algorithms each library has: where
+  // those change between two sizes, their crossover too.
+  std::vector<coll::Switch> switches;
+  for (const Crossover& cr : crossovers) switches.push_back({cr.ranks, cr.bytes, cr.from, cr.to});
+  auto library_crossovers = [&](bool (*has)(const coll::Algorithm&)) {
+    auto fastest = [&](const Point& pt) {
+      std::size_t pick = algs.size();
+      for (std::size_t i = 0; i < algs.size(); ++i)
+        if (pt.time_ps[i] >= 0 && has(*algs[i]) && (pick == algs.size() || pt.time_ps[i] < pt.time_ps[pick])) pick = i;
+      return pick;
+    };
+    for (std::size_t k = 0; k + 1 < points.size(); ++k) {
+      const Point &a = points[k], &b = points[k + 1];
+      const std::size_t i = fastest(a), j = fastest(b);
+      if (a.ranks != b.ranks || i == j || i == algs.size() || j == algs.size()) continue;
+      if (std::any_of(switches.begin(), switches.end(), [&](const coll::Switch& w) {
+            return w.ranks == a.ranks && w.from == algs[i] && w.to == algs[j] && w.bytes > a.bytes && w.bytes <= b.bytes;
+          }))
+        continue;
+      if (const std::uint64_t at = bisect(a, b, i, j)) switches.push_back({a.ranks, at, algs[i], algs[j]});
+    }
+  };
+  if (!f.mpich_tuning.empty()) library_crossovers([](const coll::Algorithm& a) { return !a.library.mpich.empty(); });
+  if (!f.ompi_rules.empty())
+    library_crossovers([](const coll::Algorithm& a) { return a.library.ompi > 0 && !a.restrictions.two_only; });
 
   progress.clear();
   const std::string model = std::string(net.model->kind());
@@ -498,7 +528,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
     o << svg_plot(f.collective + ", network " + net.name, algs, points, crossovers);
   }
   if (!f.mpich_tuning.empty() || !f.ompi_rules.empty()) {
-    coll::Sweep sweep{c, algs, {}};
+    coll::Sweep sweep{c, algs, {}, switches};
     for (const Point& pt : points) sweep.points.push_back({pt.ranks, pt.bytes, pt.time_ps});
     auto write = [&](const std::string& path, const coll::TuningFile& file, const char* library) {
       std::ofstream o(path, std::ios::binary);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/coll/deploy.hpp"
+#include "model/coll/selection.hpp"
 #include "sim/input_error.hpp"
 
 using namespace mpisim::coll;
@@ -67,6 +68,25 @@ TEST_CASE("Open MPI's dynamic rules: lower bounds from the boundary up, the libr
                     "8193 4 0 0  # from 8193 bytes: ring\n") != std::string::npos);
   CHECK(f.choices[5].algorithm->name == "ring");
   CHECK(f.choices[5].fastest);
+}
+
+TEST_CASE("Tuning files switch at the sweep's bisected crossovers, the geometric mean where it has none") {
+  Sweep s = allreduce_sweep();
+  // On 4 ranks Rabenseifner is faster from 3,000 bytes on (375 doubles).
+  s.switches = {{4, 3000, alg(s.collective, "recursive_doubling"), alg(s.collective, "rabenseifner")},
+                {4, 3000, alg(s.collective, "rabenseifner"), alg(s.collective, "recursive_doubling")}};  // no such change
+  const auto j = nlohmann::ordered_json::parse(mpich_tuning_file(s).text);
+  const auto& four = j["collective=allreduce"]["comm_type=intra"]["is_commutative=yes"]["comm_size<=8"];
+  CHECK(four.begin().key() == "avg_msg_size<=2999");
+  const std::string rules = ompi_rules_file(s).text;
+  CHECK(rules.find("0 3 0 0  # from 0 bytes: recursive_doubling\n3000 6 0 0  # from 3000 bytes: rabenseifner\n") !=
+        std::string::npos);
+  // 16 ranks: none given, the geometric mean (8 KiB).
+  CHECK(rules.find("0 3 0 0  # from 0 bytes: recursive_doubling\n8193 4 0 0  # from 8193 bytes: ring\n") != std::string::npos);
+  // The files read back: 374 doubles recursive doubling, 375 Rabenseifner.
+  auto sel = Selection::parse(mpich_tuning_file(s).text, "m.json");
+  CHECK(sel->pick(cost_facts(s.collective, 4, 2992), NodeFacts{}).algorithm->name == "recursive_doubling");
+  CHECK(sel->pick(cost_facts(s.collective, 4, 3000), NodeFacts{}).algorithm->name == "rabenseifner");
 }
 
 TEST_CASE("Open MPI's dynamic rules never name an algorithm for two ranks only: a rule covers a range of sizes") {
