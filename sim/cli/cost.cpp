@@ -26,7 +26,16 @@ namespace mpisim::cli {
 namespace {
 
 using coll::Collective;
-using net::format_bytes;
+
+// A size as the table and the plot label it: in KiB, MiB or GiB where that is
+// exact as shown, else in bytes, so that two sizes never share a label.
+std::string format_bytes(std::uint64_t b) {
+  std::string s = net::format_bytes(b);
+  const std::uint64_t unit = b < 1024 ? 1 : b < (1ull << 20) ? 1024 : b < (1ull << 30) ? (1ull << 20) : (1ull << 30);
+  const std::uint64_t shown = unit == (1ull << 30) ? 100 : 10;  // decimals shown: 2 for GiB, 1 otherwise
+  if (unit > 1 && (b % unit) * shown % unit != 0) s = std::to_string(b) + " B";
+  return s;
+}
 using net::format_time;
 
 std::uint64_t parse_value(const std::string& text, const std::string& option, bool bytes) {
@@ -115,25 +124,41 @@ std::string svg_plot(const std::string& title, const std::vector<const coll::Alg
         << R"(" stroke="#ddd"/><text x=")" << left - 6 << "\" y=\"" << ty + 4 << R"(" text-anchor="end">)"
         << format_time(static_cast<std::int64_t>(std::llround(std::pow(10.0, d)))) << "</text>\n";
     }
-    double last_label = -1e9;
+    double last_end = -1e9;  // where the last size label drawn ends
     for (const Point* pt : pts) {
-      double tx = x(static_cast<double>(pt->bytes));
-      if (tx - last_label < 48) continue;  // labels would overlap
-      last_label = tx;
+      const double tx = x(static_cast<double>(pt->bytes));
+      const std::string label = format_bytes(pt->bytes);
+      const double half = 3.0 * static_cast<double>(label.size());  // 10-pixel text: at most 6 pixels a character
+      if (tx - half < last_end + 6) continue;  // it would overlap the last one
+      last_end = tx + half;
       o << R"(<text x=")" << tx << "\" y=\"" << y0 + H - bottom + 16 << R"(" text-anchor="middle" font-size="10">)"
-        << format_bytes(pt->bytes) << "</text>\n";
+        << label << "</text>\n";
     }
     o << R"(<text x=")" << (left + W - right) / 2 << "\" y=\"" << y0 + H - 12
       << R"(" text-anchor="middle">message size (log scale); the best algorithm at each size is ringed</text>)" << "\n";
-    // The crossovers: a dashed line at each, labelled with the size.
-    int nth = 0;
+    // The crossovers: a dashed line at each, labelled with the size. A label
+    // goes right of its line, or left of it where it would leave the plot, on the
+    // first line of text where it overlaps no other label (10-pixel text is taken
+    // as at most 6 pixels a character).
+    std::vector<std::vector<std::pair<double, double>>> rows;  // per line of labels: the spans taken
     for (const Crossover& cr : crossovers) {
       if (cr.ranks != ranks) continue;
       const double cx = x(static_cast<double>(cr.bytes));
       o << R"(<line stroke="#555" stroke-dasharray="4,3" x1=")" << cx << "\" x2=\"" << cx << "\" y1=\"" << y0 + top
         << "\" y2=\"" << y0 + H - bottom << "\"/>\n";
-      o << R"(<text font-size="10" fill="#555" x=")" << cx + 3 << "\" y=\"" << y0 + top + 10 + 12 * (nth++ % 3) << "\">"
-        << cr.to->name << " from " << format_bytes(cr.bytes) << "</text>\n";
+      const std::string label = std::string(cr.to->name) + " from " + format_bytes(cr.bytes);
+      const double width = 6.0 * static_cast<double>(label.size());
+      const bool left_of = cx + 3 + width > W - right;
+      const double from = left_of ? cx - 3 - width : cx + 3, to = from + width;
+      std::size_t row = 0;
+      while (row < rows.size() && std::any_of(rows[row].begin(), rows[row].end(), [&](const auto& span) {
+               return from < span.second + 4 && span.first < to + 4;
+             }))
+        ++row;
+      if (row == rows.size()) rows.emplace_back();
+      rows[row].emplace_back(from, to);
+      o << R"(<text font-size="10" fill="#555" x=")" << (left_of ? cx - 3 : cx + 3) << "\" y=\"" << y0 + top + 10 + 12 * static_cast<double>(row)
+        << (left_of ? R"(" text-anchor="end">)" : "\">") << label << "</text>\n";
     }
     for (std::size_t a = 0; a < algs.size(); ++a) {
       const char* colour = kColours[a % 10];

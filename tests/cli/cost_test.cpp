@@ -157,3 +157,46 @@ TEST_CASE("cost shows MPICH's default choice and bisects the crossovers to the b
     if (r.find("\"bytes\":1024,\"algorithm\":\"binomial\"") != std::string::npos)
       CHECK(r.find("\"mpich_default\":true") != std::string::npos);
 }
+
+TEST_CASE("cost labels every size apart, in the table and the plot, and no two plot labels overlap") {
+  std::string net = temp("cost-test-net3.json");
+  std::ofstream(net) << R"({"mpisim-network": 1, "model": "hockney", "alpha": "2us", "beta": "0.8ns"})";
+  cli::CostFlags f;
+  f.collective = "MPI_Allreduce";
+  f.ranks = "16";
+  f.bytes = "1000,1010,1020,1024,1025,1030,1040,1050,1060,1070,1080,1536";  // "1.0 KiB" rounded, but 1536
+  f.network = net;
+  f.svg = temp("cost-test-labels.svg");
+  std::ostringstream out, err;
+  REQUIRE(cli::run_cost(f, out, err) == 0);
+  std::vector<std::string> sizes;
+  for (const auto& l : lines(out.str()))
+    if (!l.empty() && l[0] >= '0' && l[0] <= '9') sizes.push_back(l.substr(0, l.find("  ")));
+  REQUIRE(sizes.size() > 10);
+  CHECK(std::find(sizes.begin(), sizes.end(), "1000 B") != sizes.end());
+  CHECK(std::find(sizes.begin(), sizes.end(), "1.0 KiB") != sizes.end());  // 1024 exactly
+  CHECK(std::find(sizes.begin(), sizes.end(), "1025 B") != sizes.end());
+  CHECK(std::find(sizes.begin(), sizes.end(), "1.5 KiB") != sizes.end());
+  auto sorted = sizes;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+  // The plot's 10-pixel labels (sizes on the axis, crossovers in the panel): none
+  // overlaps another on its line, at 6 pixels a character.
+  const std::string svg = slurp(f.svg);
+  struct Label {
+    double from, to, y;
+  };
+  std::vector<Label> labels;
+  for (std::size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
+    const std::string tag = svg.substr(at, svg.find("</text>", at) - at);
+    if (tag.find("font-size=\"10\"") == std::string::npos) continue;
+    const double x = std::stod(tag.substr(tag.find(" x=\"") + 4)), y = std::stod(tag.substr(tag.find(" y=\"") + 4));
+    const double w = 6.0 * static_cast<double>(tag.size() - tag.find('>') - 1);
+    const double from = tag.find("\"middle\"") != std::string::npos ? x - w / 2 : tag.find("\"end\"") != std::string::npos ? x - w : x;
+    labels.push_back({from, from + w, y});
+  }
+  REQUIRE(labels.size() >= 3);
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    for (std::size_t j = i + 1; j < labels.size(); ++j)
+      if (labels[i].y == labels[j].y) CHECK((labels[i].to <= labels[j].from || labels[j].to <= labels[i].from));
+}
