@@ -228,7 +228,7 @@ Json mpich_default_intra(C c) {
       builtin["is_op_built_in=no"] = leaf(tree);
       big["is_commutative=yes"] = builtin;
       big["is_commutative=no"] = leaf(tree);
-      j[below("avg_msg_size<=", mpich::kReduceShort)] = leaf(tree);
+      j[below("avg_msg_size<=", c == C::reduce ? mpich::kReduceShort : mpich::kAllreduceShort)] = leaf(tree);
       j["avg_msg_size=any"] = big;
       return j;
     }

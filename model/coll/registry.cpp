@@ -280,14 +280,15 @@ const Algorithm& choose_algorithm(const Algorithm* named, const CollArgs& a, std
   return *named;
 }
 
-// MPICH's default (legacy "auto") selection, with its default thresholds
-// (the MPIR_CVAR_*_MSG_SIZE and *_MIN_PROCS control variables); docs/collectives.md.
+// MPICH 4.0's default selection for communicators of one process per node: the
+// decisions of the selection tree its MPIR layer is built with; docs/collectives.md.
 AutoInputs auto_inputs(const CollArgs& a) {
   AutoInputs in;
   in.kind = a.kind;
   in.p = a.p;
   in.inter = a.inter();
   in.commutative = !a.op || a.op->commutative;
+  in.builtin_op = !a.op || a.op->kind != mpi::OpKind::user;
   in.in_place = a.in_place();
   in.recvcount = a.recvcount;
   in.sendcount = a.sendcount;
@@ -340,20 +341,23 @@ const Algorithm& auto_algorithm(const AutoInputs& a) {
     case C::alltoall: {
       const std::int64_t n = a.recv_bytes;
       if (a.in_place) return named(C::alltoall, "pairwise");
-      if (n <= mpich::kAlltoallShort && p >= mpich::kAlltoallMinProcs) return named(C::alltoall, "bruck");
+      if (n <= mpich::kAlltoallShort && p > mpich::kAlltoallMinProcs) return named(C::alltoall, "bruck");
       if (n <= mpich::kAlltoallMedium) return named(C::alltoall, "linear");
       return named(C::alltoall, "pairwise");
     }
     case C::alltoallv:
     case C::alltoallw: return named(a.kind, a.in_place ? "pairwise" : "linear");
+    // MPICH's reduce-scatter based forms take predefined operations only (all of
+    // them commutative) and a count of at least the largest power of two <= p.
     case C::reduce: {
       const std::int64_t n = a.send_bytes;
-      if (commute && n > mpich::kReduceShort && a.sendcount >= largest_pof2(p)) return named(C::reduce, "rabenseifner");
+      if (a.builtin_op && commute && n > mpich::kReduceShort && a.sendcount >= largest_pof2(p))
+        return named(C::reduce, "rabenseifner");
       return named(C::reduce, "binomial");
     }
     case C::allreduce: {
       const std::int64_t n = a.recv_bytes;
-      if (commute && n > mpich::kReduceShort && a.recvcount >= largest_pof2(p))
+      if (a.builtin_op && commute && n > mpich::kAllreduceShort && a.recvcount >= largest_pof2(p))
         return named(C::allreduce, "rabenseifner");
       return named(C::allreduce, "recursive_doubling");
     }

@@ -66,9 +66,10 @@ const Algorithm* find_named_algorithm(Collective c, std::string_view name, std::
 // cannot run this call), else the library's default (auto_algorithm).
 const Algorithm& choose_algorithm(const Algorithm* named, const CollArgs& a, std::string_view call);
 
-// MPICH 4.0's default thresholds (the defaults of its MPIR_CVAR_*_MSG_SIZE and
-// *_MIN_PROCS control variables), in bytes: auto_algorithm applies them and the
-// tuning files (deploy.cpp) write them into MPICH's selection trees.
+// The thresholds of MPICH 4.0's default selection (the selection tree its MPIR
+// layer is built with, which MPICH 4.0 consults for every blocking collective), in
+// bytes: auto_algorithm applies them and the tuning files (deploy.cpp) write them
+// into MPICH's selection trees.
 namespace mpich {
 inline constexpr std::int64_t kBcastShort = 12288;        // binomial below (avg_msg_size)
 inline constexpr std::int64_t kBcastLong = 524288;        // scatter + recursive-doubling allgather below
@@ -76,9 +77,10 @@ inline constexpr int kBcastMinProcs = 8;                  // binomial below this
 inline constexpr std::int64_t kAllgatherShort = 81920;    // Bruck below (total_msg_size), other p
 inline constexpr std::int64_t kAllgatherLong = 524288;    // recursive doubling below, power-of-two p
 inline constexpr std::int64_t kAlltoallShort = 256;       // Bruck up to (avg_msg_size) ...
-inline constexpr int kAlltoallMinProcs = 8;               // ... from this many ranks
+inline constexpr int kAlltoallMinProcs = 8;               // ... above this many ranks (MPICH's "comm_size<8", read as <=)
 inline constexpr std::int64_t kAlltoallMedium = 32768;    // scattered (linear) up to
-inline constexpr std::int64_t kReduceShort = 2048;        // the tree up to (MPI_Reduce and MPI_Allreduce)
+inline constexpr std::int64_t kReduceShort = 2048;        // MPI_Reduce: the binomial tree up to (avg_msg_size)
+inline constexpr std::int64_t kAllreduceShort = 8;        // MPI_Allreduce: recursive doubling up to (avg_msg_size)
 inline constexpr std::int64_t kReduceScatterLong = 524288;  // recursive halving below (total_msg_size), commutative
 }  // namespace mpich
 
@@ -87,6 +89,7 @@ struct AutoInputs {
   Collective kind{};
   int p = 1;
   bool inter = false, commutative = true, in_place = false;
+  bool builtin_op = true;  // a predefined operation (MPICH's reduce-scatter based reductions take only those)
   std::int64_t recvcount = 0, sendcount = 0;
   std::int64_t recv_bytes = 0, send_bytes = 0;  // count × the type's size
   std::int64_t total_recv_bytes = 0;            // allgather(v), reduce_scatter(_block): the whole result

@@ -237,7 +237,8 @@ bool holds(const Key& k, const CallFacts& f, const NodeFacts& n, bool pruning) {
       const bool parent = !f.inter && n.parent;
       return k.hierarchy == H::any || (k.hierarchy == H::parent && parent) || (k.hierarchy == H::flat && !parent);
     }
-    case Test::node_consecutive: return n.consecutive == k.yes;
+    // MPICH calls only a hierarchical ("parent") communicator node-consecutive.
+    case Test::node_consecutive: return (!f.inter && n.parent && n.consecutive) == k.yes;
     case Test::avg_ppn_le: return f.p <= k.value * n.nodes;
     case Test::avg_le: return f.avg_msg_size <= k.value;
     case Test::avg_lt: return f.avg_msg_size < k.value;

@@ -507,7 +507,7 @@ int run_cost(const CostFlags& f, std::ostream& out, std::ostream& err) {
         for (const Crossover& cr : crossovers)
           if (cr.ranks == pt.ranks)
             out << "crossover: " << cr.to->name << " is faster than " << cr.from->name << " from " << cr.bytes
-                << " bytes (" << format_bytes(cr.bytes) << ")\n";
+                << " bytes (" << net::format_bytes(cr.bytes) << ")\n";
     }
     out << "* the fastest at that size; n/a: the algorithm cannot run at that rank count (power of two only, or two ranks only);\n"
            "MPICH's default: what MPICH's default selection picks there (docs/collectives.md), its time, and how\n"
