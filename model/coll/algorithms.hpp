@@ -61,6 +61,8 @@ Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators, also MP
 }  // namespace alltoall
 namespace reduce {
 Task<void> binomial(Rank& rank, const CollArgs& a);
+Task<void> chain(Rank& rank, const CollArgs& a);
+Task<void> in_order_binary(Rank& rank, const CollArgs& a);
 Task<void> rabenseifner(Rank& rank, const CollArgs& a);
 Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> smp(Rank& rank, const CollArgs& a);

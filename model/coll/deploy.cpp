@@ -658,7 +658,15 @@ bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDef
   int runs = 0;  // the algorithm the chosen one falls back to here, by number (0: itself)
   const char* why = "";
   switch (c) {
-    case C::allreduce: id = lookup(ompi_allreduce_rules(), p, reduced); break;
+    case C::allreduce:
+      id = lookup(ompi_allreduce_rules(), p, reduced);
+      // The segmented ring without a segment size is the ring, and the ring of
+      // fewer elements than processes is recursive doubling.
+      if (id == 5) runs = 4, why = "no segment size, so the ring";
+      if ((id == 4 || id == 5) && reduced / 8 < p)
+        runs = 3, why = id == 5 ? "no segment size, and the ring of fewer elements than processes is recursive doubling"
+                                : "fewer elements than processes";
+      break;
     case C::alltoall: id = lookup(ompi_alltoall_rules(), p, bytes, p == 2 ? 0 : 1); break;
     case C::alltoallv: id = lookup(ompi_alltoallv_rules(), p, bytes); break;
     case C::barrier: id = lookup(ompi_barrier_rules(), p, 0); break;
@@ -692,7 +700,7 @@ bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDef
   out->algorithm = ompi_equivalent(c, number, 0);
   out->name = own;
   out->note = runs ? std::string(ompi_algorithm_name(c, id)) + " falls back: " + why
-               : c == C::bcast && number == 3 ? own + ", unsegmented"
+               : (c == C::bcast || c == C::reduce) && number == 3 ? own + ", unsegmented"
                                                : "";
   return true;
 }
@@ -739,7 +747,9 @@ std::string_view ompi_algorithm_name(Collective c, long number) {
 }
 
 const Algorithm* ompi_equivalent(Collective c, long number, std::int64_t segsize) {
-  if (c == C::bcast && number == 3 && segsize == 0) number = 2;  // one chain from the root either way
+  // Unsegmented, the pipeline bcast and reduce are the chain (one chain from or to
+  // the root either way; Open MPI's reduce chain with no fan-out given has one).
+  if ((c == C::bcast || c == C::reduce) && number == 3 && segsize == 0) number = 2;
   for (const auto& a : algorithms())
     if (a.collective == c && a.library.ompi == number && (a.library.ompi_segsize != 0) == (segsize != 0) &&
         !a.restrictions.intercomm)

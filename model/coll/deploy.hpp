@@ -81,8 +81,8 @@ bool ompi_collective_of(long id, Collective* out);
 // empty where it has none of that number (or the component decides nothing for c).
 std::string_view ompi_algorithm_name(Collective c, long number);
 // mpisim's equivalent of Open MPI's algorithm `number` of c run in segments of
-// `segsize` bytes (0: unsegmented), or null. Unsegmented, its pipeline bcast is
-// its chain.
+// `segsize` bytes (0: unsegmented), or null. Unsegmented, its pipeline bcast and
+// reduce are its chain.
 const Algorithm* ompi_equivalent(Collective c, long number, std::int64_t segsize);
 
 // Throws sim::InputError when the library cannot take the choice: a collective

@@ -54,8 +54,9 @@ bool print_types(std::ostream& out, const std::string& format) {
            "LOGICAL of 4 bytes), the class of MPI-4.1 §6.9.2 it belongs to, and the predefined reduction\n"
            "operations that take it; any other operation on it is `MPI_ERR_OP`. This page is printed by\n"
            "`mpisim --list-types markdown` from the library's table of types. The optional types of\n"
-           "quadruple precision (`MPI_REAL16`, `MPI_COMPLEX32`) and `MPI_INTEGER16` are not available\n"
-           "(MPICH here defines `MPI_INTEGER16` as `MPI_DATATYPE_NULL`).\n\n"
+           "quadruple precision (`MPI_REAL16`, `MPI_COMPLEX32`) and `MPI_INTEGER16` are not available:\n"
+           "a C program's mpi.h defines them as `MPI_DATATYPE_NULL`, as an optional type an implementation\n"
+           "does not provide may be (MPICH here does so for `MPI_INTEGER16`).\n\n"
            "| datatype | size | extent | class | operations |\n|---|---|---|---|---|\n";
   for (std::string_view name : mpi::predefined_type_names()) {
     const mpi::TypeRef t = mpi::predefined_type(name);

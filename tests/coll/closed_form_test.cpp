@@ -152,6 +152,41 @@ TEST_CASE("Open MPI's binary reduce costs h(α + nβ + 2nγ) on a complete tree 
   network = kHockney;
 }
 
+TEST_CASE("Open MPI's chain reduce costs (p−1)(α + nβ + nγ)") {
+  for (const char* net : {kHockney, kCrossbar})
+    for (const int p : {2, 3, 5, 8})
+      for (const std::int64_t ints : {1, 1000}) {
+        network = net;
+        const std::int64_t n = 4 * ints;
+        CAPTURE(net);
+        CAPTURE(p);
+        CAPTURE(ints);
+        CHECK(makespan(p, buf("s", ints) + buf("r", ints),
+                       R"("MPI_Reduce", "sendbuf": "s", "recvbuf": "r", "count": )" + std::to_string(ints) +
+                           R"(, "datatype": "MPI_INT", "op": "MPI_SUM", "root": 1)",
+                       "chain") == (p - 1) * (kAlpha + n * kBeta + n * kGamma));
+      }
+  network = kHockney;
+}
+
+TEST_CASE("Open MPI's in-order binary reduce costs h(α + nβ + 2nγ) rooted at p−1, α + nβ more elsewhere") {
+  for (const int h : {1, 2, 3})
+    for (const std::int64_t ints : {1, 1000}) {
+      const int p = (2 << h) - 1;
+      const std::int64_t n = 4 * ints;
+      CAPTURE(p);
+      CAPTURE(ints);
+      for (const int root : {p - 1, 0}) {
+        CAPTURE(root);
+        CHECK(makespan(p, buf("s", ints) + buf("r", ints),
+                       R"("MPI_Reduce", "sendbuf": "s", "recvbuf": "r", "count": )" + std::to_string(ints) +
+                           R"(, "datatype": "MPI_INT", "op": "MPI_SUM", "root": )" + std::to_string(root),
+                       "in_order_binary") ==
+              h * (kAlpha + n * kBeta + 2 * n * kGamma) + (root == p - 1 ? 0 : kAlpha + n * kBeta));
+      }
+    }
+}
+
 TEST_CASE("k-nomial bcast costs log_k p·(α + (k-1)·nβ) for p = k^m") {
   // Each rank posts its sends to all its children at once and its port transfers
   // them one after the other: the root's first child of the highest level

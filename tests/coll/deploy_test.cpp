@@ -119,9 +119,28 @@ TEST_CASE("Open MPI's fixed decisions, where encoded, and mpisim's equivalents")
   REQUIRE(ompi_default(Collective::allreduce, 16, 4096, &d));
   CHECK(d.name == "rabenseifner");
   CHECK(d.algorithm == find_algorithm(Collective::allreduce, "rabenseifner"));
+  // The segmented ring without a segment size is the ring; with fewer elements
+  // than processes Open MPI's ring runs recursive doubling.
   REQUIRE(ompi_default(Collective::allreduce, 16, 8, &d));
-  CHECK(d.name == "segmented_ring");
-  CHECK(d.algorithm == nullptr);  // mpisim has no segmented ring
+  CHECK(d.name == "recursive_doubling");
+  CHECK(d.algorithm == find_algorithm(Collective::allreduce, "recursive_doubling"));
+  CHECK(d.note.rfind("segmented_ring falls back", 0) == 0);
+  REQUIRE(ompi_default(Collective::allreduce, 3, 100000, &d));  // 12,500 doubles on 3 ranks
+  CHECK(d.name == "ring");
+  CHECK(d.algorithm == find_algorithm(Collective::allreduce, "ring"));
+  CHECK(d.note == "segmented_ring falls back: no segment size, so the ring");
+  // Open MPI's reduce chain and pipeline, unsegmented, are mpisim's chain; its
+  // in-order binary tree is mpisim's.
+  REQUIRE(ompi_default(Collective::reduce, 3, 600000, &d));  // below 4 ranks: the chain from 524,288 bytes
+  CHECK(d.name == "chain");
+  CHECK(d.algorithm == find_algorithm(Collective::reduce, "chain"));
+  REQUIRE(ompi_default(Collective::reduce, 3, 16, &d));  // the pipeline from 16 to 31 bytes
+  CHECK(d.name == "pipeline");
+  CHECK(d.algorithm == find_algorithm(Collective::reduce, "chain"));
+  CHECK(d.note == "pipeline, unsegmented");
+  REQUIRE(ompi_default(Collective::reduce, 300, 8192, &d));
+  CHECK(d.name == "in-order_binary");
+  CHECK(d.algorithm == find_algorithm(Collective::reduce, "in_order_binary"));
   REQUIRE(ompi_default(Collective::allreduce, 300, 8, &d));
   CHECK(d.name == "nonoverlapping");
   CHECK(d.algorithm == find_algorithm(Collective::allreduce, "reduce_bcast"));
