@@ -40,6 +40,7 @@ Task<void> inter_linear(Rank& rank, const CollArgs& a);         // intercommunic
 namespace gather {
 Task<void> linear(Rank& rank, const CollArgs& a); // also MPI_Gatherv
 Task<void> binomial(Rank& rank, const CollArgs& a);
+Task<void> linear_sync(Rank& rank, const CollArgs& a);
 Task<void> inter_local_gather(Rank& rank, const CollArgs& a);  // intercommunicators
 Task<void> inter_linear(Rank& rank, const CollArgs& a);        // intercommunicators, also MPI_Gatherv
 }  // namespace gather

@@ -441,6 +441,13 @@ TEST_CASE("Open MPI's linear_nb scatter and linear_sync alltoall cost α + (p−
       "MPI_Alltoall linear_sync", [](int p, std::int64_t ints) { return alltoall(p, ints, "linear_sync"); }, formula);
 }
 
+TEST_CASE("Open MPI's linear_sync gather costs (p−1)(2α + (n/p)β)") {
+  // One rank at a time: the root's empty message, then that rank's block.
+  check(
+      "MPI_Gather linear_sync", [](int p, std::int64_t ints) { return rooted("MPI_Gather", p, ints, "linear_sync"); },
+      [](std::int64_t p, std::int64_t n) { return (p - 1) * (2 * kAlpha + n / p * kBeta); });
+}
+
 TEST_CASE("Open MPI's neighbor-exchange allgather costs (p/2)·α + (p−1)/p·nβ for an even p") {
   check(
       "MPI_Allgather neighbor", [](int p, std::int64_t ints) { return allgather(p, ints, "neighbor"); },
