@@ -26,6 +26,7 @@ Task<void> pipelined_chain(Rank& rank, const CollArgs& a);
 Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> knomial(Rank& rank, const CollArgs& a);
 Task<void> binary_tree(Rank& rank, const CollArgs& a);
+Task<void> split_binary_tree(Rank& rank, const CollArgs& a);
 Task<void> chain(Rank& rank, const CollArgs& a);
 Task<void> smp(Rank& rank, const CollArgs& a);
 Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators

@@ -132,6 +132,24 @@ TEST_CASE("Open MPI's chain bcast costs (p−1)(α + nβ), its binary tree h(α 
   network = kHockney;
 }
 
+TEST_CASE("Open MPI's split binary tree bcast costs h(α + nβ) + α + nβ/2 when complete") {
+  for (const char* net : {kHockney, kCrossbar})
+    for (const int h : {1, 2, 3})
+      for (const std::int64_t ints : {2, 2000}) {
+        network = net;
+        const int p = (2 << h) - 1;
+        const std::int64_t n = 4 * ints;
+        CAPTURE(net);
+        CAPTURE(p);
+        CAPTURE(ints);
+        CHECK(makespan(p, buf("b", ints),
+                       R"("MPI_Bcast", "buffer": "b", "count": )" + std::to_string(ints) +
+                           R"(, "datatype": "MPI_INT", "root": 2)",
+                       "split_binary_tree") == h * (kAlpha + n * kBeta) + kAlpha + n / 2 * kBeta);
+      }
+  network = kHockney;
+}
+
 TEST_CASE("Open MPI's binary reduce costs h(α + nβ + 2nγ) on a complete tree of height h") {
   // Both children send at once: without contention both arrive α + nβ later (on
   // the shared crossbar they would share the parent's link).
