@@ -47,6 +47,7 @@ Task<void> inter_linear(Rank& rank, const CollArgs& a);        // intercommunica
 }  // namespace gather
 namespace allgather {
 Task<void> two_proc(Rank& rank, const CollArgs& a); // also MPI_Allgatherv
+Task<void> gatherv_bcast(Rank& rank, const CollArgs& a); // MPI_Allgatherv
 Task<void> neighbor(Rank& rank, const CollArgs& a); // also MPI_Allgatherv
 Task<void> ring(Rank& rank, const CollArgs& a); // also MPI_Allgatherv
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a);

@@ -650,7 +650,7 @@ TuningFile ompi_rules_file(const Sweep& s) {
   return f;
 }
 
-bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out) {
+bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out, std::int64_t count) {
   // Reductions are of doubles: `bytes` rounded up to whole elements.
   const std::uint64_t reduced = (bytes + 7) / 8 * 8;
   const auto pof2 = static_cast<std::uint64_t>(largest_pof2(static_cast<int>(p)));
@@ -670,7 +670,13 @@ bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDef
     case C::alltoall: id = lookup(ompi_alltoall_rules(), p, bytes, p == 2 ? 0 : 1); break;
     case C::alltoallv: id = lookup(ompi_alltoallv_rules(), p, bytes); break;
     case C::barrier: id = lookup(ompi_barrier_rules(), p, 0); break;
-    case C::bcast: id = lookup(ompi_bcast_rules(), p, bytes); break;
+    case C::bcast:
+      id = lookup(ompi_bcast_rules(), p, bytes);
+      // Open MPI's scatter-allgather bcasts of fewer elements than processes run
+      // its linear bcast.
+      if ((id == 8 || id == 9) && static_cast<std::uint64_t>(count >= 0 ? count : static_cast<std::int64_t>(bytes)) < p)
+        runs = 1, why = "fewer elements than processes";
+      break;
     case C::reduce:
       id = lookup(ompi_reduce_rules(), p, reduced);
       if (id == 7 && (pof2 < 2 || reduced / 8 < pof2)) runs = 1, why = "fewer elements than the power of two below p";

@@ -71,7 +71,9 @@ struct LibraryDefault {
   std::string note;  // why the algorithm that runs is not the rules' choice ("recursive_doubling falls back: ...")
   const Algorithm* algorithm = nullptr;
 };
-bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out);
+// `count`: the call's count where it is not what `bytes` makes it (an MPI_Bcast of
+// one derived datatype holding `bytes`); -1: as mpisim cost calls it.
+bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out, std::int64_t count = -1);
 
 // Open MPI 4.1's number of collective c in its rules files (its COLLTYPE), and
 // the collective of a number (false for one out of range).
