@@ -74,6 +74,7 @@ Task<void> inter(Rank& rank, const CollArgs& a);  // intercommunicators
 }  // namespace reduce
 namespace allreduce {
 Task<void> recursive_doubling(Rank& rank, const CollArgs& a);
+Task<void> linear(Rank& rank, const CollArgs& a);
 Task<void> rabenseifner(Rank& rank, const CollArgs& a);
 Task<void> ring(Rank& rank, const CollArgs& a);
 Task<void> reduce_bcast(Rank& rank, const CollArgs& a);

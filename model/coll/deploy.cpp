@@ -175,10 +175,10 @@ Json mpich_default_intra(C c) {
     case C::bcast: {
       j[below("comm_size<", mpich::kBcastMinProcs)] = leaf(A + "_intra_binomial");
       Json pow2 = Json::object(), other = Json::object();
-      pow2[below("avg_msg_size<", mpich::kBcastShort)] = leaf(A + "_intra_binomial");
-      pow2[below("avg_msg_size<", mpich::kBcastLong)] = leaf(A + "_intra_scatter_recursive_doubling_allgather");
+      pow2[below("avg_msg_size<=", mpich::kBcastShort)] = leaf(A + "_intra_binomial");
+      pow2[below("avg_msg_size<=", mpich::kBcastLong)] = leaf(A + "_intra_scatter_recursive_doubling_allgather");
       pow2["avg_msg_size=any"] = leaf(A + "_intra_scatter_ring_allgather");
-      other[below("avg_msg_size<", mpich::kBcastShort)] = leaf(A + "_intra_binomial");
+      other[below("avg_msg_size<=", mpich::kBcastShort)] = leaf(A + "_intra_binomial");
       other["avg_msg_size=any"] = leaf(A + "_intra_scatter_ring_allgather");
       j["comm_size=pow2"] = pow2;
       j["comm_size=any"] = other;
@@ -650,46 +650,83 @@ TuningFile ompi_rules_file(const Sweep& s) {
   return f;
 }
 
+OmpiRun ompi_run(Collective c, long number, long faninout, std::int64_t segsize, std::uint64_t p, std::int64_t count,
+                 std::int64_t type_size, bool commutative) {
+  OmpiRun out;
+  const auto pof2 = static_cast<std::uint64_t>(largest_pof2(static_cast<int>(std::max<std::uint64_t>(p, 1))));
+  const auto elements = static_cast<std::uint64_t>(std::max<std::int64_t>(count, 0));
+  // Open MPI segments only when the segment holds at least one element and less
+  // than the buffer (its COLL_BASE_COMPUTED_SEGCOUNT); otherwise one segment.
+  const bool segmented = segsize > 0 && type_size > 0 && segsize >= type_size && segsize < type_size * count;
+  const bool takes_segments = (c == C::bcast && number >= 2 && number <= 7) ||
+                              (c == C::reduce && number >= 2 && number <= 6) || (c == C::allreduce && number == 5) ||
+                              (c == C::gather && number == 3);
+  long runs = number;
+  std::string why;
+  switch (c) {
+    case C::allreduce:
+      // Its segmented ring runs the ring unless count >= p segments; its ring with
+      // fewer elements than processes runs recursive doubling; its Rabenseifner
+      // needs a commutative operation and count >= the power of two below p.
+      if (number == 5 && (!segmented || elements < p * static_cast<std::uint64_t>(segsize / type_size)))
+        runs = 4, why = segmented ? "fewer elements than p segments, so the ring" : "no segment size, so the ring";
+      if (runs == 4 && elements < p)
+        runs = 3, why = number == 5 ? why + ", and the ring of fewer elements than processes is recursive doubling"
+                                    : "fewer elements than processes";
+      if (number == 6 && (!commutative || elements < pof2))
+        runs = 1, why = commutative ? "fewer elements than the power of two below p" : "a non-commutative operation";
+      break;
+    case C::bcast:
+      if ((number == 8 || number == 9) && elements < p) runs = 1, why = "fewer elements than processes";
+      break;
+    case C::reduce:
+      if (number == 7 && (pof2 < 2 || elements < pof2 || !commutative))
+        runs = 1, why = commutative ? "fewer elements than the power of two below p" : "a non-commutative operation";
+      break;
+    case C::allgather:
+      if (number == 3 && pof2 != p) runs = 2, why = "p is not a power of two";
+      if (number == 5 && p % 2 == 1) runs = 4, why = "p is odd";
+      break;
+    case C::allgatherv:
+      if (number == 4 && p % 2 == 1) runs = 3, why = "p is odd";
+      break;
+    default: break;
+  }
+  out.name = std::string(ompi_algorithm_name(c, runs));
+  if (runs != number) out.note = std::string(ompi_algorithm_name(c, number)) + " falls back: " + why;
+  if (runs == number && takes_segments && segmented) {
+    // mpisim has one of Open MPI's segmented algorithms: the pipeline bcast, in
+    // segments of whole elements.
+    if (c == C::bcast && number == 3) {
+      out.algorithm = ompi_equivalent(c, 3, segsize);
+      out.segment_bytes = segsize / type_size * type_size;
+    }
+    out.note = "segments of " + std::to_string(segsize / type_size * type_size) + " bytes";
+    return out;
+  }
+  // A chain of several chains (a fan-out above 1) mpisim does not have.
+  if ((c == C::bcast || c == C::reduce) && runs == 2 && faninout > 1) {
+    out.note = std::to_string(faninout) + " chains";
+    return out;
+  }
+  out.algorithm = ompi_equivalent(c, runs, 0);
+  if (out.note.empty() && (c == C::bcast || c == C::reduce) && runs == 3) out.note = out.name + ", unsegmented";
+  return out;
+}
+
 bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDefault* out, std::int64_t count) {
   // Reductions are of doubles: `bytes` rounded up to whole elements.
   const std::uint64_t reduced = (bytes + 7) / 8 * 8;
-  const auto pof2 = static_cast<std::uint64_t>(largest_pof2(static_cast<int>(p)));
   int id = 0;
-  int runs = 0;  // the algorithm the chosen one falls back to here, by number (0: itself)
-  const char* why = "";
   switch (c) {
-    case C::allreduce:
-      id = lookup(ompi_allreduce_rules(), p, reduced);
-      // The segmented ring without a segment size is the ring, and the ring of
-      // fewer elements than processes is recursive doubling.
-      if (id == 5) runs = 4, why = "no segment size, so the ring";
-      if ((id == 4 || id == 5) && reduced / 8 < p)
-        runs = 3, why = id == 5 ? "no segment size, and the ring of fewer elements than processes is recursive doubling"
-                                : "fewer elements than processes";
-      break;
+    case C::allreduce: id = lookup(ompi_allreduce_rules(), p, reduced); break;
     case C::alltoall: id = lookup(ompi_alltoall_rules(), p, bytes, p == 2 ? 0 : 1); break;
     case C::alltoallv: id = lookup(ompi_alltoallv_rules(), p, bytes); break;
     case C::barrier: id = lookup(ompi_barrier_rules(), p, 0); break;
-    case C::bcast:
-      id = lookup(ompi_bcast_rules(), p, bytes);
-      // Open MPI's scatter-allgather bcasts of fewer elements than processes run
-      // its linear bcast.
-      if ((id == 8 || id == 9) && static_cast<std::uint64_t>(count >= 0 ? count : static_cast<std::int64_t>(bytes)) < p)
-        runs = 1, why = "fewer elements than processes";
-      break;
-    case C::reduce:
-      id = lookup(ompi_reduce_rules(), p, reduced);
-      if (id == 7 && (pof2 < 2 || reduced / 8 < pof2)) runs = 1, why = "fewer elements than the power of two below p";
-      break;
-    case C::allgather:
-      id = p == 2 ? 6 : lookup(ompi_allgather_rules(), p, bytes);
-      if (id == 3 && pof2 != p) runs = 2, why = "p is not a power of two";
-      if (id == 5 && p % 2 == 1) runs = 4, why = "p is odd";
-      break;
-    case C::allgatherv:
-      id = lookup(ompi_allgatherv_rules(), p, bytes, p == 2 ? 0 : 1);
-      if (id == 4 && p % 2 == 1) runs = 3, why = "p is odd";
-      break;
+    case C::bcast: id = lookup(ompi_bcast_rules(), p, bytes); break;
+    case C::reduce: id = lookup(ompi_reduce_rules(), p, reduced); break;
+    case C::allgather: id = p == 2 ? 6 : lookup(ompi_allgather_rules(), p, bytes); break;
+    case C::allgatherv: id = lookup(ompi_allgatherv_rules(), p, bytes, p == 2 ? 0 : 1); break;
     case C::gather: id = lookup(ompi_gather_rules(), p, bytes); break;
     case C::scatter: id = lookup(ompi_scatter_rules(), p, bytes); break;
     case C::reduce_scatter: id = lookup(ompi_reduce_scatter_rules(), p, p * reduced); break;
@@ -699,15 +736,14 @@ bool ompi_default(Collective c, std::uint64_t p, std::uint64_t bytes, LibraryDef
     case C::exscan: id = 1; break;
     default: return false;
   }
-  const int number = runs ? runs : id;
-  const std::string own(ompi_algorithm_name(c, number));
-  // mpisim's equivalent: the same number, unsegmented (the fixed rules segment
-  // nothing).
-  out->algorithm = ompi_equivalent(c, number, 0);
-  out->name = own;
-  out->note = runs ? std::string(ompi_algorithm_name(c, id)) + " falls back: " + why
-               : (c == C::bcast || c == C::reduce) && number == 3 ? own + ", unsegmented"
-                                               : "";
+  // The fixed rules give no fan-out and no segment size.
+  const bool reduction = reduces(c);
+  const std::int64_t elements =
+      count >= 0 ? count : static_cast<std::int64_t>(reduction ? reduced / 8 : bytes);
+  const OmpiRun run = ompi_run(c, id, 0, 0, p, elements, reduction ? 8 : 1, true);
+  out->algorithm = run.algorithm;
+  out->name = run.name;
+  out->note = run.note;
   return true;
 }
 

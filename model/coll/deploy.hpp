@@ -82,6 +82,22 @@ bool ompi_collective_of(long id, Collective* out);
 // Open MPI's name of its algorithm `number` (from 1) of c in the tuned component;
 // empty where it has none of that number (or the component decides nothing for c).
 std::string_view ompi_algorithm_name(Collective c, long number);
+// What Open MPI runs when it runs its algorithm `number` of c with (faninout,
+// segsize), as a rules file gives them (the fixed decisions give 0, 0), on p
+// processes, `count` elements of `type_size` bytes: the algorithm its own checks
+// fall back to (its ring allreduce of fewer elements than p is recursive
+// doubling, ...), segments where it cuts the buffer in more than one, and
+// mpisim's equivalent, null where mpisim has none (`note` says why: a segment
+// size, several chains).
+struct OmpiRun {
+  const Algorithm* algorithm = nullptr;
+  std::string name;               // Open MPI's name of what runs
+  std::string note;               // "recursive_doubling falls back: ...", "segments of 1024 bytes", ...
+  std::int64_t segment_bytes = 0;  // the segment size of mpisim's segmented equivalent
+};
+OmpiRun ompi_run(Collective c, long number, long faninout, std::int64_t segsize, std::uint64_t p, std::int64_t count,
+                 std::int64_t type_size, bool commutative);
+
 // mpisim's equivalent of Open MPI's algorithm `number` of c run in segments of
 // `segsize` bytes (0: unsegmented), or null. Unsegmented, its pipeline bcast and
 // reduce are its chain.

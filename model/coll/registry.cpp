@@ -173,6 +173,8 @@ const std::array kAlgorithms = {
               {"MPIR_Allreduce_intra_reduce_scatter_allgather", 6}},
     Algorithm{C::allreduce, "ring", commutative, "ring reduce-scatter, then ring allgather", &allreduce::ring,
               {"", 4}},
+    Algorithm{C::allreduce, "linear", any, "linear reduce to rank 0, then linear bcast from it (Open MPI's basic_linear)", &allreduce::linear,
+              {"", 1}},
     Algorithm{C::allreduce, "reduce_bcast", any, "binomial reduce to rank 0, then binomial bcast", &allreduce::reduce_bcast,
               {"", 2}},
     Algorithm{C::allreduce, "smp", commutative, "SMP-aware: reduce inside each node, allreduce among node leaders, bcast inside each node (MPICH)",
@@ -338,8 +340,8 @@ const Algorithm& auto_algorithm(const AutoInputs& a) {
     case C::barrier: return named(C::barrier, "dissemination");
     case C::bcast: {
       const std::int64_t n = a.recv_bytes;
-      if (n < mpich::kBcastShort || p < mpich::kBcastMinProcs) return named(C::bcast, "binomial");
-      if (n < mpich::kBcastLong && is_pof2(p)) return named(C::bcast, "scatter_recursive_doubling");
+      if (n <= mpich::kBcastShort || p < mpich::kBcastMinProcs) return named(C::bcast, "binomial");
+      if (n <= mpich::kBcastLong && is_pof2(p)) return named(C::bcast, "scatter_recursive_doubling");
       return named(C::bcast, "scatter_ring");
     }
     case C::gather: return named(C::gather, "binomial");
@@ -372,6 +374,7 @@ const Algorithm& auto_algorithm(const AutoInputs& a) {
     }
     case C::allreduce: {
       const std::int64_t n = a.recv_bytes;
+      if (n <= 0 && commute) return named(C::allreduce, "smp");  // MPICH's tree, for empty calls
       if (a.builtin_op && commute && n > mpich::kAllreduceShort && a.recvcount >= largest_pof2(p))
         return named(C::allreduce, "rabenseifner");
       return named(C::allreduce, "recursive_doubling");

@@ -71,8 +71,8 @@ const Algorithm& choose_algorithm(const Algorithm* named, const CollArgs& a, std
 // bytes: auto_algorithm applies them and the tuning files (deploy.cpp) write them
 // into MPICH's selection trees.
 namespace mpich {
-inline constexpr std::int64_t kBcastShort = 12288;        // binomial below (avg_msg_size)
-inline constexpr std::int64_t kBcastLong = 524288;        // scatter + recursive-doubling allgather below
+inline constexpr std::int64_t kBcastShort = 12288;        // binomial up to (avg_msg_size)
+inline constexpr std::int64_t kBcastLong = 524288;        // scatter + recursive-doubling allgather up to
 inline constexpr int kBcastMinProcs = 8;                  // binomial below this many ranks
 inline constexpr std::int64_t kAllgatherShort = 81920;    // Bruck below (total_msg_size), other p
 inline constexpr std::int64_t kAllgatherLong = 524288;    // recursive doubling below, power-of-two p

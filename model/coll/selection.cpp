@@ -95,11 +95,13 @@ std::string escape_pointer(const std::string& key) {
 
 class MpichParser {
  public:
+  static constexpr int kMaxDepth = 64;  // MPICH's JSON reader stops at 32
   explicit MpichParser(std::string path) : path_(std::move(path)) {}
   bool uses_nodes = false;
 
-  std::vector<Key> object(const Json& j, const std::string& at) {
+  std::vector<Key> object(const Json& j, const std::string& at, int depth = 0) {
     if (!j.is_object()) fail(at, "expected an object (MPICH's selection is a tree of objects)");
+    if (depth > kMaxDepth) fail(at, "the tree is nested deeper than " + std::to_string(kMaxDepth) + " levels");
     std::vector<Key> keys;
     for (auto it = j.begin(); it != j.end(); ++it) {
       std::string k;
@@ -116,7 +118,7 @@ class MpichParser {
         return {leaf};
       }
       Key key = condition(k, where);
-      key.then = object(it.value(), where);
+      key.then = object(it.value(), where, depth + 1);
       keys.push_back(std::move(key));
     }
     if (keys.empty()) fail(at, "an empty object: MPICH needs a key or an algorithm here");
@@ -142,8 +144,10 @@ class MpichParser {
 
   std::int64_t number(const std::string& k, std::size_t from, const std::string& where) const {
     const std::string n = k.substr(from);
-    if (n.empty() || n.size() > 18 || !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      fail(where, "expected a whole number after \"" + k.substr(0, from) + "\"; got \"" + n + "\"");
+    if (n.empty() || n.size() > 10 || !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        std::stoll(n) > 2147483647)
+      fail(where, "expected a whole number from 0 to 2147483647 (MPICH reads an int) after \"" + k.substr(0, from) +
+                      "\"; got \"" + n + "\"");
     return std::stoll(n);
   }
 
@@ -348,11 +352,13 @@ class OmpiParser {
           r.algorithm = static_cast<long>(next("an algorithm number"));
           r.faninout = static_cast<long>(next("a fan-in/out"));
           r.segsize = next("a segment size");
-          if (version_ > 1 && pos_ < tokens_.size() && tokens_[pos_].line == r.line) next("a maximum of requests");
+          // Version 2: a maximum of requests may follow on the segment size's line.
+          if (version_ > 1 && pos_ < tokens_.size() && tokens_[pos_].line == last_line_) next("a maximum of requests");
           if (m == 0 && r.size != 0)
             fail(r.line, "the first message-size rule of a communicator size must be for size 0 (Open MPI refuses the "
                          "file otherwise)");
-          if (r.algorithm != 0 && ompi_algorithm_name(c, r.algorithm).empty())
+          // Rules for a collective the tuned component does not decide are read and unused.
+          if (r.algorithm != 0 && !ompi_algorithm_name(c, 1).empty() && ompi_algorithm_name(c, r.algorithm).empty())
             fail(r.line, "Open MPI's tuned " + std::string(collective_name(c)) + " has no algorithm " +
                              std::to_string(r.algorithm));
           cr.msgs.push_back(r);
@@ -472,22 +478,27 @@ Selection::Pick Selection::pick(const CallFacts& f, const NodeFacts& n) const {
     mr = &r;
   }
   if (mr->algorithm == 0) return out;  // the fixed decisions
+  // What Open MPI runs for it: its own fallbacks, and segments only where they
+  // cut the buffer.
+  const OmpiRun run =
+      ompi_run(f.kind, mr->algorithm, mr->faninout, mr->segsize, static_cast<std::uint64_t>(f.p), f.count, f.type_size,
+               f.commutative);
   out.decided = true;
-  out.algorithm = ompi_equivalent(f.kind, mr->algorithm, mr->segsize);
-  out.segment_bytes = mr->segsize;
-  out.name = std::string(ompi_algorithm_name(f.kind, mr->algorithm)) + " (algorithm " + std::to_string(mr->algorithm) +
-             (mr->segsize ? ", segments of " + std::to_string(mr->segsize) + " bytes" : "") + ")";
+  out.algorithm = run.algorithm;
+  out.segment_bytes = run.segment_bytes;
+  out.name = run.name + " (algorithm " + std::to_string(mr->algorithm) + (run.note.empty() ? "" : "; " + run.note) + ")";
   out.rule = "line " + std::to_string(mr->line);
   return out;
 }
 
-const Algorithm* Selection::choose(CollArgs& a, std::string_view call, const mpi::World& world,
-                                   std::uint32_t caller) const {
+const Algorithm* Selection::choose(CollArgs& a, std::string_view call, mpi::World& world, std::uint32_t caller) const {
   NodeFacts nodes;
   if (uses_nodes_ && !a.inter()) {
-    std::vector<int> node_by_rank(static_cast<std::size_t>(a.p));
-    for (int r = 0; r < a.p; ++r) node_by_rank[static_cast<std::size_t>(r)] = static_cast<int>(world.node_of(a.comm->world_rank(r, caller)));
-    nodes = node_facts(node_by_rank);
+    const mpi::World::NodeHierarchy& h = world.node_hierarchy(*a.comm, caller);  // made once per communicator
+    nodes.nodes = static_cast<int>(h.leader.size());
+    nodes.parent = nodes.nodes < a.p;
+    nodes.one_node = nodes.nodes == 1 && a.p > 1;
+    nodes.consecutive = h.consecutive;
   }
   Pick pk;
   try {
@@ -533,6 +544,7 @@ CallFacts call_facts(const CollArgs& a) {
     case C::allreduce: {
       const TypeRef& t = a.recvtype ? a.recvtype : a.sendtype;
       f.count = a.recvcount;
+      f.type_size = size_of(t);
       f.avg_msg_size = f.count * size_of(t);
       f.total_msg_size = f.avg_msg_size * p;
       f.ompi_size = f.avg_msg_size;
@@ -575,6 +587,9 @@ CallFacts call_facts(const CollArgs& a) {
       const bool send_side = (a.kind == C::gather || a.kind == C::gatherv) != (a.inter() && a.root == mpi::ROOT);
       std::int64_t n = send_side ? (a.sendtype && !a.in_place() ? a.sendcount : a.recvcount)
                                  : (a.recvtype && !a.in_place() ? a.recvcount : a.sendcount);
+      // Open MPI's linear_sync gather cuts each block: its count and type size.
+      f.count = a.is_root() ? a.recvcount : a.sendcount;
+      f.type_size = size_of(a.is_root() ? a.recvtype : a.sendtype);
       f.total_msg_size = n * (a.inter() && a.root == mpi::ROOT ? a.remote_p : p);
       f.ompi_size = own_block * p;
       break;
@@ -604,6 +619,7 @@ CallFacts cost_facts(Collective c, std::uint64_t ranks, std::uint64_t bytes) {
   const auto p = static_cast<std::int64_t>(ranks);
   const std::int64_t ts = reduces(c) ? 8 : 1;  // mpisim cost reduces doubles, moves bytes otherwise
   const auto n = static_cast<std::int64_t>(reduces(c) ? (bytes + 7) / 8 : bytes);
+  f.type_size = ts;
   switch (c) {
     case C::bcast:
     case C::reduce:
@@ -636,7 +652,10 @@ CallFacts cost_facts(Collective c, std::uint64_t ranks, std::uint64_t bytes) {
     case C::gather:
     case C::gatherv:
     case C::scatter:
-    case C::scatterv: f.total_msg_size = f.ompi_size = n * p; break;
+    case C::scatterv:
+      f.count = n;
+      f.total_msg_size = f.ompi_size = n * p;
+      break;
     case C::reduce_scatter:
       f.count = n * p;
       f.total_msg_size = f.ompi_size = n * p * ts;

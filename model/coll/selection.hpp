@@ -30,7 +30,8 @@ struct CallFacts {
   int p = 1;
   bool commutative = true, builtin_op = true, in_place = false;
   bool block_regular = true;        // reduce-scatter: every block the same count
-  std::int64_t count = 0;           // MPICH's "count"
+  std::int64_t count = 0;           // MPICH's "count"; Open MPI's for bcast and the reductions
+  std::int64_t type_size = 1;       // the bcast's and the reductions' datatype size
   std::int64_t avg_msg_size = 0;    // MPICH's "avg_msg_size"
   std::int64_t total_msg_size = 0;  // MPICH's "total_msg_size"
   std::int64_t ompi_size = 0;       // the message size Open MPI's dynamic rules compare
@@ -79,8 +80,9 @@ class Selection {
   // selection's), its segment size written into `a` when the call names none.
   // AlgorithmError when mpisim has no equivalent, or it cannot run the call.
   // The caller is the calling process's world rank (the nodes of the members are
-  // read from the world's placement when the file looks at them).
-  const Algorithm* choose(CollArgs& a, std::string_view call, const mpi::World& world, std::uint32_t caller) const;
+  // read from the world's placement, once per communicator, when the file looks
+  // at them).
+  const Algorithm* choose(CollArgs& a, std::string_view call, mpi::World& world, std::uint32_t caller) const;
 
   struct Impl;
   ~Selection();

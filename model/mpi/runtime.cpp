@@ -1364,6 +1364,7 @@ const World::NodeHierarchy& World::node_hierarchy(const Communicator& comm, std:
     }
     std::vector<std::int64_t>& m = members[static_cast<std::size_t>(at->second)];
     h.node[static_cast<std::size_t>(r)] = at->second;
+    if (r > 0 && at->second != h.node[static_cast<std::size_t>(r) - 1] && !fresh) h.consecutive = false;
     h.node_rank[static_cast<std::size_t>(r)] = static_cast<int>(m.size());
     m.push_back(w);
   }

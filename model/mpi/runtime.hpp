@@ -673,6 +673,9 @@ class World {
     // By node index: its members' communicator; null for a node of one member.
     std::vector<const Communicator*> node_comms;
     const Communicator* leaders = nullptr;  // the leaders' communicator; null with one node
+    // Each node's members are consecutive ranks, the nodes in the order of their
+    // first member (MPICH's "node consecutive").
+    bool consecutive = true;
   };
   const NodeHierarchy& node_hierarchy(const Communicator& comm, std::uint32_t caller);
 

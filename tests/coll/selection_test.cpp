@@ -170,7 +170,13 @@ TEST_CASE("MPICH selection files MPICH would refuse are refused, with where and 
   CHECK(has(load_error("{\"comm_size=any\": {\"algorithm=X\": {}}}"), "expected \"collective=...\" keys at the top"));
   CHECK(has(load_error("{\"collective=bcast\": {\"avg_msg_size<=4k\": {\"algorithm=X\": {}}, \"avg_msg_size=any\": "
                        "{\"algorithm=Y\": {}}}}"),
-            "expected a whole number after \"avg_msg_size<=\"; got \"4k\""));
+            "after \"avg_msg_size<=\"; got \"4k\""));
+  CHECK(has(load_error("{\"collective=bcast\": {\"comm_size<=3000000000\": {\"algorithm=X\": {}}, \"comm_size=any\": "
+                       "{\"algorithm=Y\": {}}}}"),
+            "expected a whole number from 0 to 2147483647"));
+  std::string deep = "{\"algorithm=X\": {}}";
+  for (int i = 0; i < 100; ++i) deep = "{\"comm_type=intra\": " + deep + "}";
+  CHECK(has(load_error("{\"collective=bcast\": " + deep + "}"), "nested deeper than 64 levels"));
   CHECK(has(load_error("{\"collective=bcast\": 3}"), "/collective=bcast: expected an object"));
   CHECK(has(load_error("{\"collective=bcast\": {}"), "sel: not valid JSON"));
   // A tree no key of which matches a call stops it (MPICH asserts).
@@ -212,11 +218,14 @@ TEST_CASE("Open MPI's dynamic rules are looked up as its tuned component looks t
   CHECK(seg.rule == "line 8");
   CHECK_FALSE(bcast(16, 65536).decided);
   CHECK(bcast(64, 1 << 20).algorithm == alg(Collective::bcast, "knomial"));
-  // Open MPI's segmented ring has no equivalent in mpisim.
+  // What Open MPI runs for a rule: its segmented ring without a segment size is
+  // the ring, and with fewer elements than processes recursive doubling.
   const Selection::Pick ring = sel->pick(cost_facts(Collective::allreduce, 16, 8), NodeFacts{});
   CHECK(ring.decided);
-  CHECK(ring.algorithm == nullptr);
-  CHECK(has(ring.name, "segmented_ring"));
+  CHECK(ring.algorithm == alg(Collective::allreduce, "recursive_doubling"));
+  CHECK(has(ring.name, "segmented_ring falls back"));
+  CHECK(sel->pick(cost_facts(Collective::allreduce, 16, 1024), NodeFacts{}).algorithm ==
+        alg(Collective::allreduce, "ring"));
   // Rules cover blocking intracommunicator calls only; not the collectives left out.
   CallFacts nb = cost_facts(Collective::bcast, 16, 8);
   nb.nonblocking = true;
@@ -258,12 +267,27 @@ TEST_CASE("A run follows --selection where no algorithm is named, and a choice m
   // A named algorithm comes first.
   r = run(ring, {{"MPI_Allreduce", "recursive_doubling"}});
   CHECK(r.algorithms_used["MPI_Allreduce"] == std::vector<std::string>{"recursive_doubling"});
-  r = run("1\n2\n1\n1\n1\n0 5 0 0\n");  // the segmented ring
-  CHECK(test::first_code(r) == "ALGORITHM_ERROR");
-  CHECK(has(r.trace.diagnostics().front().message, "the selection sel (line 6) picks segmented_ring (algorithm 5) for "
-                                                    "MPI_Allreduce, which mpisim does not model"));
+  // The segmented ring in segments of 64 bytes (8 doubles): 64 doubles on 8 ranks
+  // are 8 segments, so Open MPI segments, which mpisim does not model.
+  r = run("1\n2\n1\n1\n1\n0 5 0 64\n");
+  REQUIRE(test::first_code(r) == "ALGORITHM_ERROR");
+  CHECK(has(r.trace.diagnostics().front().message, "the selection sel (line 6) picks segmented_ring (algorithm 5; "
+                                                    "segments of 64 bytes) for MPI_Allreduce, which mpisim does not model"));
+  // Without a segment size it is the ring.
+  r = run("1\n2\n1\n1\n1\n0 5 0 0\n");
+  CHECK(r.algorithms_used["MPI_Allreduce"] == std::vector<std::string>{"ring"});
   r = run("{\"collective=allreduce\": {\"algorithm=MPIR_Allreduce_intra_recursive_doubling\": {}},"
           " \"collective=bcast\": {\"algorithm=MPIR_Bcast_intra_scatter_recursive_doubling_allgather\": {}}}");
   CHECK(r.algorithms_used["MPI_Allreduce"] == std::vector<std::string>{"recursive_doubling"});
   CHECK(r.algorithms_used["MPI_Bcast"] == std::vector<std::string>{"scatter_recursive_doubling"});
+}
+
+TEST_CASE("Open MPI rules: a version-2 maximum of requests on the segment size's line, unused collectives read") {
+  // The maximum of requests follows the segment size, on its line, even when the
+  // rule spans two lines.
+  auto sel = Selection::parse("rule-file-version-2\n1\n7\n1\n1\n1\n0 6\n0 0 16\n", "v2.conf");
+  CHECK(sel->pick(cost_facts(Collective::bcast, 8, 8), NodeFacts{}).algorithm == alg(Collective::bcast, "binomial"));
+  // Rules for MPI_Gatherv (10), which the tuned component does not decide: read, unused.
+  auto gv = Selection::parse("1\n10\n1\n1\n1\n0 1 0 0\n", "gv.conf");
+  CHECK_FALSE(gv->pick(cost_facts(Collective::gatherv, 8, 8), NodeFacts{}).decided);
 }

@@ -14,8 +14,6 @@
 #     collective (blocking, nonblocking, persistent, inter, neighbourhood) give
 #     the same output with the file as without.
 # Open MPI (coll_tuned_dynamic_rules_filename), when given: 1 and 3 likewise.
-# Both without an MPI installed: mpisim run reads each file back (--selection) and
-# runs the algorithm the file predicts.
 set -eu
 mpisim=$1 src=$2 work=$3 mpicc=$4 mpiexec=$5 ompicc=${6:-} ompirun=${7:-}
 mkdir -p "$work"

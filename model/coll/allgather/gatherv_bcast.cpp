@@ -5,7 +5,8 @@
 // element of an indexed datatype of the blocks, with the bcast Open MPI's fixed
 // decisions pick for that many bytes on p ranks (deploy.hpp: ompi_default; the
 // scatter-allgather ones fall back to the linear bcast, one element being fewer
-// than p). Any p, any displacements.
+// than p; a rules file loaded into Open MPI would choose that bcast too, which
+// this does not follow). Any p, any displacements.
 #include "model/coll/algorithms.hpp"
 #include "model/coll/allgather/blocks.hpp"
 #include "model/coll/deploy.hpp"
@@ -22,15 +23,18 @@ Task<void> run(Rank& rank, const Algorithm& alg, CollArgs sub) { co_await alg.ru
 Task<void> gatherv_bcast(Rank& rank, const CollArgs& a) {
   const int p = a.p;
   const TypeRef& t = a.recvtype;
+  // Open MPI's linear gatherv moves no empty block.
   if (a.me == 0) {
     for (int i = 0; i < p; ++i) {
       const Address block = a.recvbuf + a.recv_offset(i);
+      if (a.recv_count(i) == 0) continue;
       if (i != 0) co_await recv(rank, a, block, a.recv_count(i), t, i);
-      else if (!a.in_place()) co_await local_copy(rank, a.sendbuf, a.sendcount, a.sendtype, block, a.recv_count(0), t);
+      else if (!a.in_place() && a.sendcount > 0)
+        co_await local_copy(rank, a.sendbuf, a.sendcount, a.sendtype, block, a.recv_count(0), t);
     }
   } else if (a.in_place()) {
-    co_await send(rank, a, a.recvbuf + a.recv_offset(a.me), a.recv_count(a.me), t, 0);
-  } else {
+    if (a.recv_count(a.me) > 0) co_await send(rank, a, a.recvbuf + a.recv_offset(a.me), a.recv_count(a.me), t, 0);
+  } else if (a.sendcount > 0) {
     co_await send(rank, a, a.sendbuf, a.sendcount, a.sendtype, 0);
   }
   std::vector<std::int64_t> lengths(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
