@@ -5,21 +5,12 @@
 // kept, so any operation. Any p. Rank 0's p-1 combines and p-1 sends, one after
 // the other, make its time.
 #include "model/coll/algorithms.hpp"
+#include "model/coll/allreduce/reduce_then_bcast.hpp"
 
 namespace mpisim::coll::allreduce {
 
 Task<void> linear(Rank& rank, const CollArgs& a) {
-  CollArgs r = a;
-  r.kind = Collective::reduce;
-  r.root = 0;
-  if (a.in_place() && a.me != 0) r.sendbuf = a.recvbuf;  // in place at the root only
-  r.sendcount = a.recvcount;
-  r.sendtype = a.recvtype;
-  co_await reduce::linear(rank, r);
-  CollArgs b = a;
-  b.kind = Collective::bcast;
-  b.root = 0;
-  co_await bcast::linear(rank, b);
+  co_await reduce_then_bcast(rank, a, &reduce::linear, &bcast::linear);
 }
 
 }  // namespace mpisim::coll::allreduce
